@@ -1,0 +1,57 @@
+//! Errors the core can report; each maps to one typed Python exception.
+
+use std::fmt;
+
+/// Something about the input or configuration that makes scoring impossible.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CoreError {
+    /// A tokenizer name that is not known.
+    UnknownTokenizer(String),
+    /// A maximum n-gram order below 1.
+    InvalidOrder(usize),
+    /// Two streams that should be parallel have different lengths.
+    LengthMismatch {
+        /// What the first stream is (for example "hypotheses").
+        what: String,
+        expected: usize,
+        /// What the second stream is (for example "reference stream 2").
+        other: String,
+        found: usize,
+    },
+    /// A segment whose references are all missing (`None`).
+    NoReference { segment: usize },
+    /// No reference streams at all.
+    NoReferenceStreams,
+}
+
+impl fmt::Display for CoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CoreError::UnknownTokenizer(name) => write!(
+                f,
+                "unknown tokenizer {name:?}; known: {}",
+                crate::tokenize::Tokenizer::NAMES.join(", ")
+            ),
+            CoreError::InvalidOrder(n) => {
+                write!(f, "maximum n-gram order must be at least 1, got {n}")
+            }
+            CoreError::LengthMismatch {
+                what,
+                expected,
+                other,
+                found,
+            } => write!(
+                f,
+                "{what} has {expected} segments but {other} has {found}; they must be parallel"
+            ),
+            CoreError::NoReference { segment } => write!(
+                f,
+                "segment {} has no reference (every reference stream has None there)",
+                segment + 1
+            ),
+            CoreError::NoReferenceStreams => write!(f, "no reference streams were given"),
+        }
+    }
+}
+
+impl std::error::Error for CoreError {}
