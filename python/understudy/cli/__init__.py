@@ -1,0 +1,59 @@
+"""The ``understudy`` command line: ``main(argv) -> int``, one module per subcommand.
+
+>>> main(["--version"])
+understudy 0.1.0
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from understudy._version import __version__
+from understudy.cli import score, tokenize
+from understudy.cli.output import CliError, print_error
+from understudy.errors import UnderstudyError
+
+_SUBCOMMANDS = (score, tokenize)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every subcommand."""
+    parser = argparse.ArgumentParser(
+        prog="understudy",
+        description="BLEU with sacrebleu-identical numbers, computed by a Rust core.",
+        epilog="Run 'understudy COMMAND --help' for a command's options and examples.",
+    )
+    parser.add_argument("--version", action="store_true", help="print the version and exit")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for module in _SUBCOMMANDS:
+        module.add_parser(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (0 on success)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.version:
+        print(f"understudy {__version__}")
+        return 0
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        status: int = args.run(args)
+    except CliError as err:
+        print_error(str(err))
+        return err.status
+    except UnderstudyError as err:
+        print_error(str(err))
+        return 1
+    except KeyboardInterrupt:
+        print_error("interrupted")
+        return 130
+    except BrokenPipeError:
+        return 0
+    return status

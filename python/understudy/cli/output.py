@@ -1,0 +1,73 @@
+"""Shared pieces of the command line: writing UTF-8 output, errors, tables."""
+
+from __future__ import annotations
+
+import sys
+
+
+class CliError(Exception):
+    """A command-line usage problem: printed as one line, exits with ``status``."""
+
+    def __init__(self, message: str, status: int = 1) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def write(text: str) -> None:
+    """Write ``text`` and a newline to stdout as UTF-8, whatever the locale."""
+    sys.stdout.buffer.write(text.encode("utf-8") + b"\n")
+    sys.stdout.flush()
+
+
+def print_error(message: str) -> None:
+    """One line on stderr: ``understudy: error: <message>``."""
+    sys.stderr.write(f"understudy: error: {message}\n")
+
+
+def text_table(header: list[str], rows: list[list[str]]) -> str:
+    """A plain aligned table: first column left-aligned, the others right-aligned.
+
+    >>> print(text_table(["System", "BLEU"], [["a", "1.0"], ["bbb", "22.5"]]))
+    System  BLEU
+    ------  ----
+    a        1.0
+    bbb     22.5
+    """
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+
+    def line(cells: list[str]) -> str:
+        first = cells[0].ljust(widths[0])
+        rest = [c.rjust(w) for c, w in zip(cells[1:], widths[1:], strict=True)]
+        return "  ".join([first, *rest])
+
+    return "\n".join([line(header), line(["-" * w for w in widths]), *(line(r) for r in rows)])
+
+
+_LATEX_ESCAPES = {c: "\\" + c for c in "&%$#_{}"} | {"~": r"\textasciitilde{}", "^": r"\^{}", "\\": r"\textbackslash{}"}
+
+
+def latex_escape(text: str) -> str:
+    r"""Escape LaTeX's special characters.
+
+    >>> latex_escape("sys_1 & 50%")
+    'sys\\_1 \\& 50\\%'
+    """
+    return "".join(_LATEX_ESCAPES.get(c, c) for c in text)
+
+
+def latex_table(header: list[str], rows: list[list[str]], comment: str) -> str:
+    """A booktabs tabular, followed by ``comment`` as a LaTeX comment line."""
+    spec = "l" + "r" * (len(header) - 1)
+    body = [" & ".join(latex_escape(c) for c in r) + r" \\" for r in rows]
+    return "\n".join(
+        [
+            rf"\begin{{tabular}}{{{spec}}}",
+            r"\toprule",
+            " & ".join(header) + r" \\",
+            r"\midrule",
+            *body,
+            r"\bottomrule",
+            r"\end{tabular}",
+            f"% {comment}",
+        ]
+    )

@@ -1,0 +1,40 @@
+"""Shared fixtures: the WMT17 data beside the repository and a reader as sacrebleu's CLI reads."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+SAMPLE = REPO / "data" / "wmt17-en-de"
+SHARED = Path(os.environ.get("UNDERSTUDY_SHARED", REPO.parent / "shared")) / "data" / "wmt17-en-de"
+
+
+def read_raw(path: Path) -> list[str]:
+    """Lines as sacrebleu's API users read them: UTF-8, BOM kept, split on \\n, rstripped."""
+    with open(path, encoding="utf-8", newline="\n") as fh:
+        return [line.rstrip() for line in fh]
+
+
+@pytest.fixture(scope="session")
+def wmt17_dir() -> Path:
+    """The 16 WMT17 systems; CI has ../shared beside the clone, so missing data is an error there."""
+    if not (SHARED / "newstest2017.ref.en-de.de").exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"WMT17 data not found at {SHARED}")
+        pytest.skip(f"WMT17 data not found at {SHARED}")
+    return SHARED
+
+
+@pytest.fixture(scope="session")
+def wmt17_ref(wmt17_dir: Path) -> list[str]:
+    return read_raw(wmt17_dir / "newstest2017.ref.en-de.de")
+
+
+@pytest.fixture(scope="session")
+def wmt17_systems(wmt17_dir: Path) -> dict[str, list[str]]:
+    paths = sorted(p for p in wmt17_dir.glob("newstest2017.*.de") if ".ref." not in p.name)
+    assert len(paths) == 16
+    return {p.name.split(".")[1]: read_raw(p) for p in paths}
