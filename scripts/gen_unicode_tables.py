@@ -36,9 +36,7 @@ def ranges(pred: Callable[[int], bool]) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
     for cp in code_points():
         if pred(cp):
-            if out and out[-1][1] == cp - 1:
-                out[-1] = (out[-1][0], cp)
-            elif out and out[-1][1] == 0xD7FF and cp == 0xE000:
+            if (out and out[-1][1] == cp - 1) or (out and out[-1][1] == 0xD7FF and cp == 0xE000):
                 out[-1] = (out[-1][0], cp)
             else:
                 out.append((cp, cp))

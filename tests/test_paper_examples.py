@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 
 import pytest
-
 from understudy import BLEU, corpus_bleu
 
 # Example 1 of Papineni et al. (2002). The paper counts words, ignoring capitalization
@@ -14,7 +13,8 @@ CANDIDATE_1 = "It is a guide to action which ensures that the military always ob
 CANDIDATE_2 = "It is to insure the troops forever hearing the activity guidebook that party direct"
 REFERENCES = [
     "It is a guide to action that ensures that the military will forever heed Party commands",
-    "It is the guiding principle which guarantees the military forces always being under the command of the Party",
+    "It is the guiding principle which guarantees the military forces always being under the command of the "
+    "Party",
     "It is the practical guide for the army always to heed the directions of the party",
 ]
 PAPER = BLEU(tokenize="13a", lowercase=True, max_ngram_order=2)
@@ -50,7 +50,11 @@ GUIDE_REF = "The NASA Opportunity rover is battling a massive dust storm on Mars
 @pytest.mark.parametrize(
     ("candidate", "fractions", "bleu"),
     [
-        ("The Opportunity rover is combating a big sandstorm on Mars.", [(8, 11), (4, 10), (2, 9), (0, 8)], 0.0),
+        (
+            "The Opportunity rover is combating a big sandstorm on Mars.",
+            [(8, 11), (4, 10), (2, 9), (0, 8)],
+            0.0,
+        ),
         ("A NASA rover is fighting a massive storm on Mars.", [(9, 11), (5, 10), (2, 9), (1, 8)], 0.27),
     ],
 )

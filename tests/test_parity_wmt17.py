@@ -11,7 +11,6 @@ import random
 import numpy as np
 import pytest
 from sacrebleu.metrics import BLEU as SacreBLEU
-
 from understudy import BLEU, BLEUConfig, score_rows, sentence_bleu
 
 TOKENIZERS = ["13a", "intl", "zh", "char", "none"]
@@ -56,13 +55,18 @@ def test_corpus_and_sentence_scores_for_every_smoothing(
     wmt17_systems: dict[str, list[str]],
     system_rows: dict[int, list[np.ndarray]],
 ) -> None:
-    config = BLEUConfig(smooth_method=method, smooth_value=value, max_ngram_order=order, effective_order=effective)
+    config = BLEUConfig(
+        smooth_method=method, smooth_value=value, max_ngram_order=order, effective_order=effective
+    )
     ours = BLEU(smooth_method=method, smooth_value=value, max_ngram_order=order, effective_order=effective)
-    theirs = SacreBLEU(smooth_method=method, smooth_value=value, max_ngram_order=order, effective_order=effective)
+    theirs = SacreBLEU(
+        smooth_method=method, smooth_value=value, max_ngram_order=order, effective_order=effective
+    )
     for rows, hyps in zip(system_rows[order], list(wmt17_systems.values()), strict=True):
-        assert ours.corpus_score(hyps, [wmt17_ref]).score == theirs._compute_score_from_stats(
-            rows.sum(axis=0).tolist()
-        ).score
+        assert (
+            ours.corpus_score(hyps, [wmt17_ref]).score
+            == theirs._compute_score_from_stats(rows.sum(axis=0).tolist()).score
+        )
     # Sentence level: every segment of two systems, scored from its own row.
     for rows in system_rows[order][:2]:
         expected = [theirs._compute_score_from_stats(list(map(int, row))).score for row in rows]

@@ -56,7 +56,12 @@ max_ngram_order=2, effective_order=False)
             object.__setattr__(self, "smooth_value", None)
         elif self.smooth_value is not None:
             value = self.smooth_value
-            if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value < 0:
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, int | float)
+                or not math.isfinite(value)
+                or value < 0
+            ):
                 raise ConfigError(f"smooth_value must be a finite number >= 0, got {value!r}")
             object.__setattr__(self, "smooth_value", float(value))
 

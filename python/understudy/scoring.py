@@ -8,8 +8,8 @@ with the C library's ``log`` and ``exp`` (as ``math`` uses), so scores are bit-i
 >>> import numpy as np
 >>> from understudy.config import BLEUConfig
 >>> out = score_rows(np.array([[4, 4, 4, 3, 2, 1, 4, 3, 2, 1]]), BLEUConfig())
->>> float(out.scores[0]), float(out.bp[0])
-(100.0, 1.0)
+>>> float(out.scores[0]), float(out.bp[0])  # exp(log(100)) in the C library, as in sacrebleu
+(100.00000000000004, 1.0)
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def score_rows(rows: NDArray[np.integer], config: BLEUConfig) -> ScoreArrays:
     no_match = ~np.any(rows[:, 2 : 2 + order] != 0, axis=1)
 
     if config.smooth_method == "add-k":
-        k = config.smooth
+        k = float(config.smooth or 0.0)
         correct[:, 1:] += k
         total[:, 1:] += k
     # sacrebleu's loop stops at the first order without hypothesis n-grams.

@@ -22,7 +22,15 @@ from understudy.errors import ConfigError, SignatureError
 _SHORT = {"nrefs": "#", "case": "c", "eff": "e", "tok": "tok", "smooth": "s", "ngram": "n", "version": "v"}
 _LONG = {short: long for long, short in _SHORT.items()}
 # Keys sacrebleu defines for test sets and significance tests; kept verbatim when parsed.
-_PASSTHROUGH = {"bs": "bs", "ar": "ar", "seed": "rs", "test": "t", "lang": "l", "origlang": "o", "subset": "S"}
+_PASSTHROUGH = {
+    "bs": "bs",
+    "ar": "ar",
+    "seed": "rs",
+    "test": "t",
+    "lang": "l",
+    "origlang": "o",
+    "subset": "S",
+}
 _PASSTHROUGH_LONG = {short: long for long, short in _PASSTHROUGH.items()}
 _SMOOTH_RE = re.compile(r"^(none|exp|floor|add-k)(?:\[([^\]]+)\])?$")
 
@@ -100,13 +108,15 @@ max_ngram_order=2, effective_order=True)
         missing = [k for k in ("nrefs", "case", "eff", "tok", "smooth") if k not in values]
         if missing:
             raise SignatureError(f"signature lacks {', '.join(missing)}")
+        smooth_method, smooth_value = _parse_smooth(values["smooth"])
         try:
             config = BLEUConfig(
                 tokenize=values["tok"],
                 lowercase=_choice(values, "case", {"lc": True, "mixed": False}),
                 effective_order=_choice(values, "eff", {"yes": True, "no": False}),
                 max_ngram_order=_integer(values.get("ngram", "4"), "ngram"),
-                **_parse_smooth(values["smooth"]),
+                smooth_method=smooth_method,
+                smooth_value=smooth_value,
             )
         except ConfigError as err:
             raise SignatureError(f"signature names a configuration understudy cannot run: {err}") from err
@@ -127,14 +137,14 @@ def _integer(text: str, key: str) -> int:
     return int(text)
 
 
-def _parse_smooth(text: str) -> dict[str, object]:
+def _parse_smooth(text: str) -> tuple[str, float | None]:
     match = _SMOOTH_RE.match(text)
     if not match:
         raise SignatureError(f"cannot read smoothing {text!r}")
     method, value = match.group(1), match.group(2)
     if value is None or SMOOTH_DEFAULTS[method] is None:
-        return {"smooth_method": method}
+        return method, None
     try:
-        return {"smooth_method": method, "smooth_value": float(value)}
+        return method, float(value)
     except ValueError as err:
         raise SignatureError(f"cannot read smoothing value {value!r}") from err

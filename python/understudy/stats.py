@@ -79,7 +79,8 @@ class BLEUStats:
 
     def total(self) -> NDArray[np.int64]:
         """The corpus row: the column sums (exact, integers)."""
-        return self.rows.sum(axis=0, dtype=np.int64)
+        total: NDArray[np.int64] = self.rows.sum(axis=0, dtype=np.int64)
+        return total
 
     @property
     def nrefs(self) -> int | None:

@@ -46,11 +46,20 @@ def add_parser(commands: Any) -> None:
     p.add_argument(
         "-sv", "--smooth-value", type=float, help="value for floor (default 0.1) and add-k (default 1)"
     )
-    p.add_argument("--max-ngram-order", type=int, default=4, metavar="N", help="maximum n-gram order (default: 4)")
     p.add_argument(
-        "-nr", "--num-refs", type=int, default=1, metavar="N", help="N TAB-separated references per line of REF"
+        "--max-ngram-order", type=int, default=4, metavar="N", help="maximum n-gram order (default: 4)"
     )
-    p.add_argument("-sl", "--sentence-level", action="store_true", help="one score per segment (effective order)")
+    p.add_argument(
+        "-nr",
+        "--num-refs",
+        type=int,
+        default=1,
+        metavar="N",
+        help="N TAB-separated references per line of REF",
+    )
+    p.add_argument(
+        "-sl", "--sentence-level", action="store_true", help="one score per segment (effective order)"
+    )
     p.add_argument("-f", "--format", default="json", choices=["json", "text", "latex"], help="default: json")
     p.add_argument("-w", "--width", type=int, default=1, help="decimal places of scores (default: 1)")
     p.add_argument("-b", "--score-only", action="store_true", help="print the score alone")
@@ -101,7 +110,8 @@ def _read_systems(args: argparse.Namespace) -> list[_Stream]:
         fields = line.rstrip().split("\t")
         if len(fields) != n_fields:
             raise CliError(
-                f"<stdin>:{lineno}: expected {n_fields} TAB-separated systems (as on line 1), found {len(fields)}",
+                f"<stdin>:{lineno}: expected {n_fields} TAB-separated systems (as on line 1), "
+                f"found {len(fields)}",
                 FIELD_COUNT_STATUS,
             )
         for column, field in zip(columns, fields, strict=True):
@@ -113,7 +123,9 @@ def _check_lengths(systems: list[_Stream], refs: list[_Stream]) -> None:
     for stream in [*systems[1:], *refs]:
         first = systems[0]
         if len(stream.lines) != len(first.lines):
-            raise CliError(f"{first.name} has {len(first.lines)} lines but {stream.name} has {len(stream.lines)}")
+            raise CliError(
+                f"{first.name} has {len(first.lines)} lines but {stream.name} has {len(stream.lines)}"
+            )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -144,8 +156,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _print_sentences(results: list[BLEUResult], args: argparse.Namespace) -> None:
     if args.format == "json" and not args.score_only:
-        rows = [{"segment": i, **r.to_dict(args.width)} for i, r in enumerate(results, 1)]
-        write(json.dumps(rows, indent=1, ensure_ascii=False))
+        records = [{"segment": i, **r.to_dict(args.width)} for i, r in enumerate(results, 1)]
+        write(json.dumps(records, indent=1, ensure_ascii=False))
         return
     for result in results:
         write(result.format(args.width, args.score_only, args.short))
@@ -160,8 +172,8 @@ def _print_corpus(results: list[tuple[str, BLEUResult]], args: argparse.Namespac
         if len(results) == 1:
             write(results[0][1].to_json(args.width))
         else:
-            rows = [{"system": name, **r.to_dict(args.width)} for name, r in results]
-            write(json.dumps(rows, indent=1, ensure_ascii=False))
+            records = [{"system": name, **r.to_dict(args.width)} for name, r in results]
+            write(json.dumps(records, indent=1, ensure_ascii=False))
         return
     if len(results) == 1:
         write(results[0][1].format(args.width, short=args.short))

@@ -25,7 +25,9 @@ def add_parser(commands: Any) -> None:
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("-tok", "--tokenize", default="13a", choices=TOKENIZERS, help="tokenizer (default: 13a)")
+    parser.add_argument(
+        "-tok", "--tokenize", default="13a", choices=TOKENIZERS, help="tokenizer (default: 13a)"
+    )
     parser.add_argument("-lc", "--lowercase", action="store_true", help="lowercase first")
     parser.set_defaults(run=run)
 
