@@ -13,6 +13,7 @@ from understudy import (
     BLEUStats,
     ConfigError,
     EmptyInputError,
+    InputError,
     LengthMismatchError,
     NoReferenceError,
     Signature,
@@ -142,3 +143,12 @@ def test_reference_cache_matches_explicit_references() -> None:
         assert cached.corpus_score(hyps) == BLEU().corpus_score(hyps, refs)
     with pytest.raises(LengthMismatchError):
         cached.corpus_score(["one"])
+
+
+def test_lone_surrogates_are_a_typed_error_naming_the_segment() -> None:
+    with pytest.raises(InputError, match=r"hypotheses: segment 2 contains a lone surrogate U\+DC00"):
+        corpus_bleu(["a", "b \udc00"], [["a", "b"]])
+    with pytest.raises(
+        InputError, match=r"references: stream 2, segment 1 contains a lone surrogate U\+D800"
+    ):
+        corpus_bleu(["a"], [["a"], ["\ud800"]])

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from understudy import _core
+from understudy._unicode import rejecting_surrogates
 from understudy.config import BLEUConfig
 from understudy.errors import ConfigError, EmptyInputError, LengthMismatchError
 from understudy.result import BLEUResult
@@ -72,7 +73,8 @@ class _References:
         streams = _check_refs(refs, n_segments)
         if not streams[0]:
             raise EmptyInputError("the reference streams have no segments")
-        self.cache = _core.RefCache(streams, config.tokenize, config.lowercase, config.max_ngram_order)
+        with rejecting_surrogates("references", streams):
+            self.cache = _core.RefCache(streams, config.tokenize, config.lowercase, config.max_ngram_order)
         self.refs_per_segment = np.asarray(self.cache.refs_per_segment(), dtype=np.int64)
 
     def stats(self, hyps: list[str], config: BLEUConfig) -> BLEUStats:
@@ -81,7 +83,9 @@ class _References:
                 f"the hypotheses have {len(hyps)} segments "
                 f"but the references have {len(self.refs_per_segment)}"
             )
-        return BLEUStats(self.cache.stats(hyps), self.refs_per_segment, config)
+        with rejecting_surrogates("hypotheses", [hyps]):
+            rows = self.cache.stats(hyps)
+        return BLEUStats(rows, self.refs_per_segment, config)
 
 
 class BLEU:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from understudy import _core
+from understudy._unicode import rejecting_surrogates
 from understudy.config import TOKENIZERS, BLEUConfig
 
 
@@ -19,7 +20,9 @@ def tokenize(lines: Sequence[str], tokenizer: str = "13a", lowercase: bool = Fal
     BLEUConfig(tokenize=tokenizer)  # validates the name with a clear error
     if isinstance(lines, str):
         raise TypeError("lines must be a sequence of strings, not a single string")
-    return list(_core.tokenize(list(lines), tokenizer, lowercase))
+    lines = list(lines)
+    with rejecting_surrogates("lines", [lines]):
+        return list(_core.tokenize(lines, tokenizer, lowercase))
 
 
 __all__ = ["TOKENIZERS", "tokenize"]
