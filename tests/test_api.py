@@ -19,6 +19,7 @@ from understudy import (
     Signature,
     SignatureError,
     corpus_bleu,
+    score_rows,
     sentence_bleu,
 )
 
@@ -152,3 +153,15 @@ def test_lone_surrogates_are_a_typed_error_naming_the_segment() -> None:
         InputError, match=r"references: stream 2, segment 1 contains a lone surrogate U\+D800"
     ):
         corpus_bleu(["a"], [["a"], ["\ud800"]])
+
+
+def test_sentence_results_equal_scoring_each_segment_alone() -> None:
+    hyps = ["a b c d", "a x", "q", ""]
+    refs = [["a b c d", "a b", None, "z"], ["a b c", None, "q r", None]]
+    stats = BLEU(effective_order=True).segment_stats(hyps, refs)
+    for i, result in enumerate(stats.sentence_results()):
+        alone = stats[i].score()
+        assert result == alone
+        assert result.signature.nrefs == [2, 1, 1, 1][i]
+    with pytest.raises(ConfigError, match="columns"):
+        score_rows(np.zeros((1, 5), dtype=np.int64), BLEUConfig())

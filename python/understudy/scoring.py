@@ -21,6 +21,7 @@ from numpy.typing import NDArray
 
 from understudy import _core
 from understudy.config import BLEUConfig
+from understudy.errors import ConfigError
 
 LOG_ZERO = -9999999999.0
 """sacrebleu's ``my_log(0)``: a floor that drives the geometric mean to 0."""
@@ -62,7 +63,7 @@ def score_rows(rows: NDArray[np.integer], config: BLEUConfig) -> ScoreArrays:
     rows = np.atleast_2d(np.asarray(rows))
     order = config.max_ngram_order
     if rows.shape[1] != 2 + 2 * order:
-        raise ValueError(f"rows have {rows.shape[1]} columns; max order {order} needs {2 + 2 * order}")
+        raise ConfigError(f"rows have {rows.shape[1]} columns; max order {order} needs {2 + 2 * order}")
     sys_len = rows[:, 0].astype(np.float64)
     ref_len = rows[:, 1].astype(np.float64)
     correct = rows[:, 2 : 2 + order].astype(np.float64)

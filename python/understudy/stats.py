@@ -22,7 +22,7 @@ from numpy.typing import NDArray
 from understudy.config import BLEUConfig
 from understudy.errors import ConfigError
 from understudy.result import BLEUResult
-from understudy.scoring import score_rows
+from understudy.scoring import ScoreArrays, score_rows
 from understudy.signature import Signature
 
 
@@ -95,28 +95,37 @@ class BLEUStats:
 
     def score(self) -> BLEUResult:
         """Corpus BLEU of all segments together."""
-        return self._result(self.total())
+        total = self.total()
+        return self._result(total, score_rows(total[None, :], self.config), 0, self.signature)
 
     def sentence_results(self) -> list[BLEUResult]:
-        """Sentence BLEU of every segment, as full result records."""
-        return [self[i]._result(row) for i, row in enumerate(self.rows)]
+        """Sentence BLEU of every segment, as full result records (scored in one vectorised call)."""
+        scored = score_rows(self.rows, self.config)
+        signatures = {
+            n: Signature(nrefs=int(n), config=self.config) for n in np.unique(self.refs_per_segment)
+        }
+        return [
+            self._result(row, scored, i, signatures[n])
+            for i, (row, n) in enumerate(zip(self.rows, self.refs_per_segment, strict=True))
+        ]
 
     def sentence_scores(self) -> NDArray[np.float64]:
         """Sentence BLEU of every segment (0-100), vectorised."""
         return score_rows(self.rows, self.config).scores
 
-    def _result(self, row: NDArray[np.int64]) -> BLEUResult:
-        out = score_rows(row[None, :], self.config)
+    def _result(
+        self, row: NDArray[np.int64], scored: ScoreArrays, i: int, signature: Signature
+    ) -> BLEUResult:
         order = self.config.max_ngram_order
         return BLEUResult(
-            score=float(out.scores[0]),
+            score=float(scored.scores[i]),
             counts=tuple(int(x) for x in row[2 : 2 + order]),
             totals=tuple(int(x) for x in row[2 + order :]),
-            precisions=tuple(float(x) for x in out.precisions[0]),
-            bp=float(out.bp[0]),
+            precisions=tuple(float(x) for x in scored.precisions[i]),
+            bp=float(scored.bp[i]),
             sys_len=int(row[0]),
             ref_len=int(row[1]),
-            signature=self.signature,
+            signature=signature,
         )
 
     def save(self, path: str | PathLike[str]) -> None:
