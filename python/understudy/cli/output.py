@@ -1,8 +1,34 @@
-"""Shared pieces of the command line: writing UTF-8 output, errors, tables."""
+"""Shared pieces of the command line: subcommand setup, writing UTF-8 output, errors, tables."""
 
 from __future__ import annotations
 
+import argparse
 import sys
+from typing import Any
+
+from understudy.config import TOKENIZERS
+
+
+def add_command(
+    commands: Any, name: str, summary: str, description: str, examples: str
+) -> argparse.ArgumentParser:
+    """Register subcommand ``name``, its help keeping the examples' line breaks."""
+    parser: argparse.ArgumentParser = commands.add_parser(
+        name,
+        help=summary,
+        description=description,
+        epilog=examples,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    return parser
+
+
+def add_text_options(parser: argparse.ArgumentParser, lowercase_help: str) -> None:
+    """The options that decide how text becomes tokens: ``-tok`` and ``-lc``."""
+    parser.add_argument(
+        "-tok", "--tokenize", default="13a", choices=TOKENIZERS, help="tokenizer (default: 13a)"
+    )
+    parser.add_argument("-lc", "--lowercase", action="store_true", help=lowercase_help)
 
 
 class CliError(Exception):

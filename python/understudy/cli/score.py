@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from understudy.bleu import BLEU
-from understudy.cli.output import CliError, latex_table, text_table, write
-from understudy.config import SMOOTH_DEFAULTS, TOKENIZERS
+from understudy.cli.output import CliError, add_command, add_text_options, latex_table, text_table, write
+from understudy.config import SMOOTH_DEFAULTS
 from understudy.io import STDIN, read_lines
 from understudy.result import BLEUResult
 
@@ -28,18 +28,17 @@ FIELD_COUNT_STATUS = 17
 
 def add_parser(commands: Any) -> None:
     """Register the ``score`` subcommand."""
-    p = commands.add_parser(
+    p = add_command(
+        commands,
         "score",
-        help="BLEU of systems against reference files",
-        description="Score hypothesis files against reference files with BLEU. Defaults are sacrebleu's: "
+        "BLEU of systems against reference files",
+        "Score hypothesis files against reference files with BLEU. Defaults are sacrebleu's: "
         "13a tokenization, mixed case, exp smoothing, maximum order 4.",
-        epilog=EXAMPLES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        EXAMPLES,
     )
     p.add_argument("refs", nargs="+", metavar="REF", help="reference file(s); .gz is read transparently")
     p.add_argument("-i", "--input", nargs="+", metavar="HYP", help="system output file(s); default: stdin")
-    p.add_argument("-tok", "--tokenize", default="13a", choices=TOKENIZERS, help="tokenizer (default: 13a)")
-    p.add_argument("-lc", "--lowercase", action="store_true", help="case-insensitive BLEU")
+    add_text_options(p, "case-insensitive BLEU")
     p.add_argument(
         "-s", "--smooth-method", default="exp", choices=list(SMOOTH_DEFAULTS), help="smoothing (default: exp)"
     )
@@ -120,8 +119,8 @@ def _read_systems(args: argparse.Namespace) -> list[_Stream]:
 
 
 def _check_lengths(systems: list[_Stream], refs: list[_Stream]) -> None:
+    first = systems[0]
     for stream in [*systems[1:], *refs]:
-        first = systems[0]
         if len(stream.lines) != len(first.lines):
             raise CliError(
                 f"{first.name} has {len(first.lines)} lines but {stream.name} has {len(stream.lines)}"
