@@ -1,5 +1,8 @@
 """Reading segment files: UTF-8, one segment per line, lines ending at ``\\n`` only.
 
+Files are read whole (:func:`read_lines`) or a block at a time (:class:`LineReader`),
+for files larger than memory; both decode with :func:`decode_lines`.
+
 A byte-order mark at the start is dropped, a ``\\r`` before the ``\\n`` belongs to the
 line end, and every other character (U+2028, form feed, ...) is text. ``.gz`` files
 are decompressed on the fly. Errors name the file and, for bad UTF-8, the line.
@@ -14,8 +17,11 @@ are decompressed on the fly. Errors name the file and, for bad UTF-8, the line.
 from __future__ import annotations
 
 import gzip
+import os
 import sys
 from os import PathLike, fspath
+from types import TracebackType
+from typing import IO, cast
 
 from understudy.errors import EmptyInputError, InputFileError
 
@@ -24,35 +30,33 @@ STDIN = "-"
 
 
 def _read_bytes(path: str) -> bytes:
+    stream, raw = _open_binary(path)
     try:
-        if path == STDIN:
-            return sys.stdin.buffer.read()
-        if path.endswith(".gz"):
-            with gzip.open(path, "rb") as fh:
-                return fh.read()
-        with open(path, "rb") as fh:
-            return fh.read()
-    except FileNotFoundError as err:
-        raise InputFileError(f"{path}: no such file") from err
-    except IsADirectoryError as err:
-        raise InputFileError(f"{path}: is a directory, not a file") from err
-    except PermissionError as err:
-        raise InputFileError(f"{path}: permission denied") from err
+        return stream.read()
     except (OSError, EOFError) as err:
         raise InputFileError(f"{path}: cannot read: {err}") from err
+    finally:
+        if path != STDIN:
+            stream.close()
+            raw.close()
 
 
-def decode_lines(data: bytes, name: str) -> list[str]:
-    """Split UTF-8 ``data`` into lines as :func:`read_lines` does; ``name`` is used in errors."""
+def decode_lines(data: bytes, name: str, first_line: int = 1) -> list[str]:
+    """Split UTF-8 ``data`` into lines as :func:`read_lines` does.
+
+    ``name`` and ``first_line`` (the number of the first line of ``data`` in its file)
+    are used in errors; a byte-order mark is dropped only at the start of a file.
+    """
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
-        line = data.count(b"\n", 0, err.start) + 1
+        line = data.count(b"\n", 0, err.start) + first_line
         column = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
         raise InputFileError(
             f"{name}:{line}: invalid UTF-8 (byte 0x{data[err.start]:02x} at byte column {column})"
         ) from None
-    text = text.removeprefix("\ufeff")
+    if first_line == 1:
+        text = text.removeprefix("\ufeff")
     if not text:
         return []
     lines = text.split("\n")
@@ -73,3 +77,111 @@ def read_lines(path: str | PathLike[str], allow_empty: bool = False) -> list[str
     if not lines and not allow_empty:
         raise EmptyInputError(f"{'<stdin>' if name == STDIN else name}: empty input (no lines)")
     return lines
+
+
+def _open_binary(path: str) -> tuple[IO[bytes], IO[bytes]]:
+    """The stream to read and the raw file under it (whose position tells progress)."""
+    try:
+        if path == STDIN:
+            return sys.stdin.buffer, sys.stdin.buffer
+        raw = open(path, "rb")  # noqa: SIM115 (closed by LineReader.close)
+    except FileNotFoundError as err:
+        raise InputFileError(f"{path}: no such file") from err
+    except IsADirectoryError as err:
+        raise InputFileError(f"{path}: is a directory, not a file") from err
+    except PermissionError as err:
+        raise InputFileError(f"{path}: permission denied") from err
+    except OSError as err:
+        raise InputFileError(f"{path}: cannot read: {err}") from err
+    if path.endswith(".gz"):
+        return cast(IO[bytes], gzip.GzipFile(fileobj=raw, mode="rb")), raw
+    return raw, raw
+
+
+class LineReader:
+    """The lines of a file (``-`` for standard input), read and decoded a block at a time.
+
+    Lines come out exactly as :func:`read_lines` gives them, but memory holds only
+    one block (``block_size`` bytes) and the lines not yet taken.
+
+    >>> import tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "hyp.txt")
+    >>> _ = open(path, "wb").write(b"one\\ntwo\\nthree")
+    >>> with LineReader(path, block_size=4) as reader:
+    ...     reader.take(2), reader.take(5), reader.take(1)
+    (['one', 'two'], ['three'], [])
+    """
+
+    def __init__(self, path: str | PathLike[str], block_size: int = 1 << 22) -> None:
+        self.path = fspath(path)
+        self.name = "<stdin>" if self.path == STDIN else self.path
+        self._stream, self._raw = _open_binary(self.path)
+        self._block_size = block_size
+        self._pending: list[str] = []
+        self._tail = b""
+        self._next_line = 1
+        self._eof = False
+        self.lines_taken = 0
+        """Lines handed out so far."""
+        self.total_bytes: int | None = None
+        """The file's size on disk (compressed for ``.gz``), when known."""
+        if self.path != STDIN and os.path.isfile(self.path):
+            self.total_bytes = os.path.getsize(self.path)
+
+    @property
+    def bytes_read(self) -> int:
+        """Bytes of the file (as stored) read so far."""
+        try:
+            return self._raw.tell()
+        except (OSError, ValueError):
+            return 0
+
+    def _read_block(self) -> None:
+        try:
+            block = self._stream.read(self._block_size)
+        except (OSError, EOFError) as err:
+            raise InputFileError(f"{self.name}: cannot read: {err}") from err
+        data = self._tail + block
+        if not block:
+            self._eof = True
+            self._tail = b""
+        else:
+            cut = data.rfind(b"\n") + 1
+            data, self._tail = data[:cut], data[cut:]
+        if data:
+            lines = decode_lines(data, self.name, self._next_line)
+            self._next_line += len(lines)
+            self._pending.extend(lines)
+
+    def take(self, n: int) -> list[str]:
+        """The next ``n`` lines, fewer at the end of the file."""
+        while len(self._pending) < n and not self._eof:
+            self._read_block()
+        taken, self._pending = self._pending[:n], self._pending[n:]
+        self.lines_taken += len(taken)
+        return taken
+
+    def count_all(self) -> int:
+        """The file's total number of lines (reading the rest without keeping it)."""
+        total = self.lines_taken + len(self._pending)
+        self._pending = []
+        while not self._eof:
+            self._read_block()
+            total += len(self._pending)
+            self._pending = []
+        self.lines_taken = total
+        return total
+
+    def close(self) -> None:
+        """Close the file (standard input stays open)."""
+        if self.path != STDIN:
+            self._stream.close()
+            self._raw.close()
+
+    def __enter__(self) -> LineReader:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()

@@ -95,8 +95,7 @@ class BLEUStats:
 
     def score(self) -> BLEUResult:
         """Corpus BLEU of all segments together."""
-        total = self.total()
-        return self._result(total, score_rows(total[None, :], self.config), 0, self.signature)
+        return score_total(self.total(), self.nrefs, self.config)
 
     def sentence_results(self) -> list[BLEUResult]:
         """Sentence BLEU of every segment, as full result records (scored in one vectorised call)."""
@@ -116,17 +115,7 @@ class BLEUStats:
     def _result(
         self, row: NDArray[np.int64], scored: ScoreArrays, i: int, signature: Signature
     ) -> BLEUResult:
-        order = self.config.max_ngram_order
-        return BLEUResult(
-            score=float(scored.scores[i]),
-            counts=tuple(int(x) for x in row[2 : 2 + order]),
-            totals=tuple(int(x) for x in row[2 + order :]),
-            precisions=tuple(float(x) for x in scored.precisions[i]),
-            bp=float(scored.bp[i]),
-            sys_len=int(row[0]),
-            ref_len=int(row[1]),
-            signature=signature,
-        )
+        return _result(row, scored, i, signature, self.config)
 
     def save(self, path: str | PathLike[str]) -> None:
         """Write to a ``.npz`` file that :meth:`load` reads back exactly."""
@@ -144,3 +133,34 @@ class BLEUStats:
         with np.load(path, allow_pickle=False) as data:
             config = BLEUConfig(**json.loads(str(data["config"])))
             return cls(data["rows"], data["refs_per_segment"], config)
+
+
+def _result(
+    row: NDArray[np.int64], scored: ScoreArrays, i: int, signature: Signature, config: BLEUConfig
+) -> BLEUResult:
+    order = config.max_ngram_order
+    return BLEUResult(
+        score=float(scored.scores[i]),
+        counts=tuple(int(x) for x in row[2 : 2 + order]),
+        totals=tuple(int(x) for x in row[2 + order :]),
+        precisions=tuple(float(x) for x in scored.precisions[i]),
+        bp=float(scored.bp[i]),
+        sys_len=int(row[0]),
+        ref_len=int(row[1]),
+        signature=signature,
+    )
+
+
+def score_total(total: NDArray[np.int64], nrefs: int | None, config: BLEUConfig) -> BLEUResult:
+    """Corpus BLEU from the column sums of a corpus's rows (for example summed while streaming).
+
+    ``nrefs`` is the number of references per segment, ``None`` when it varies.
+
+    >>> from understudy.config import BLEUConfig
+    >>> score_total(np.array([4, 4, 3, 2, 1, 0, 4, 3, 2, 1]), 1, BLEUConfig()).score  # sacrebleu's
+    59.460355750136046
+    """
+    total = np.asarray(total, dtype=np.int64)
+    return _result(
+        total, score_rows(total[None, :], config), 0, Signature(nrefs=nrefs, config=config), config
+    )

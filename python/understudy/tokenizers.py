@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from understudy import _core
-from understudy._unicode import rejecting_surrogates
+from understudy._text import explaining_bad_text
 from understudy.config import TOKENIZERS, BLEUConfig
 
 
@@ -21,7 +21,7 @@ def tokenize(lines: Sequence[str], tokenizer: str = "13a", lowercase: bool = Fal
     if isinstance(lines, str):
         raise TypeError("lines must be a sequence of strings, not a single string")
     lines = list(lines)
-    with rejecting_surrogates("lines", [lines]):
+    with explaining_bad_text("lines", [lines]):
         return list(_core.tokenize(lines, tokenizer, lowercase))
 
 

@@ -1,16 +1,29 @@
 //! understudy's core: text to BLEU sufficient statistics, with no I/O and no Python.
 //!
 //! Every function here reproduces sacrebleu 2.6.0's preprocessing exactly: Python's
-//! notion of whitespace and lowercasing ([`text`]), the tokenizers ([`tokenize`]) and
-//! the clipped n-gram counts per segment ([`stats`]).
+//! notion of whitespace and lowercasing ([`text`]), the tokenizers ([`tokenize`], with
+//! the byte-level hot path of `13a` in [`tok13a`]) and the clipped n-gram counts per
+//! segment ([`segment`], [`stats`]), for cached references and for all pairs
+//! ([`pairwise`]), serially or on a rayon pool ([`parallel`]).
 
+pub mod config;
 pub mod error;
+pub mod pairwise;
+pub mod parallel;
+pub mod segment;
+mod smallmap;
 pub mod stats;
 pub mod text;
+pub mod tok13a;
 pub mod tokenize;
 #[rustfmt::skip]
 mod unicode_tables;
+#[cfg(test)]
+mod testing;
 
+pub use config::Config;
 pub use error::CoreError;
-pub use stats::{Config, References};
+pub use pairwise::Pairwise;
+pub use parallel::Exec;
+pub use stats::References;
 pub use tokenize::Tokenizer;

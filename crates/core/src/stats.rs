@@ -1,153 +1,92 @@
 //! BLEU sufficient statistics per segment:
 //! `[hyp_len, ref_len, match_1..match_N, total_1..total_N]`.
 //!
-//! References are tokenized and counted once into [`References`]; every hypothesis
-//! stream scored against them reuses that work. Tokens are interned into integer ids
-//! over the reference vocabulary, so an n-gram is a slice of `u32` and a hypothesis
-//! token the references never use can never match.
+//! References are tokenized once into [`References`] (one [`RefSegment`] per
+//! segment, built in parallel); every hypothesis stream scored against them reuses
+//! that work, and [`References::stats_many`] scores several streams while each
+//! segment's references are loaded.
 
-use rustc_hash::FxHashMap;
-
+use crate::config::Config;
 use crate::error::CoreError;
-use crate::text;
-use crate::tokenize::Tokenizer;
-
-/// Everything that decides how text becomes statistics.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Config {
-    pub tokenizer: Tokenizer,
-    pub lowercase: bool,
-    pub max_order: usize,
-}
-
-impl Config {
-    /// A configuration, checking that the maximum order is at least 1.
-    pub fn new(tokenizer: Tokenizer, lowercase: bool, max_order: usize) -> Result<Self, CoreError> {
-        if max_order == 0 {
-            return Err(CoreError::InvalidOrder(max_order));
-        }
-        Ok(Config {
-            tokenizer,
-            lowercase,
-            max_order,
-        })
-    }
-
-    /// sacrebleu's `_preprocess_segment`: lowercase (optionally), right-strip, tokenize.
-    pub fn preprocess(&self, line: &str) -> String {
-        if self.lowercase {
-            self.tokenizer.apply(text::rstrip(&text::lower(line)))
-        } else {
-            self.tokenizer.apply(text::rstrip(line))
-        }
-    }
-
-    /// Number of columns of a statistics row.
-    pub fn row_width(&self) -> usize {
-        2 + 2 * self.max_order
-    }
-}
-
-/// Id for a hypothesis token that no reference contains.
-const UNSEEN: u32 = u32::MAX;
-
-/// The references of one segment: their lengths and, for every n-gram, the largest
-/// count it has in any single reference.
-#[derive(Debug, Default)]
-struct RefSegment {
-    lens: Vec<usize>,
-    max_counts: FxHashMap<Box<[u32]>, u32>,
-}
+use crate::parallel::{self, Exec};
+use crate::segment::{Counter, RefSegment};
+use crate::tok13a::Scratch;
 
 /// Reference streams, tokenized and counted once.
 #[derive(Debug)]
 pub struct References {
     config: Config,
-    vocab: FxHashMap<String, u32>,
     segments: Vec<RefSegment>,
     refs_per_segment: Vec<usize>,
 }
 
-fn count_ngrams(ids: &[u32], max_order: usize) -> FxHashMap<&[u32], u32> {
-    let mut counts = FxHashMap::default();
-    for n in 1..=max_order.min(ids.len()) {
-        for gram in ids.windows(n) {
-            *counts.entry(gram).or_insert(0) += 1;
+/// The common length of parallel reference streams, or the error naming the first
+/// stream whose length differs.
+pub fn check_parallel<'a, S: AsRef<[Option<&'a str>]>>(streams: &[S]) -> Result<usize, CoreError> {
+    let first = streams
+        .first()
+        .ok_or(CoreError::NoReferenceStreams)?
+        .as_ref();
+    for (k, stream) in streams.iter().enumerate().skip(1) {
+        if stream.as_ref().len() != first.len() {
+            return Err(CoreError::LengthMismatch {
+                what: "reference stream 1".into(),
+                expected: first.len(),
+                other: format!("reference stream {}", k + 1),
+                found: stream.as_ref().len(),
+            });
         }
     }
-    counts
-}
-
-/// sacrebleu's `_get_closest_ref_len`: the closest length, ties to the shorter.
-fn closest_ref_len(hyp_len: usize, ref_lens: &[usize]) -> usize {
-    let mut best: Option<(usize, usize)> = None;
-    for &len in ref_lens {
-        let diff = hyp_len.abs_diff(len);
-        best = match best {
-            Some((bd, bl)) if diff > bd || (diff == bd && len >= bl) => Some((bd, bl)),
-            _ => Some((diff, len)),
-        };
-    }
-    best.map_or(0, |(_, len)| len)
+    Ok(first.len())
 }
 
 impl References {
+    /// No segments yet; add them with [`References::extend`].
+    pub fn empty(config: Config) -> Self {
+        References {
+            config,
+            segments: Vec::new(),
+            refs_per_segment: Vec::new(),
+        }
+    }
+
     /// Tokenize and count reference streams laid out as sacrebleu lays them out:
     /// `streams[k][i]` is the k-th reference of segment i, `None` meaning "no k-th
     /// reference here". Every stream must have the same length, and every segment
     /// at least one reference.
-    pub fn new(config: Config, streams: &[Vec<Option<&str>>]) -> Result<Self, CoreError> {
-        let first = streams.first().ok_or(CoreError::NoReferenceStreams)?;
-        for (k, stream) in streams.iter().enumerate().skip(1) {
-            if stream.len() != first.len() {
-                return Err(CoreError::LengthMismatch {
-                    what: "reference stream 1".into(),
-                    expected: first.len(),
-                    other: format!("reference stream {}", k + 1),
-                    found: stream.len(),
-                });
-            }
-        }
-        let mut vocab: FxHashMap<String, u32> = FxHashMap::default();
-        let mut segments = Vec::with_capacity(first.len());
-        let mut refs_per_segment = Vec::with_capacity(first.len());
-        for i in 0..first.len() {
-            let lines: Vec<&str> = streams.iter().filter_map(|s| s[i]).collect();
-            if lines.is_empty() {
-                return Err(CoreError::NoReference { segment: i });
-            }
-            refs_per_segment.push(lines.len());
-            segments.push(Self::count_segment(config, &mut vocab, &lines));
-        }
-        Ok(References {
-            config,
-            vocab,
-            segments,
-            refs_per_segment,
-        })
+    pub fn new<'a, S: AsRef<[Option<&'a str>]> + Sync>(
+        config: Config,
+        streams: &[S],
+        exec: Exec,
+    ) -> Result<Self, CoreError> {
+        let mut refs = Self::empty(config);
+        refs.extend(streams, exec)?;
+        Ok(refs)
     }
 
-    fn count_segment(
-        config: Config,
-        vocab: &mut FxHashMap<String, u32>,
-        lines: &[&str],
-    ) -> RefSegment {
-        let mut seg = RefSegment::default();
-        for line in lines {
-            let tokenized = config.preprocess(line);
-            let ids: Vec<u32> = text::split(&tokenized)
-                .map(|tok| {
-                    let next = vocab.len() as u32;
-                    *vocab.entry(tok.to_string()).or_insert(next)
-                })
-                .collect();
-            seg.lens.push(ids.len());
-            for (gram, count) in count_ngrams(&ids, config.max_order) {
-                let slot = seg.max_counts.entry(gram.into()).or_insert(0);
-                *slot = (*slot).max(count);
-            }
+    /// Append the segments of `streams` (same layout as [`References::new`]).
+    pub fn extend<'a, S: AsRef<[Option<&'a str>]> + Sync>(
+        &mut self,
+        streams: &[S],
+        exec: Exec,
+    ) -> Result<(), CoreError> {
+        let n = check_parallel(streams)?;
+        let offset = self.segments.len();
+        let indices: Vec<usize> = (0..n).collect();
+        let refs_of = |i: usize| streams.iter().filter_map(move |s| s.as_ref()[i]);
+        if let Some(i) = indices.iter().find(|&&i| refs_of(i).next().is_none()) {
+            return Err(CoreError::NoReference {
+                segment: offset + i,
+            });
         }
-        seg
+        let config = self.config;
+        let built = parallel::map(exec, &indices, Scratch::default, |s, &i| {
+            RefSegment::new(&config, refs_of(i), s)
+        });
+        self.refs_per_segment
+            .extend(built.iter().map(RefSegment::n_refs));
+        self.segments.extend(built);
+        Ok(())
     }
 
     /// The configuration the references were counted with.
@@ -171,7 +110,7 @@ impl References {
     }
 
     /// Statistics rows for a hypothesis stream, row-major, `row_width()` columns each.
-    pub fn stats(&self, hyps: &[&str]) -> Result<Vec<i64>, CoreError> {
+    pub fn stats(&self, hyps: &[&str], exec: Exec) -> Result<Vec<i64>, CoreError> {
         if hyps.len() != self.segments.len() {
             return Err(CoreError::LengthMismatch {
                 what: "hypotheses".into(),
@@ -180,40 +119,58 @@ impl References {
                 found: self.segments.len(),
             });
         }
-        let width = self.config.row_width();
-        let mut rows = vec![0i64; hyps.len() * width];
-        for ((hyp, seg), row) in hyps.iter().zip(&self.segments).zip(rows.chunks_mut(width)) {
-            self.segment_row(hyp, seg, row);
-        }
+        let mut rows = vec![0i64; hyps.len() * self.config.row_width()];
+        self.stats_into(0, hyps, &mut rows, exec);
         Ok(rows)
     }
 
-    fn segment_row(&self, hyp: &str, seg: &RefSegment, row: &mut [i64]) {
-        let n_max = self.config.max_order;
-        let tokenized = self.config.preprocess(hyp);
-        let ids: Vec<u32> = text::split(&tokenized)
-            .map(|tok| self.vocab.get(tok).copied().unwrap_or(UNSEEN))
-            .collect();
-        let len = ids.len();
-        row[0] = len as i64;
-        row[1] = closest_ref_len(len, &seg.lens) as i64;
-        for n in 1..=n_max {
-            row[1 + n_max + n] = (len + 1).saturating_sub(n) as i64;
-        }
-        for (gram, count) in count_ngrams(&ids, n_max) {
-            if gram.contains(&UNSEEN) {
-                continue;
-            }
-            if let Some(&max_ref) = seg.max_counts.get(gram) {
-                row[1 + gram.len()] += i64::from(count.min(max_ref));
-            }
-        }
+    /// Rows of `hyps` against segments `first..first + hyps.len()`, written to `out`.
+    ///
+    /// # Panics
+    /// If the segments do not exist or `out` does not hold one row per hypothesis.
+    pub fn stats_into(&self, first: usize, hyps: &[&str], out: &mut [i64], exec: Exec) {
+        self.stats_many_into(first, &[hyps], out, exec);
+    }
+
+    /// Rows of several hypothesis streams against segments `first..first + len`,
+    /// segment-major: row `i * systems.len() + k` is stream k's segment `first + i`.
+    /// Each segment's references are loaded once for all streams.
+    ///
+    /// # Panics
+    /// If the streams differ in length, the segments do not exist or `out` does
+    /// not hold one row per hypothesis.
+    pub fn stats_many_into(&self, first: usize, systems: &[&[&str]], out: &mut [i64], exec: Exec) {
+        let config = self.config;
+        let n = systems.first().map_or(0, |s| s.len());
+        assert!(
+            systems.iter().all(|s| s.len() == n),
+            "streams of one length"
+        );
+        let segments: Vec<usize> = (first..first + n).collect();
+        parallel::fill_rows(
+            exec,
+            &segments,
+            out,
+            systems.len() * config.row_width(),
+            Counter::default,
+            |c, &i, rows| {
+                let seg = &self.segments[i];
+                c.load(seg, config.max_order);
+                for (system, row) in systems.iter().zip(rows.chunks_mut(config.row_width())) {
+                    c.row(&config, seg, system[i - first], row);
+                }
+            },
+        );
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::segment::closest_ref_len;
+    use crate::testing::Rng;
+    use crate::tokenize::Tokenizer;
+    use std::collections::HashMap;
 
     fn cfg(max_order: usize) -> Config {
         Config::new(Tokenizer::None, false, max_order).unwrap()
@@ -221,9 +178,9 @@ mod tests {
 
     fn row(hyp: &str, refs: &[&str], max_order: usize) -> Vec<i64> {
         let streams: Vec<Vec<Option<&str>>> = refs.iter().map(|r| vec![Some(*r)]).collect();
-        References::new(cfg(max_order), &streams)
+        References::new(cfg(max_order), &streams, Exec::Serial)
             .unwrap()
-            .stats(&[hyp])
+            .stats(&[hyp], Exec::Serial)
             .unwrap()
     }
 
@@ -261,13 +218,13 @@ mod tests {
     #[test]
     fn none_references_are_skipped_and_all_none_is_an_error() {
         let streams = vec![vec![Some("a"), None], vec![None, None]];
-        let err = References::new(cfg(1), &streams).unwrap_err();
+        let err = References::new(cfg(1), &streams, Exec::Serial).unwrap_err();
         assert_eq!(err, CoreError::NoReference { segment: 1 });
         let streams = vec![vec![Some("a b"), None], vec![None, Some("c")]];
-        let refs = References::new(cfg(1), &streams).unwrap();
+        let refs = References::new(cfg(1), &streams, Exec::Serial).unwrap();
         assert_eq!(refs.refs_per_segment(), &[1, 1]);
         assert_eq!(
-            refs.stats(&["a b", "c"]).unwrap(),
+            refs.stats(&["a b", "c"], Exec::Serial).unwrap(),
             vec![2, 2, 2, 2, 1, 1, 1, 1]
         );
     }
@@ -276,22 +233,94 @@ mod tests {
     fn length_mismatches_are_errors() {
         let streams = vec![vec![Some("a")], vec![Some("a"), Some("b")]];
         assert!(matches!(
-            References::new(cfg(1), &streams),
+            References::new(cfg(1), &streams, Exec::Serial),
             Err(CoreError::LengthMismatch {
                 expected: 1,
                 found: 2,
                 ..
             })
         ));
-        let refs = References::new(cfg(1), &[vec![Some("a")]]).unwrap();
-        assert!(refs.stats(&["a", "b"]).is_err());
+        let refs = References::new(cfg(1), &[vec![Some("a")]], Exec::Serial).unwrap();
+        assert!(refs.stats(&["a", "b"], Exec::Serial).is_err());
+    }
+
+    /// The obviously right computation: n-grams as vectors of strings, counted in
+    /// hash maps, clipped by the maximum count in any single reference.
+    fn naive_row(cfg: &Config, hyp: &str, refs: &[&str]) -> Vec<i64> {
+        fn counts(s: &str, n_max: usize) -> HashMap<Vec<&str>, i64> {
+            let toks: Vec<&str> = s.split_whitespace().collect();
+            let mut m = HashMap::new();
+            for n in 1..=n_max {
+                for w in toks.windows(n) {
+                    *m.entry(w.to_vec()).or_insert(0) += 1;
+                }
+            }
+            m
+        }
+        let n_max = cfg.max_order;
+        let hyp_t = cfg.preprocess(hyp);
+        let refs_t: Vec<String> = refs.iter().map(|r| cfg.preprocess(r)).collect();
+        let len = hyp_t.split_whitespace().count();
+        let lens: Vec<u32> = refs_t
+            .iter()
+            .map(|r| r.split_whitespace().count() as u32)
+            .collect();
+        let mut row = vec![0i64; 2 + 2 * n_max];
+        row[0] = len as i64;
+        row[1] = closest_ref_len(len, &lens) as i64;
+        let ref_counts: Vec<_> = refs_t.iter().map(|r| counts(r, n_max)).collect();
+        for (gram, count) in counts(&hyp_t, n_max) {
+            let max_ref = ref_counts
+                .iter()
+                .map(|m| m.get(&gram).copied().unwrap_or(0))
+                .max()
+                .unwrap();
+            row[1 + gram.len()] += count.min(max_ref);
+        }
+        for n in 1..=n_max {
+            row[1 + n_max + n] = (len + 1).saturating_sub(n) as i64;
+        }
+        row
     }
 
     #[test]
-    fn zero_order_is_rejected() {
-        assert_eq!(
-            Config::new(Tokenizer::Tok13a, false, 0),
-            Err(CoreError::InvalidOrder(0))
-        );
+    fn fast_rows_equal_naive_rows_serial_and_parallel() {
+        let mut rng = Rng(42);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(4)
+            .build()
+            .unwrap();
+        for max_order in [1, 2, 4, 6] {
+            for tokenizer in [Tokenizer::None, Tokenizer::Tok13a] {
+                let cfg = Config::new(tokenizer, max_order == 2, max_order).unwrap();
+                let n = 500;
+                let hyps: Vec<String> = (0..n).map(|_| rng.line(12)).collect();
+                let streams: Vec<Vec<Option<String>>> = (0..3)
+                    .map(|k| {
+                        (0..n)
+                            .map(|_| (k == 0 || rng.below(3) > 0).then(|| rng.line(12)))
+                            .collect()
+                    })
+                    .collect();
+                let borrowed: Vec<Vec<Option<&str>>> = streams
+                    .iter()
+                    .map(|s| s.iter().map(|r| r.as_deref()).collect())
+                    .collect();
+                let hyp_refs: Vec<&str> = hyps.iter().map(String::as_str).collect();
+                let refs = References::new(cfg, &borrowed, Exec::Serial).unwrap();
+                let serial = refs.stats(&hyp_refs, Exec::Serial).unwrap();
+                let parallel = pool.install(|| {
+                    References::new(cfg, &borrowed, Exec::Parallel)
+                        .unwrap()
+                        .stats(&hyp_refs, Exec::Parallel)
+                        .unwrap()
+                });
+                assert_eq!(serial, parallel);
+                for (i, row) in serial.chunks(cfg.row_width()).enumerate() {
+                    let seg_refs: Vec<&str> = borrowed.iter().filter_map(|s| s[i]).collect();
+                    assert_eq!(row, naive_row(&cfg, &hyps[i], &seg_refs), "segment {i}");
+                }
+            }
+        }
     }
 }

@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from understudy.config import TOKENIZERS
+from understudy.config import SMOOTH_DEFAULTS, TOKENIZERS
 
 
 def add_command(
@@ -29,6 +29,30 @@ def add_text_options(parser: argparse.ArgumentParser, lowercase_help: str) -> No
         "-tok", "--tokenize", default="13a", choices=TOKENIZERS, help="tokenizer (default: 13a)"
     )
     parser.add_argument("-lc", "--lowercase", action="store_true", help=lowercase_help)
+
+
+def add_scoring_options(parser: argparse.ArgumentParser) -> None:
+    """The options that decide how statistics become a score: smoothing and maximum order."""
+    parser.add_argument(
+        "-s", "--smooth-method", default="exp", choices=list(SMOOTH_DEFAULTS), help="smoothing (default: exp)"
+    )
+    parser.add_argument(
+        "-sv", "--smooth-value", type=float, help="value for floor (default 0.1) and add-k (default 1)"
+    )
+    parser.add_argument(
+        "--max-ngram-order", type=int, default=4, metavar="N", help="maximum n-gram order (default: 4)"
+    )
+
+
+def add_threads_option(parser: argparse.ArgumentParser) -> None:
+    """``-j/--threads``: cores for the Rust core (results never depend on it)."""
+    parser.add_argument(
+        "-j",
+        "--threads",
+        type=int,
+        metavar="N",
+        help="cores to use (default: $UNDERSTUDY_THREADS, else all; results are identical for any N)",
+    )
 
 
 class CliError(Exception):

@@ -4,14 +4,30 @@ from __future__ import annotations
 
 import argparse
 import json
-from dataclasses import dataclass
+import sys
+import textwrap
+from contextlib import ExitStack
 from typing import Any
 
+import numpy as np
+from numpy.typing import NDArray
+
 from understudy.bleu import BLEU
-from understudy.cli.output import CliError, add_command, add_text_options, latex_table, text_table, write
-from understudy.config import SMOOTH_DEFAULTS
-from understudy.io import STDIN, read_lines
+from understudy.cli.output import (
+    CliError,
+    add_command,
+    add_scoring_options,
+    add_text_options,
+    add_threads_option,
+    latex_table,
+    text_table,
+    write,
+)
+from understudy.cli.progress import Progress
+from understudy.errors import EmptyInputError, UnderstudyError
+from understudy.io import STDIN, LineReader
 from understudy.result import BLEUResult
+from understudy.stats import score_total
 
 EXAMPLES = """examples:
   understudy score ref.de -i hyp.de                       JSON (sacrebleu's default)
@@ -20,6 +36,10 @@ EXAMPLES = """examples:
   understudy score refs.tsv -nr 2 -i hyp.de               two references per line, TAB-separated
   understudy score ref.de -i hyp.de -sl -f text           one sentence score per line
   cat hyp.de | understudy score ref.de -b                 hypotheses from stdin, score only
+  paste sysA.de sysB.de | understudy score ref.de         several systems on stdin, TAB-separated
+
+Files are read and scored 20,000 lines at a time, so memory stays flat however
+long they are; a progress bar is shown when standard error is a terminal.
 """
 
 FIELD_COUNT_STATUS = 17
@@ -39,15 +59,7 @@ def add_parser(commands: Any) -> None:
     p.add_argument("refs", nargs="+", metavar="REF", help="reference file(s); .gz is read transparently")
     p.add_argument("-i", "--input", nargs="+", metavar="HYP", help="system output file(s); default: stdin")
     add_text_options(p, "case-insensitive BLEU")
-    p.add_argument(
-        "-s", "--smooth-method", default="exp", choices=list(SMOOTH_DEFAULTS), help="smoothing (default: exp)"
-    )
-    p.add_argument(
-        "-sv", "--smooth-value", type=float, help="value for floor (default 0.1) and add-k (default 1)"
-    )
-    p.add_argument(
-        "--max-ngram-order", type=int, default=4, metavar="N", help="maximum n-gram order (default: 4)"
-    )
+    add_scoring_options(p)
     p.add_argument(
         "-nr",
         "--num-refs",
@@ -63,79 +75,96 @@ def add_parser(commands: Any) -> None:
     p.add_argument("-w", "--width", type=int, default=1, help="decimal places of scores (default: 1)")
     p.add_argument("-b", "--score-only", action="store_true", help="print the score alone")
     p.add_argument("-sh", "--short", action="store_true", help="abbreviated signature in text output")
+    add_threads_option(p)
     p.set_defaults(run=run)
 
 
-@dataclass(frozen=True)
-class _Stream:
-    """A named list of segments, for messages that say which file is which."""
-
-    name: str
-    lines: list[str]
+CHUNK_LINES = 20_000
+"""Segments read and scored at a time: memory stays flat however long the files are."""
 
 
-def _read_refs(args: argparse.Namespace) -> list[_Stream]:
+class _Source:
+    """One input file read a chunk at a time, as one column or TAB-separated columns.
+
+    ``fields`` is the number of columns; ``None`` takes it from the first line (systems
+    on standard input). A line with another number of fields exits with status 17.
+    """
+
+    def __init__(self, path: str, fields: int | None, what: str) -> None:
+        self.reader = LineReader(path)
+        self.fields = fields
+        self.what = what
+        self._fields_from_line_1 = fields is None
+
+    @property
+    def names(self) -> list[str]:
+        """One name per column, for messages and output."""
+        fields = self.fields or 1
+        if fields == 1:
+            return [self.reader.name]
+        if self.reader.path == STDIN:
+            return [f"System {k + 1}" for k in range(fields)]
+        return [f"{self.reader.path} (field {k + 1})" for k in range(fields)]
+
+    def chunk(self, n: int) -> list[list[str]]:
+        """The next ``n`` lines as columns (empty columns at the end of the file)."""
+        first = self.reader.lines_taken + 1
+        lines = [line.rstrip() for line in self.reader.take(n)]
+        if self.fields is None:
+            self.fields = len(lines[0].split("\t")) if lines else 1
+        if self.fields == 1:
+            return [lines]
+        columns: list[list[str]] = [[] for _ in range(self.fields)]
+        for lineno, line in enumerate(lines, first):
+            parts = line.split("\t")
+            if len(parts) != self.fields:
+                as_on = " (as on line 1)" if self._fields_from_line_1 else ""
+                raise CliError(
+                    f"{self.reader.name}:{lineno}: expected {self.fields} TAB-separated "
+                    f"{self.what}{as_on}, found {len(parts)}",
+                    FIELD_COUNT_STATUS,
+                )
+            for column, part in zip(columns, parts, strict=True):
+                column.append(part.rstrip())
+        return columns
+
+
+def _open_sources(args: argparse.Namespace, stack: ExitStack) -> tuple[list[_Source], list[_Source]]:
     if args.num_refs < 1:
         raise CliError(f"--num-refs must be at least 1, got {args.num_refs}")
-    if args.num_refs == 1:
-        return [_Stream(path, [line.rstrip() for line in read_lines(path)]) for path in args.refs]
-    if len(args.refs) > 1:
+    if args.num_refs > 1 and len(args.refs) > 1:
         raise CliError("--num-refs takes one TAB-separated reference file, not several files")
-    path = args.refs[0]
-    columns: list[list[str]] = [[] for _ in range(args.num_refs)]
-    for lineno, line in enumerate(read_lines(path), 1):
-        fields = line.rstrip().split("\t", args.num_refs - 1)
-        if len(fields) != args.num_refs:
-            raise CliError(
-                f"{path}:{lineno}: expected {args.num_refs} TAB-separated references, found {len(fields)}",
-                FIELD_COUNT_STATUS,
-            )
-        for column, field in zip(columns, fields, strict=True):
-            column.append(field)
-    return [_Stream(f"{path} (field {k + 1})", col) for k, col in enumerate(columns)]
+    if args.input and len(set(args.input)) != len(args.input):
+        raise CliError("the same system file is given twice with -i")
+
+    def source(path: str, fields: int | None, what: str) -> _Source:
+        src = _Source(path, fields, what)
+        stack.callback(src.reader.close)
+        return src
+
+    refs = [source(path, args.num_refs, "references") for path in args.refs]
+    systems = (
+        [source(path, 1, "systems") for path in args.input]
+        if args.input
+        else [source(STDIN, None, "systems")]
+    )
+    return refs, systems
 
 
-def _read_systems(args: argparse.Namespace) -> list[_Stream]:
-    if args.input:
-        if len(set(args.input)) != len(args.input):
-            raise CliError("the same system file is given twice with -i")
-        return [_Stream(path, [line.rstrip() for line in read_lines(path)]) for path in args.input]
-    lines = read_lines(STDIN)
-    n_fields = len(lines[0].rstrip().split("\t"))
-    if n_fields == 1:
-        return [_Stream("<stdin>", [line.rstrip() for line in lines])]
-    columns: list[list[str]] = [[] for _ in range(n_fields)]
-    for lineno, line in enumerate(lines, 1):
-        fields = line.rstrip().split("\t")
-        if len(fields) != n_fields:
-            raise CliError(
-                f"<stdin>:{lineno}: expected {n_fields} TAB-separated systems (as on line 1), "
-                f"found {len(fields)}",
-                FIELD_COUNT_STATUS,
-            )
-        for column, field in zip(columns, fields, strict=True):
-            column.append(field.rstrip())
-    return [_Stream(f"System {k + 1}", col) for k, col in enumerate(columns)]
-
-
-def _check_lengths(systems: list[_Stream], refs: list[_Stream]) -> None:
-    first = systems[0]
-    for stream in [*systems[1:], *refs]:
-        if len(stream.lines) != len(first.lines):
-            raise CliError(
-                f"{first.name} has {len(first.lines)} lines but {stream.name} has {len(stream.lines)}"
-            )
+def _length_error(sources: list[_Source]) -> UnderstudyError | CliError:
+    counts = [(name, src.reader.count_all()) for src in sources for name in src.names]
+    empty = next((name for name, count in counts if count == 0), None)
+    if empty is not None:
+        return EmptyInputError(f"{empty}: empty input (no lines)")
+    first_name, first_count = counts[0]
+    name, count = next((n, c) for n, c in counts if c != first_count)
+    return CliError(f"{first_name} has {first_count} lines but {name} has {count}")
 
 
 def run(args: argparse.Namespace) -> int:
-    """Score every system and print the results in the chosen format."""
+    """Score every system, a chunk of segments at a time, and print the results."""
     if args.width < 0:
         raise CliError(f"--width must be 0 or more, got {args.width}")
-    refs = _read_refs(args)
-    systems = _read_systems(args)
-    _check_lengths(systems, refs)
-    if args.sentence_level and len(systems) > 1:
-        raise CliError("sentence-level scoring takes one system")
     bleu = BLEU(
         tokenize=args.tokenize,
         lowercase=args.lowercase,
@@ -143,23 +172,75 @@ def run(args: argparse.Namespace) -> int:
         smooth_value=args.smooth_value,
         max_ngram_order=args.max_ngram_order,
         effective_order=args.sentence_level,
-        references=[r.lines for r in refs],
+        threads=args.threads,
     )
-    if args.sentence_level:
-        _print_sentences(bleu.segment_stats(systems[0].lines).sentence_results(), args)
-    else:
-        results = [(s.name, bleu.corpus_score(s.lines)) for s in systems]
+    with ExitStack() as stack:
+        refs, systems = _open_sources(args, stack)
+        sources = [*systems, *refs]
+        progress = stack.enter_context(Progress("scoring", total=refs[0].reader.total_bytes))
+        sentences = _SentenceWriter(args) if args.sentence_level else None
+        totals: list[NDArray[np.int64]] = []
+        nrefs: set[int | None] = set()
+        while True:
+            sys_columns = [col for src in systems for col in src.chunk(CHUNK_LINES)]
+            ref_columns = [col for src in refs for col in src.chunk(CHUNK_LINES)]
+            sizes = {len(col) for col in [*sys_columns, *ref_columns]}
+            if sizes == {0}:
+                break
+            if len(sizes) > 1:
+                raise _length_error(sources)
+            if sentences is not None and len(sys_columns) > 1:
+                raise CliError("sentence-level scoring takes one system")
+            chunk_stats = bleu.segment_stats_many(sys_columns, ref_columns)
+            nrefs.add(chunk_stats[0].nrefs)
+            if sentences is not None:
+                sentences.write(chunk_stats[0].sentence_results())
+            if not totals:
+                totals = [np.zeros_like(s.total()) for s in chunk_stats]
+            totals = [t + s.total() for t, s in zip(totals, chunk_stats, strict=True)]
+            progress.update(refs[0].reader.bytes_read)
+        progress.close()
+        if not totals:
+            raise EmptyInputError(f"{refs[0].reader.name}: empty input (no lines)")
+        if sentences is not None:
+            sentences.close()
+            return 0
+        names = [name for src in systems for name in src.names]
+        common_nrefs = nrefs.pop() if len(nrefs) == 1 else None
+        results = [
+            (name, score_total(t, common_nrefs, bleu.config)) for name, t in zip(names, totals, strict=True)
+        ]
         _print_corpus(results, args)
     return 0
 
 
-def _print_sentences(results: list[BLEUResult], args: argparse.Namespace) -> None:
-    if args.format == "json" and not args.score_only:
-        records = [{"segment": i, **r.to_dict(args.width)} for i, r in enumerate(results, 1)]
-        write(json.dumps(records, indent=1, ensure_ascii=False))
-        return
-    for result in results:
-        write(result.format(args.width, args.score_only, args.short))
+class _SentenceWriter:
+    """Prints sentence results as they are scored, numbering segments across chunks."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.json = args.format == "json" and not args.score_only
+        self.count = 0
+
+    def write(self, results: list[BLEUResult]) -> None:
+        """Print one chunk's results."""
+        args = self.args
+        if not self.json:
+            write("\n".join(r.format(args.width, args.score_only, args.short) for r in results))
+            return
+        records = []
+        for result in results:
+            self.count += 1
+            record = json.dumps(
+                {"segment": self.count, **result.to_dict(args.width)}, indent=1, ensure_ascii=False
+            )
+            records.append(("[\n" if self.count == 1 else ",\n") + textwrap.indent(record, " "))
+        sys.stdout.buffer.write("".join(records).encode("utf-8"))
+
+    def close(self) -> None:
+        """End the JSON list."""
+        if self.json:
+            write("\n]")
 
 
 def _print_corpus(results: list[tuple[str, BLEUResult]], args: argparse.Namespace) -> None:

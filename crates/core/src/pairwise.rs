@@ -1,0 +1,265 @@
+//! Statistics of every hypothesis against every reference, each pair scored as if
+//! that reference were the hypothesis's only one (minimum-Bayes-risk decoding,
+//! similarity matrices).
+//!
+//! Each sentence is tokenized and counted once, not once per pair. The references'
+//! n-grams get global ids (a trie over word ids, as in [`crate::segment`]); each
+//! reference becomes a list of `(n-gram id, count)` grouped by order and each
+//! hypothesis a list of its n-grams that occur in some reference. A pair then costs
+//! one pass over the reference's list with the hypothesis's counts spread in a dense
+//! array: no hashing and no allocation per pair.
+
+use rustc_hash::FxHashMap;
+
+use crate::config::{tokens, Config};
+use crate::parallel::{self, Exec};
+use crate::tok13a::Scratch;
+
+const ROOT: u32 = u32::MAX;
+
+fn edge(parent: u32, word: u32) -> u64 {
+    (u64::from(parent) << 32) | u64::from(word)
+}
+
+/// `(n-gram id, count)` lists, back to back.
+#[derive(Debug, Default)]
+struct Lists {
+    entries: Vec<(u32, u32)>,
+    /// `bounds[i]..bounds[i + 1]` is list i.
+    bounds: Vec<usize>,
+}
+
+impl Lists {
+    fn get(&self, i: usize) -> &[(u32, u32)] {
+        &self.entries[self.bounds[i]..self.bounds[i + 1]]
+    }
+}
+
+/// Hypotheses and references counted for all-pairs statistics.
+#[derive(Debug)]
+pub struct Pairwise {
+    config: Config,
+    hyp_lens: Vec<u32>,
+    ref_lens: Vec<u32>,
+    hyps: Lists,
+    /// One list per (reference, order): reference r's n-grams of order n are list
+    /// `r * max_order + n - 1`.
+    refs: Lists,
+    n_grams: usize,
+}
+
+fn preprocess_all(config: &Config, lines: &[&str], exec: Exec) -> Vec<String> {
+    parallel::map(exec, lines, Scratch::default, |s, line| {
+        config.preprocess_into(line, s).to_owned()
+    })
+}
+
+impl Pairwise {
+    /// Tokenize and count `hyps` and `refs` once each.
+    pub fn new(config: Config, hyps: &[&str], refs: &[&str], exec: Exec) -> Self {
+        let n_max = config.max_order;
+        let ref_text = preprocess_all(&config, refs, exec);
+        let mut words: FxHashMap<&str, u32> = FxHashMap::default();
+        let mut children: FxHashMap<u64, u32> = FxHashMap::default();
+        let mut orders: Vec<u32> = Vec::new();
+        let mut counts: Vec<u32> = Vec::new();
+        let mut touched: Vec<u32> = Vec::new();
+        let mut ids: Vec<u32> = Vec::new();
+        let mut ref_lists = Lists {
+            entries: Vec::new(),
+            bounds: vec![0],
+        };
+        let mut ref_lens = Vec::with_capacity(refs.len());
+        for text in &ref_text {
+            ids.clear();
+            for tok in tokens(text) {
+                let next = words.len() as u32;
+                ids.push(*words.entry(tok).or_insert(next));
+            }
+            ref_lens.push(ids.len() as u32);
+            for start in 0..ids.len() {
+                let mut node = ROOT;
+                for (n, &word) in ids[start..].iter().take(n_max).enumerate() {
+                    node = *children.entry(edge(node, word)).or_insert_with(|| {
+                        orders.push(n as u32 + 1);
+                        orders.len() as u32 - 1
+                    });
+                    if counts.len() <= node as usize {
+                        counts.resize(orders.len(), 0);
+                    }
+                    if counts[node as usize] == 0 {
+                        touched.push(node);
+                    }
+                    counts[node as usize] += 1;
+                }
+            }
+            touched.sort_unstable_by_key(|&node| (orders[node as usize], node));
+            let mut order_iter = touched.iter().peekable();
+            for n in 1..=n_max as u32 {
+                while let Some(&&node) = order_iter.peek() {
+                    if orders[node as usize] != n {
+                        break;
+                    }
+                    ref_lists.entries.push((node, counts[node as usize]));
+                    counts[node as usize] = 0;
+                    order_iter.next();
+                }
+                ref_lists.bounds.push(ref_lists.entries.len());
+            }
+            touched.clear();
+        }
+
+        let hyp_text = preprocess_all(&config, hyps, exec);
+        let (words, children) = (&words, &children);
+        let counted = parallel::map(exec, &hyp_text, Vec::new, |found: &mut Vec<u32>, text| {
+            let ids: Vec<Option<u32>> = tokens(text).map(|t| words.get(t).copied()).collect();
+            found.clear();
+            for start in 0..ids.len() {
+                let mut node = ROOT;
+                for word in ids[start..].iter().take(n_max) {
+                    let Some(word) = word else { break };
+                    match children.get(&edge(node, *word)) {
+                        Some(&child) => node = child,
+                        None => break,
+                    }
+                    found.push(node);
+                }
+            }
+            found.sort_unstable();
+            let mut list: Vec<(u32, u32)> = Vec::new();
+            for &node in found.iter() {
+                match list.last_mut() {
+                    Some((last, count)) if *last == node => *count += 1,
+                    _ => list.push((node, 1)),
+                }
+            }
+            (ids.len() as u32, list)
+        });
+        let mut hyp_lists = Lists {
+            entries: Vec::new(),
+            bounds: vec![0],
+        };
+        let mut hyp_lens = Vec::with_capacity(hyps.len());
+        for (len, list) in counted {
+            hyp_lens.push(len);
+            hyp_lists.entries.extend(list);
+            hyp_lists.bounds.push(hyp_lists.entries.len());
+        }
+        Pairwise {
+            config,
+            hyp_lens,
+            ref_lens,
+            hyps: hyp_lists,
+            refs: ref_lists,
+            n_grams: orders.len(),
+        }
+    }
+
+    /// The configuration the sentences were counted with.
+    pub fn config(&self) -> Config {
+        self.config
+    }
+
+    /// Number of hypotheses.
+    pub fn n_hyps(&self) -> usize {
+        self.hyp_lens.len()
+    }
+
+    /// Number of references.
+    pub fn n_refs(&self) -> usize {
+        self.ref_lens.len()
+    }
+
+    /// The rows of hypotheses `first..first + count` against every reference, into
+    /// `out`: row `(h - first) * n_refs + r` is hypothesis h against reference r.
+    ///
+    /// # Panics
+    /// If the hypotheses do not exist or `out` is not `count * n_refs` rows long.
+    pub fn rows_into(&self, first: usize, count: usize, out: &mut [i64], exec: Exec) {
+        let n_max = self.config.max_order;
+        let width = self.config.row_width();
+        let n_refs = self.n_refs();
+        let hyp_ids: Vec<usize> = (first..first + count).collect();
+        parallel::fill_rows(
+            exec,
+            &hyp_ids,
+            out,
+            n_refs * width,
+            || vec![0u32; self.n_grams],
+            |dense, &h, rows| {
+                let hyp = self.hyps.get(h);
+                for &(node, c) in hyp {
+                    dense[node as usize] = c;
+                }
+                let len = self.hyp_lens[h] as usize;
+                for (r, row) in rows.chunks_mut(width).enumerate() {
+                    row[0] = len as i64;
+                    row[1] = i64::from(self.ref_lens[r]);
+                    for n in 1..=n_max {
+                        let list = self.refs.get(r * n_max + n - 1);
+                        let matches: u32 = list
+                            .iter()
+                            .map(|&(node, c)| dense[node as usize].min(c))
+                            .sum();
+                        row[1 + n] = i64::from(matches);
+                        row[1 + n_max + n] = (len + 1).saturating_sub(n) as i64;
+                    }
+                }
+                for &(node, _) in hyp {
+                    dense[node as usize] = 0;
+                }
+            },
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::References;
+    use crate::testing::Rng;
+    use crate::tokenize::Tokenizer;
+
+    #[test]
+    fn every_cell_equals_single_reference_statistics() {
+        let mut rng = Rng(7);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        for max_order in [1, 4, 5] {
+            let cfg = Config::new(Tokenizer::Tok13a, max_order == 5, max_order).unwrap();
+            let hyps: Vec<String> = (0..40).map(|_| rng.line(10)).collect();
+            let refs: Vec<String> = (0..30).map(|_| rng.line(10)).collect();
+            let h: Vec<&str> = hyps.iter().map(String::as_str).collect();
+            let r: Vec<&str> = refs.iter().map(String::as_str).collect();
+            let width = cfg.row_width();
+            let pw = Pairwise::new(cfg, &h, &r, Exec::Serial);
+            let mut serial = vec![0i64; h.len() * r.len() * width];
+            pw.rows_into(0, h.len(), &mut serial, Exec::Serial);
+            let mut parallel = vec![0i64; 10 * r.len() * width];
+            pool.install(|| {
+                Pairwise::new(cfg, &h, &r, Exec::Parallel).rows_into(
+                    5,
+                    10,
+                    &mut parallel,
+                    Exec::Parallel,
+                )
+            });
+            assert_eq!(
+                &serial[5 * r.len() * width..15 * r.len() * width],
+                &parallel[..]
+            );
+            for (j, reference) in r.iter().enumerate() {
+                let single = References::new(cfg, &[vec![Some(*reference); h.len()]], Exec::Serial)
+                    .unwrap()
+                    .stats(&h, Exec::Serial)
+                    .unwrap();
+                for i in 0..h.len() {
+                    let cell = &serial[(i * r.len() + j) * width..][..width];
+                    assert_eq!(cell, &single[i * width..][..width], "hyp {i} ref {j}");
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,101 @@
+//! Serial or parallel execution of per-segment work, with identical results.
+//!
+//! The core never builds thread pools: with [`Exec::Parallel`] work runs on the rayon
+//! pool the caller installed (the Python layer keeps one per thread count), and with
+//! [`Exec::Serial`] on the calling thread without touching rayon at all, which is what
+//! a forked child must do (the parent's pool threads do not exist there). Each item
+//! writes only its own output, so results never depend on the schedule.
+
+use rayon::prelude::*;
+
+/// Where per-segment work runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exec {
+    /// On the calling thread.
+    Serial,
+    /// On the current rayon pool.
+    Parallel,
+}
+
+/// Items per parallel task: enough to amortise scheduling and per-task scratch.
+const MIN_ITEMS_PER_TASK: usize = 64;
+
+/// `f(scratch, item)` for each item, results in order.
+pub fn map<T, R, S>(
+    exec: Exec,
+    items: &[T],
+    init: impl Fn() -> S + Sync + Send,
+    f: impl Fn(&mut S, &T) -> R + Sync + Send,
+) -> Vec<R>
+where
+    T: Sync,
+    R: Send,
+{
+    match exec {
+        Exec::Serial => {
+            let mut scratch = init();
+            items.iter().map(|item| f(&mut scratch, item)).collect()
+        }
+        Exec::Parallel => items
+            .par_iter()
+            .with_min_len(MIN_ITEMS_PER_TASK)
+            .map_init(init, |s, item| f(s, item))
+            .collect(),
+    }
+}
+
+/// `f(scratch, item, row)` for each item and its `width`-wide row of `out`.
+pub fn fill_rows<T, O, S>(
+    exec: Exec,
+    items: &[T],
+    out: &mut [O],
+    width: usize,
+    init: impl Fn() -> S + Sync + Send,
+    f: impl Fn(&mut S, &T, &mut [O]) + Sync + Send,
+) where
+    T: Sync,
+    O: Send,
+{
+    debug_assert_eq!(out.len(), items.len() * width);
+    match exec {
+        Exec::Serial => {
+            let mut scratch = init();
+            for (item, row) in items.iter().zip(out.chunks_mut(width)) {
+                f(&mut scratch, item, row);
+            }
+        }
+        Exec::Parallel => items
+            .par_iter()
+            .zip(out.par_chunks_mut(width))
+            .with_min_len(MIN_ITEMS_PER_TASK)
+            .for_each_init(init, |s, (item, row)| f(s, item, row)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn serial_and_parallel_agree() {
+        let items: Vec<u64> = (0..10_000).collect();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        let square = |_: &mut (), x: &u64| x * x;
+        let serial = map(Exec::Serial, &items, || (), square);
+        let parallel = pool.install(|| map(Exec::Parallel, &items, || (), square));
+        assert_eq!(serial, parallel);
+        let mut a = vec![0u64; 20_000];
+        let mut b = vec![0u64; 20_000];
+        let pair = |_: &mut (), x: &u64, row: &mut [u64]| {
+            row[0] = *x;
+            row[1] = x + 1;
+        };
+        fill_rows(Exec::Serial, &items, &mut a, 2, || (), pair);
+        pool.install(|| fill_rows(Exec::Parallel, &items, &mut b, 2, || (), pair));
+        assert_eq!(a, b);
+        assert_eq!(&a[..4], &[0, 1, 1, 2]);
+    }
+}

@@ -1,0 +1,99 @@
+"""``understudy pairwise``: sentence BLEU of every hypothesis against every reference."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from understudy.bleu import BLEU
+from understudy.cli.output import (
+    CliError,
+    add_command,
+    add_scoring_options,
+    add_text_options,
+    add_threads_option,
+)
+from understudy.cli.progress import Progress
+from understudy.io import read_lines
+
+EXAMPLES = """examples:
+  understudy pairwise samples.de samples.de -o matrix.npy   MBR: every sample against every other
+  understudy pairwise hyps.de refs.de -o matrix.tsv -w 2      a TAB-separated table, 2 decimals
+  understudy pairwise hyps.de refs.de | head                  TSV on standard output
+
+Cell [i, j] is the sentence BLEU of line i of HYPS with line j of REFS as its only
+reference, exactly as `sentence_bleu(hyp, [ref])` computes it (effective order on,
+as for sentence BLEU, unless --no-effective-order). Read .npy with numpy.load.
+"""
+
+
+def add_parser(commands: Any) -> None:
+    """Register the ``pairwise`` subcommand."""
+    p = add_command(
+        commands,
+        "pairwise",
+        "sentence BLEU of all hypothesis x reference pairs",
+        "Score every line of HYPS against every line of REFS (as its only reference) and "
+        "write the len(HYPS) x len(REFS) matrix.",
+        EXAMPLES,
+    )
+    p.add_argument("hyps", metavar="HYPS", help="hypotheses, one per line")
+    p.add_argument("refs", metavar="REFS", help="references, one per line")
+    p.add_argument("-o", "--output", help="matrix file: .npy (float64) or .tsv; default: TSV on stdout")
+    p.add_argument(
+        "-w", "--width", type=int, help="decimal places in TSV (default: every digit, exact round trip)"
+    )
+    p.add_argument(
+        "--no-effective-order", action="store_true", help="score all N orders even for short sentences"
+    )
+    add_text_options(p, "case-insensitive BLEU")
+    add_scoring_options(p)
+    add_threads_option(p)
+    p.set_defaults(run=run)
+
+
+def _format_cell(width: int | None) -> Any:
+    return repr if width is None else (lambda v: f"{v:.{width}f}")
+
+
+def _write_tsv(scores: NDArray[np.float64], width: int | None, out: Any) -> None:
+    cell = _format_cell(width)
+    for row in scores.tolist():
+        out.write(("\t".join(cell(v) for v in row) + "\n").encode("utf-8"))
+
+
+def run(args: argparse.Namespace) -> int:
+    """Compute the matrix and write it."""
+    if args.width is not None and args.width < 0:
+        raise CliError(f"--width must be 0 or more, got {args.width}")
+    output = args.output
+    if output is not None and not output.endswith((".npy", ".tsv")):
+        raise CliError(f"{output}: the matrix file must end in .npy or .tsv")
+    hyps = [line.rstrip() for line in read_lines(args.hyps)]
+    refs = [line.rstrip() for line in read_lines(args.refs)]
+    bleu = BLEU(
+        tokenize=args.tokenize,
+        lowercase=args.lowercase,
+        smooth_method=args.smooth_method,
+        smooth_value=args.smooth_value,
+        max_ngram_order=args.max_ngram_order,
+        effective_order=not args.no_effective_order,
+        threads=args.threads,
+    )
+    with Progress("pairwise", total=len(hyps), unit="hypotheses") as progress:
+        scores = bleu.pairwise(hyps, refs, progress=lambda done, _: progress.update(done))
+    try:
+        if output is None:
+            _write_tsv(scores, args.width, sys.stdout.buffer)
+        elif output.endswith(".npy"):
+            np.save(output, scores)
+        else:
+            with open(output, "wb") as fh:
+                _write_tsv(scores, args.width, fh)
+    except OSError as err:
+        raise CliError(f"{output}: cannot write: {err.strerror or err}") from err
+    return 0
