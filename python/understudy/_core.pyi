@@ -19,6 +19,15 @@ class RefCache:
     def refs_per_segment(self) -> NDArray[np.int64]: ...
     def __len__(self) -> int: ...
 
+def sentence_stats(
+    hyps: list[str],
+    streams: list[list[str | None]],
+    tokenizer: str,
+    lowercase: bool,
+    max_order: int,
+    threads: int = 1,
+) -> tuple[NDArray[np.int64], NDArray[np.int64]]: ...
+
 class Pairwise:
     """Every hypothesis against every reference, each sentence counted once."""
 

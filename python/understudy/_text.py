@@ -28,13 +28,15 @@ def _where(k: int, i: int, n_streams: int) -> str:
     return f"stream {k + 1}, segment {i + 1}" if n_streams > 1 else f"segment {i + 1}"
 
 
-def _describe_surrogate(what: str, streams: Sequence[Sequence[str | None]]) -> str:
+def _describe_surrogate(what: str, streams: Sequence[Sequence[object]]) -> str | None:
     for k, stream in enumerate(streams):
         for i, text in enumerate(stream):
-            bad = next((c for c in text or "" if "\ud800" <= c <= "\udfff"), None)
+            if not isinstance(text, str):
+                continue
+            bad = next((c for c in text if "\ud800" <= c <= "\udfff"), None)
             if bad is not None:
                 return f"{what}: {_where(k, i, len(streams))} contains a lone surrogate U+{ord(bad):04X}"
-    return f"{what}: text that cannot be encoded as UTF-8"
+    return None
 
 
 def _describe_type(what: str, streams: Sequence[Sequence[object]], allow_none: bool) -> str | None:
@@ -49,11 +51,17 @@ def _describe_type(what: str, streams: Sequence[Sequence[object]], allow_none: b
 def explaining_bad_text(
     what: str, streams: Sequence[Sequence[object]], allow_none: bool = False
 ) -> Iterator[None]:
-    """Re-raise the core's refusal of ``streams`` with a message naming the segment."""
+    """Re-raise the core's refusal of ``streams`` with a message naming the segment.
+
+    When the fault is not in ``streams`` the error passes on unchanged (to an enclosing
+    context for other streams of the same call).
+    """
     try:
         yield
     except UnicodeEncodeError:
-        message = _describe_surrogate(what, streams)  # type: ignore[arg-type]
+        message = _describe_surrogate(what, streams)
+        if message is None:
+            raise
         raise InputError(message + ", which is not valid Unicode text") from None
     except TypeError as err:
         described = _describe_type(what, streams, allow_none)

@@ -166,7 +166,16 @@ class BLEU:
     def segment_stats(self, hyps: Sequence[str], refs: RefStreams | None = None) -> BLEUStats:
         """Per-segment sufficient statistics of ``hyps`` against ``refs`` (or the cached ones)."""
         checked = _check_hyps(hyps)
-        return self._references(refs, len(checked)).stats(checked, self.config)
+        if refs is None:
+            return self._references(None, len(checked)).stats(checked, self.config)
+        # References used once: tokenized straight into the matching tables, not cached.
+        streams = _check_refs(refs, len(checked))
+        config = self.config
+        with explaining_bad_text("hypotheses", [checked]), explaining_bad_text("references", streams, True):
+            rows, refs_per_segment = _core.sentence_stats(
+                checked, streams, config.tokenize, config.lowercase, config.max_ngram_order, self.threads
+            )
+        return BLEUStats(rows, refs_per_segment, config)
 
     def corpus_score(self, hyps: Sequence[str], refs: RefStreams | None = None) -> BLEUResult:
         """Corpus BLEU of ``hyps`` against ``refs`` (or the cached references)."""
@@ -230,6 +239,8 @@ class BLEU:
         """
         hyp_list = _check_sentences("hyps", hyps)
         ref_list = _check_sentences("refs", refs)
+        if not hyp_list or not ref_list:
+            return np.zeros((len(hyp_list), len(ref_list)), dtype=np.float64)
         config = self.config
         with explaining_bad_text("hypotheses", [hyp_list]), explaining_bad_text("references", [ref_list]):
             table = _core.Pairwise(

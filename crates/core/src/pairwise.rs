@@ -179,6 +179,9 @@ impl Pairwise {
         let n_max = self.config.max_order;
         let width = self.config.row_width();
         let n_refs = self.n_refs();
+        if n_refs == 0 {
+            return;
+        }
         let hyp_ids: Vec<usize> = (first..first + count).collect();
         parallel::fill_rows(
             exec,

@@ -71,6 +71,32 @@ impl RefSegment {
     }
 }
 
+/// Tokenize `refs` into `text` in the layout of [`RefSegment`]; returns the number of
+/// references and of tokens.
+fn write_refs<'a>(
+    config: &Config,
+    refs: impl IntoIterator<Item = &'a str>,
+    s: &mut Scratch,
+    text: &mut String,
+) -> (u32, u32) {
+    text.clear();
+    let (mut n_refs, mut n_tokens) = (0, 0);
+    for line in refs {
+        if n_refs > 0 {
+            text.push(REF_SEPARATOR);
+        }
+        for (i, tok) in tokens(config.preprocess_into(line, s)).enumerate() {
+            if i > 0 {
+                text.push(' ');
+            }
+            text.push_str(tok);
+            n_tokens += 1;
+        }
+        n_refs += 1;
+    }
+    (n_refs, n_tokens)
+}
+
 /// A trie node: its n-gram's order and largest count in any one reference.
 #[derive(Debug, Clone, Copy)]
 struct Node {
@@ -96,6 +122,8 @@ pub fn closest_ref_len(hyp_len: usize, ref_lens: &[u32]) -> usize {
 #[derive(Debug, Default)]
 pub struct Counter {
     scratch: Scratch,
+    /// The loaded references' text, in the layout of [`RefSegment`].
+    text: String,
     /// Word hashes to word ids; a word's id is the byte offset of its first occurrence
     /// in the loaded references' text (unique, and free to compute).
     words: SmallMap,
@@ -141,18 +169,37 @@ impl Counter {
 
     /// Load the references of `seg`, replacing those loaded before.
     pub fn load(&mut self, seg: &RefSegment, max_order: usize) {
-        let n_tokens = seg.n_tokens as usize;
+        self.text.clear();
+        self.text.push_str(&seg.text);
+        self.index(seg.n_tokens as usize, max_order);
+    }
+
+    /// Tokenize and load `refs` (one segment's references), replacing those loaded
+    /// before; returns how many there are. The same as [`Counter::load`] of a
+    /// [`RefSegment`] of them, without keeping one.
+    pub fn load_refs<'a>(
+        &mut self,
+        config: &Config,
+        refs: impl IntoIterator<Item = &'a str>,
+    ) -> usize {
+        let (n_refs, n_tokens) = write_refs(config, refs, &mut self.scratch, &mut self.text);
+        self.index(n_tokens as usize, config.max_order);
+        n_refs as usize
+    }
+
+    /// Build the word and n-gram tables of the loaded text.
+    fn index(&mut self, n_tokens: usize, max_order: usize) {
         self.words.reset(n_tokens);
         self.n_words = 0;
         self.children.reset(n_tokens * max_order);
         self.nodes.clear();
         self.lens.clear();
-        let text = &*seg.text;
+        let text = std::mem::take(&mut self.text);
         for line in text.split(REF_SEPARATOR) {
             self.ids.clear();
             for tok in tokens(line) {
                 let hash = FxBuildHasher.hash_one(tok);
-                let id = word_id(&self.words, text, tok, hash).unwrap_or_else(|| {
+                let id = word_id(&self.words, &text, tok, hash).unwrap_or_else(|| {
                     let start = (tok.as_ptr() as usize - text.as_ptr() as usize) as u32;
                     self.words.insert(hash, start);
                     self.n_words += 1;
@@ -163,6 +210,7 @@ impl Counter {
             self.lens.push(self.ids.len() as u32);
             self.count_ref_line(max_order);
         }
+        self.text = text;
     }
 
     fn count_ref_line(&mut self, max_order: usize) {
@@ -205,11 +253,12 @@ impl Counter {
     }
 
     /// The statistics row `[hyp_len, ref_len, match_1..N, total_1..N]` of `hyp`
-    /// against the loaded references of `seg`.
-    pub fn row(&mut self, config: &Config, seg: &RefSegment, hyp: &str, row: &mut [i64]) {
+    /// against the loaded references.
+    pub fn row(&mut self, config: &Config, hyp: &str, row: &mut [i64]) {
         let n_max = config.max_order;
         let Counter {
             scratch,
+            text,
             words,
             children,
             nodes,
@@ -219,7 +268,6 @@ impl Counter {
             touched,
             ..
         } = self;
-        let text = &*seg.text;
         ids.clear();
         for tok in tokens(config.preprocess_into(hyp, scratch)) {
             let id = word_id(words, text, tok, FxBuildHasher.hash_one(tok));
@@ -269,7 +317,7 @@ mod tests {
         let seg = RefSegment::new(&cfg, ["a b a"], &mut Scratch::default());
         let mut row = [0i64; 6];
         c.load(&seg, 2);
-        c.row(&cfg, &seg, "a x b a a", &mut row);
+        c.row(&cfg, "a x b a a", &mut row);
         // unigrams a, b, a, a (a clipped to 2): 3; bigrams "b a": 1
         assert_eq!(row, [5, 3, 3, 1, 5, 4]);
     }
@@ -283,7 +331,7 @@ mod tests {
         assert_eq!(c.n_words, 3);
         assert_eq!(c.lens, [2, 3]);
         let mut row = [0i64; 4];
-        c.row(&cfg, &seg, "ab ab ab b a", &mut row);
+        c.row(&cfg, "ab ab ab b a", &mut row);
         assert_eq!(row, [5, 3, 3, 5]);
     }
 }

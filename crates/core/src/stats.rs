@@ -40,6 +40,50 @@ pub fn check_parallel<'a, S: AsRef<[Option<&'a str>]>>(streams: &[S]) -> Result<
     Ok(first.len())
 }
 
+/// Statistics rows of `hyps` against reference streams used only once (sacrebleu's
+/// layout, as for [`References::new`]), without keeping the references: each
+/// segment's references are tokenized straight into the matching tables. Returns the
+/// rows and the number of references of each segment.
+pub fn sentence_stats<'a, S: AsRef<[Option<&'a str>]> + Sync>(
+    config: Config,
+    hyps: &[&str],
+    streams: &[S],
+    exec: Exec,
+) -> Result<(Vec<i64>, Vec<usize>), CoreError> {
+    let n = check_parallel(streams)?;
+    if hyps.len() != n {
+        return Err(CoreError::LengthMismatch {
+            what: "hypotheses".into(),
+            expected: hyps.len(),
+            other: "the references".into(),
+            found: n,
+        });
+    }
+    let refs_of = |i: usize| streams.iter().filter_map(move |s| s.as_ref()[i]);
+    if let Some(i) = (0..n).find(|&i| refs_of(i).next().is_none()) {
+        return Err(CoreError::NoReference { segment: i });
+    }
+    let width = config.row_width();
+    let mut rows = vec![0i64; n * width];
+    let mut counts = vec![0usize; n];
+    let segments: Vec<(usize, &str)> = hyps.iter().copied().enumerate().collect();
+    let mut out: Vec<(&mut [i64], &mut usize)> =
+        rows.chunks_mut(width).zip(counts.iter_mut()).collect();
+    parallel::fill_rows(
+        exec,
+        &segments,
+        &mut out,
+        1,
+        Counter::default,
+        |c, &(i, hyp), slot| {
+            let (row, count) = &mut slot[0];
+            **count = c.load_refs(&config, refs_of(i));
+            c.row(&config, hyp, row);
+        },
+    );
+    Ok((rows, counts))
+}
+
 impl References {
     /// No segments yet; add them with [`References::extend`].
     pub fn empty(config: Config) -> Self {
@@ -157,7 +201,7 @@ impl References {
                 let seg = &self.segments[i];
                 c.load(seg, config.max_order);
                 for (system, row) in systems.iter().zip(rows.chunks_mut(config.row_width())) {
-                    c.row(&config, seg, system[i - first], row);
+                    c.row(&config, system[i - first], row);
                 }
             },
         );
@@ -316,6 +360,10 @@ mod tests {
                         .unwrap()
                 });
                 assert_eq!(serial, parallel);
+                let (one_shot, counts) = pool
+                    .install(|| sentence_stats(cfg, &hyp_refs, &borrowed, Exec::Parallel).unwrap());
+                assert_eq!(one_shot, serial);
+                assert_eq!(counts, refs.refs_per_segment());
                 for (i, row) in serial.chunks(cfg.row_width()).enumerate() {
                     let seg_refs: Vec<&str> = borrowed.iter().filter_map(|s| s[i]).collect();
                     assert_eq!(row, naive_row(&cfg, &hyps[i], &seg_refs), "segment {i}");

@@ -27,7 +27,7 @@ enum Class {
     Plain,
     /// `[\{-\~\[-\` -\&\(-\+\:-\@\/]`: ASCII punctuation except ' , - and .
     Punct,
-    /// ASCII whitespace as Python's `str.split()` knows it.
+    /// ASCII whitespace other than the space, as Python's `str.split()` knows it.
     Space,
     /// The first byte of a character that may be non-ASCII whitespace
     /// (U+0085, U+00A0, U+1680, U+2000..U+200A, U+2028, U+2029, U+202F, U+205F, U+3000).
@@ -40,7 +40,8 @@ const fn class_table() -> [Class; 256] {
     while b < 256 {
         let c = b as u8;
         t[b] = match c {
-            b'\t'..=b'\r' | 0x1c..=0x1f | b' ' => Class::Space,
+            // The space itself stays as it is: only other whitespace is rewritten.
+            b'\t'..=b'\r' | 0x1c..=0x1f => Class::Space,
             b'{'..=b'~' | b'['..=b'`' | b'!'..=b'&' | b'('..=b'+' | b':'..=b'@' | b'/' => {
                 Class::Punct
             }
@@ -63,10 +64,17 @@ fn pad_punctuation(s: &str, dst: &mut Vec<u8>) {
     dst.reserve(src.len() + src.len() / 2 + 2);
     dst.push(b' ');
     let (mut run, mut i) = (0, 0);
-    while i < src.len() {
+    loop {
+        // Most bytes are plain: skip them in a tight loop, copy them in one go.
+        while i < src.len() && CLASS[src[i] as usize] == Class::Plain {
+            i += 1;
+        }
+        if i == src.len() {
+            break;
+        }
         let b = src[i];
         match CLASS[b as usize] {
-            Class::Plain => i += 1,
+            Class::Plain => unreachable!("skipped above"),
             Class::Punct => {
                 dst.extend_from_slice(&src[run..i]);
                 dst.extend_from_slice(&[b' ', b, b' ']);

@@ -12,7 +12,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 use understudy_core::config::tokens;
-use understudy_core::stats::check_parallel;
+use understudy_core::stats::{check_parallel, sentence_stats as core_sentence_stats};
 use understudy_core::{Config, CoreError, Exec, Pairwise, References, Tokenizer};
 
 /// Segments (or, for all pairs, a sixteenth of the cells) per call into the core
@@ -49,6 +49,20 @@ fn make_config(
 /// The UTF-8 text of Python strings, borrowed from the string objects.
 fn borrow_all<'a>(strings: &'a [Bound<'_, PyString>]) -> PyResult<Vec<&'a str>> {
     strings.iter().map(|s| s.to_str()).collect()
+}
+
+/// Reference streams (`None` for a missing reference), borrowed.
+fn borrow_streams<'a>(
+    streams: &'a [Vec<Option<Bound<'_, PyString>>>],
+) -> PyResult<Vec<Vec<Option<&'a str>>>> {
+    streams
+        .iter()
+        .map(|s| {
+            s.iter()
+                .map(|r| r.as_ref().map(|r| r.to_str()).transpose())
+                .collect()
+        })
+        .collect()
 }
 
 /// Run `work` on consecutive ranges of `0..n`, at most `chunk` long, with the GIL
@@ -195,6 +209,59 @@ impl RefCache {
             .collect();
         counts.into_pyarray(py)
     }
+}
+
+/// Statistics rows of `hyps` against reference streams used once (not cached), and
+/// the number of references of each segment.
+#[pyfunction]
+#[pyo3(signature = (hyps, streams, tokenizer, lowercase, max_order, threads = 1))]
+#[allow(clippy::type_complexity)]
+fn sentence_stats<'py>(
+    py: Python<'py>,
+    hyps: Vec<Bound<'py, PyString>>,
+    streams: Vec<Vec<Option<Bound<'py, PyString>>>>,
+    tokenizer: &str,
+    lowercase: bool,
+    max_order: usize,
+    threads: usize,
+) -> PyResult<(Bound<'py, PyArray2<i64>>, Bound<'py, PyArray1<i64>>)> {
+    let config = make_config(py, tokenizer, lowercase, max_order)?;
+    let hyps = borrow_all(&hyps)?;
+    let streams = borrow_streams(&streams)?;
+    let n = check_parallel(&streams).map_err(|e| to_py_err(py, e))?;
+    if n != hyps.len() {
+        let err = CoreError::LengthMismatch {
+            what: "hypotheses".into(),
+            expected: hyps.len(),
+            other: "the references".into(),
+            found: n,
+        };
+        return Err(to_py_err(py, err));
+    }
+    let width = config.row_width();
+    let mut rows = vec![0i64; n * width];
+    let mut counts = vec![0i64; n];
+    chunked(py, threads, n, CHUNK, 1, |range, exec| {
+        let part: Vec<&[Option<&str>]> = streams.iter().map(|s| &s[range.clone()]).collect();
+        let (part_rows, part_counts) =
+            core_sentence_stats(config, &hyps[range.clone()], &part, exec).map_err(
+                |e| match e {
+                    CoreError::NoReference { segment } => CoreError::NoReference {
+                        segment: segment + range.start,
+                    },
+                    other => other,
+                },
+            )?;
+        rows[range.start * width..range.end * width].copy_from_slice(&part_rows);
+        for (slot, count) in counts[range].iter_mut().zip(part_counts) {
+            *slot = count as i64;
+        }
+        Ok(())
+    })?;
+    Ok((
+        rows.into_pyarray(py).reshape([n, width])?,
+        counts.into_pyarray(py),
+    ))
 }
 
 /// Every hypothesis against every reference, each sentence counted once.
@@ -345,6 +412,7 @@ fn exp<'py>(
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<RefCache>()?;
     m.add_class::<PyPairwise>()?;
+    m.add_function(wrap_pyfunction!(sentence_stats, m)?)?;
     m.add_function(wrap_pyfunction!(tokenize, m)?)?;
     m.add_function(wrap_pyfunction!(tokenizer_names, m)?)?;
     m.add_function(wrap_pyfunction!(ln, m)?)?;

@@ -1,0 +1,326 @@
+"""Side-by-side timings: understudy against sacrebleu 2.6.0, bleuscore and fast-bleu.
+
+Every task is timed in this one run on this one machine; each figure is the median of
+--repeat runs, and the table reports how many times slower each peer is than
+understudy (the ratio), which is what survives a noisy shared machine.
+
+    pip install -e '.[bench]'
+    python benchmarks/bench.py                 # every task, 5 repetitions
+    python benchmarks/bench.py --quick         # fewer repetitions, sacrebleu's slow runs once
+    python benchmarks/bench.py --tasks corpus sentence --markdown
+
+Tasks (the issue's numbering):
+  corpus    corpus BLEU of the 16 WMT17 systems against the reference
+  sentence  sentence BLEU of the 3004 segments of one system
+  pairwise  the all-pairs matrix of 500 x 500 segments
+  stream    `score` on a 1,000,000-segment file pair (time and peak memory)
+  wc -w over the same bytes is timed for corpus and stream, as the floor that
+  merely touching the text costs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+DEFAULT_DATA = REPO.parent / "shared" / "data" / "wmt17-en-de"
+STREAM_SEGMENTS = 1_000_000
+
+
+@dataclass
+class Timing:
+    tool: str
+    seconds: float
+    note: str = ""
+    peak_mb: float | None = None
+
+
+def median_time(fn: Callable[[], object], repeat: int) -> float:
+    fn()  # warm up: imports, caches, thread pools
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def read(path: str) -> list[str]:
+    from understudy.io import read_lines
+
+    return read_lines(path)
+
+
+def wc_words(paths: list[str], repeat: int) -> float:
+    def run() -> None:
+        subprocess.run(["wc", "-w", *paths], check=True, stdout=subprocess.DEVNULL)
+
+    return median_time(run, repeat)
+
+
+def optional(name: str) -> object | None:
+    try:
+        return __import__(name)
+    except ImportError:
+        return None
+
+
+def task_corpus(data: Path, repeat: int) -> list[Timing]:
+    from sacrebleu.metrics import BLEU as SacreBLEU
+    from understudy import BLEU
+
+    ref_path = str(data / "newstest2017.ref.en-de.de")
+    sys_paths = sorted(p for p in glob.glob(str(data / "newstest2017.*.de")) if ".ref." not in p)
+    ref = read(ref_path)
+    systems = [read(p) for p in sys_paths]
+
+    def ours() -> None:
+        BLEU(references=[ref]).corpus_scores(systems)
+
+    def ours_one_by_one() -> None:
+        bleu = BLEU(references=[ref])
+        for hyps in systems:
+            bleu.corpus_score(hyps)
+
+    def ours_from_files() -> None:
+        BLEU(references=[read(ref_path)]).corpus_scores([read(p) for p in sys_paths])
+
+    def sacre() -> None:
+        bleu = SacreBLEU(references=[ref])
+        for hyps in systems:
+            bleu.corpus_score(hyps, None)
+
+    rows = [
+        Timing("understudy corpus_scores", median_time(ours, repeat)),
+        Timing("understudy corpus_score, one system at a time", median_time(ours_one_by_one, repeat)),
+        Timing("understudy, reading the 17 files included", median_time(ours_from_files, repeat)),
+        Timing(
+            "wc -w on the 17 files", wc_words([ref_path, *sys_paths], repeat), "floor: touching the bytes"
+        ),
+        Timing(
+            "sacrebleu BLEU(references=...)", median_time(sacre, max(1, repeat // 2)), "cached references"
+        ),
+    ]
+    bleuscore = optional("bleuscore")
+    if bleuscore is not None:
+        refs = [[r] for r in ref]
+
+        def peer() -> None:
+            for hyps in systems:
+                bleuscore.compute(references=refs, predictions=hyps, max_order=4)  # type: ignore[attr-defined]
+
+        rows.append(
+            Timing("bleuscore.compute", median_time(peer, repeat), "own tokenizer, not sacrebleu's numbers")
+        )
+    rows.append(Timing("fast-bleu", float("nan"), "cannot: scores each hypothesis against one shared set"))
+    return rows
+
+
+def task_sentence(data: Path, repeat: int) -> list[Timing]:
+    from sacrebleu.metrics import BLEU as SacreBLEU
+    from understudy import BLEU
+
+    ref = read(str(data / "newstest2017.ref.en-de.de"))
+    hyps = read(str(data / "newstest2017.uedin-nmt.4722.en-de.de"))
+
+    def ours() -> None:
+        BLEU(effective_order=True).sentence_scores(hyps, [ref])
+
+    def sacre() -> None:
+        bleu = SacreBLEU(effective_order=True)
+        for h, r in zip(hyps, ref, strict=True):
+            bleu.sentence_score(h, [r])
+
+    rows = [
+        Timing("understudy sentence_scores", median_time(ours, repeat)),
+        Timing("sacrebleu BLEU.sentence_score loop", median_time(sacre, repeat)),
+    ]
+    bleuscore = optional("bleuscore")
+    if bleuscore is not None:
+
+        def peer() -> None:
+            for h, r in zip(hyps, ref, strict=True):
+                bleuscore.compute(references=[[r]], predictions=[h], max_order=4, smooth=True)  # type: ignore[attr-defined]
+
+        rows.append(Timing("bleuscore.compute per segment", median_time(peer, repeat)))
+    fast_bleu = optional("fast_bleu")
+    if fast_bleu is not None:
+        split_h = [h.split() for h in hyps]
+        split_r = [r.split() for r in ref]
+
+        def fast() -> None:
+            for h, r in zip(split_h, split_r, strict=True):
+                fast_bleu.BLEU([r]).get_score([h])  # type: ignore[attr-defined]
+
+        rows.append(
+            Timing("fast-bleu, one BLEU per segment", median_time(fast, repeat), "input pre-split, untimed")
+        )
+    return rows
+
+
+def task_pairwise(data: Path, repeat: int, slow_repeat: int) -> list[Timing]:
+    from sacrebleu.metrics import BLEU as SacreBLEU
+    from understudy import BLEU
+
+    hyps = read(str(data / "newstest2017.uedin-nmt.4722.en-de.de"))[:500]
+    refs = read(str(data / "newstest2017.online-B.0.en-de.de"))[:500]
+
+    def ours() -> None:
+        BLEU(effective_order=True).pairwise(hyps, refs)
+
+    def sacre() -> None:
+        bleu = SacreBLEU(effective_order=True)
+        for h in hyps:
+            for r in refs:
+                bleu.sentence_score(h, [r])
+
+    rows = [
+        Timing("understudy pairwise", median_time(ours, repeat)),
+        Timing("sacrebleu sentence_score, 250,000 calls", median_time(sacre, slow_repeat)),
+    ]
+    bleuscore = optional("bleuscore")
+    if bleuscore is not None:
+
+        def peer() -> None:
+            for h in hyps:
+                for r in refs:
+                    bleuscore.compute(references=[[r]], predictions=[h], max_order=4, smooth=True)  # type: ignore[attr-defined]
+
+        rows.append(Timing("bleuscore.compute, 250,000 calls", median_time(peer, slow_repeat)))
+    fast_bleu = optional("fast_bleu")
+    if fast_bleu is not None:
+        split_h = [h.split() for h in hyps]
+        split_r = [r.split() for r in refs]
+
+        def fast() -> None:
+            for r in split_r:
+                fast_bleu.BLEU([r]).get_score(split_h)  # type: ignore[attr-defined]
+
+        rows.append(
+            Timing("fast-bleu, one BLEU per reference", median_time(fast, repeat), "input pre-split, untimed")
+        )
+    return rows
+
+
+def make_stream_files(data: Path, folder: Path) -> tuple[str, str]:
+    paths = []
+    for name in ("ref", "uedin-nmt.4722"):
+        lines = (data / f"newstest2017.{name}.en-de.de").read_bytes().splitlines(keepends=True)
+        path = folder / f"{name}.1m.de"
+        with open(path, "wb") as fh:
+            for i in range(STREAM_SEGMENTS):
+                fh.write(lines[i % len(lines)])
+        paths.append(str(path))
+    return paths[0], paths[1]
+
+
+def run_measured(argv: list[str]) -> tuple[float, float]:
+    """Wall time and peak resident memory (MB) of one command."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    elapsed = time.perf_counter() - start
+    if status != 0:
+        raise RuntimeError(f"{' '.join(argv)} failed: {proc.stderr.read().decode() if proc.stderr else ''}")
+    return elapsed, usage.ru_maxrss / 1024
+
+
+def task_stream(data: Path, repeat: int, slow_repeat: int) -> list[Timing]:
+    folder = Path(tempfile.mkdtemp(prefix="understudy-bench-"))
+    try:
+        ref, hyp = make_stream_files(data, folder)
+        size_mb = (os.path.getsize(ref) + os.path.getsize(hyp)) / 1e6
+        understudy = [sys.executable, "-m", "understudy.cli", "score", ref, "-i", hyp, "-b"]
+        sacre = [sys.executable, "-m", "sacrebleu", ref, "-i", hyp, "-b"]
+        rows = []
+        for label, argv, n in (
+            ("understudy score (CLI)", understudy, repeat),
+            ("sacrebleu (CLI)", sacre, slow_repeat),
+        ):
+            runs = [run_measured(argv) for _ in range(n)]
+            rows.append(Timing(label, statistics.median(t for t, _ in runs), peak_mb=max(m for _, m in runs)))
+        rows.append(Timing("wc -w on the 2 files", wc_words([ref, hyp], repeat), f"{size_mb:.0f} MB of text"))
+        return rows
+    finally:
+        shutil.rmtree(folder)
+
+
+def table(title: str, rows: list[Timing], markdown: bool) -> str:
+    base = rows[0].seconds
+    lines = [f"### {title}", ""] if markdown else [title, "-" * len(title)]
+    header = ["tool", "median", "vs understudy", "peak memory", "note"]
+    body = []
+    for row in rows:
+        if row.seconds != row.seconds:  # NaN: the tool cannot do the task
+            body.append([row.tool, "n/a", "", "", row.note])
+            continue
+        ratio = (
+            "1x"
+            if row is rows[0]
+            else f"{row.seconds / base:.1f}x slower"
+            if row.seconds >= base
+            else f"{base / row.seconds:.1f}x faster"
+        )
+        peak = f"{row.peak_mb:.0f} MB" if row.peak_mb is not None else ""
+        body.append([row.tool, f"{row.seconds * 1000:.1f} ms", ratio, peak, row.note])
+    if markdown:
+        lines.append("| " + " | ".join(header) + " |")
+        lines.append("|" + "|".join(["---"] * len(header)) + "|")
+        lines += ["| " + " | ".join(cells) + " |" for cells in body]
+    else:
+        widths = [max(len(r[i]) for r in [header, *body]) for i in range(len(header))]
+        lines += [
+            "  ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)) for cells in [header, *body]
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="folder with the 17 WMT17 files")
+    parser.add_argument("--repeat", type=int, default=5, help="repetitions per measurement (median)")
+    parser.add_argument("--quick", action="store_true", help="2 repetitions; sacrebleu's slow runs once")
+    parser.add_argument("--tasks", nargs="+", default=["corpus", "sentence", "pairwise", "stream"])
+    parser.add_argument("--markdown", action="store_true", help="print Markdown tables (for README.md)")
+    args = parser.parse_args()
+    repeat = 2 if args.quick else args.repeat
+    slow_repeat = 1 if args.quick else 3
+    if not (args.data / "newstest2017.ref.en-de.de").exists():
+        parser.error(f"WMT17 data not found in {args.data} (use --data)")
+    from understudy import BLEU
+
+    print(
+        f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+        f"understudy threads: {BLEU().threads}; median of {repeat} (slow peers: {slow_repeat})\n"
+    )
+    runs = {
+        "corpus": ("1. Corpus BLEU, 16 WMT17 systems", lambda: task_corpus(args.data, repeat)),
+        "sentence": ("2. Sentence BLEU, 3004 segments", lambda: task_sentence(args.data, repeat)),
+        "pairwise": ("3. All pairs, 500 x 500", lambda: task_pairwise(args.data, repeat, slow_repeat)),
+        "stream": (
+            f"4. Streaming {STREAM_SEGMENTS:,} segments",
+            lambda: task_stream(args.data, repeat, slow_repeat),
+        ),
+    }
+    for name in args.tasks:
+        title, run = runs[name]
+        print(table(title, run(), args.markdown), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,135 @@
+"""Reading and scoring a chunk at a time gives exactly what reading everything gives;
+long calls stop promptly on Ctrl-C; the all-pairs command writes what the API computes."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from understudy import BLEU, InputFileError
+from understudy.cli import main, score
+from understudy.io import LineReader, decode_lines, read_lines
+
+from .conftest import SAMPLE, read_raw
+
+REF = SAMPLE / "newstest2017.ref.en-de.de"
+UEDIN = SAMPLE / "newstest2017.uedin-nmt.4722.en-de.de"
+ONLINE_A = SAMPLE / "newstest2017.online-A.0.en-de.de"
+PROMT = SAMPLE / "newstest2017.PROMT-Rule-based.4735.en-de.de"
+
+line_bytes = st.lists(
+    st.sampled_from([b"a", b"\xc3\xa9", b"\r", b"\n", b"\r\n", b" ", b"\xe2\x80\xa8", b"\xef\xbb\xbf"]),
+    max_size=40,
+).map(b"".join)
+
+
+@settings(max_examples=200, deadline=None)
+@given(line_bytes, st.integers(min_value=1, max_value=9), st.integers(min_value=1, max_value=5))
+def test_line_reader_gives_the_lines_read_lines_gives(
+    tmp_path_factory: pytest.TempPathFactory, data: bytes, block: int, take: int
+) -> None:
+    path = tmp_path_factory.mktemp("lines") / "f.txt"
+    path.write_bytes(data)
+    expected = read_lines(path, allow_empty=True)
+    got: list[str] = []
+    with LineReader(path, block_size=block) as reader:
+        while chunk := reader.take(take):
+            got.extend(chunk)
+        assert reader.count_all() == len(expected)
+    assert got == expected
+
+
+def test_bad_utf8_deep_in_a_file_names_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "f.txt"
+    path.write_bytes(b"ok\n" * 1000 + b"bad \xff\n")
+    with pytest.raises(InputFileError, match=r"f.txt:1001: invalid UTF-8"), LineReader(path, 64) as reader:
+        while reader.take(10):
+            pass
+    assert decode_lines(b"\xef\xbb\xbfx\n", "f", first_line=2) == ["\ufeffx"]
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.mark.parametrize("extra", [[], ["-sl"], ["-sl", "-f", "text"], ["-f", "text", "-lc", "-tok", "intl"]])
+def test_small_chunks_print_exactly_what_one_chunk_prints(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, extra: list[str]
+) -> None:
+    systems = [str(UEDIN)] if "-sl" in extra else [str(UEDIN), str(ONLINE_A), str(PROMT)]
+    argv = ["score", str(REF), "-i", *systems, "-w", "6", *extra]
+    whole = run(capsys, *argv)
+    monkeypatch.setattr(score, "CHUNK_LINES", 37)
+    assert run(capsys, *argv) == whole
+    if extra == ["-sl"]:
+        records = json.loads(whole[1])
+        assert len(records) == 3004 and records[-1]["segment"] == 3004
+
+
+def test_a_length_mismatch_found_mid_stream_names_both_files_and_counts(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    short = tmp_path / "short.de"
+    short.write_text("\n".join(read_raw(UEDIN)[:2500]) + "\n", encoding="utf-8")
+    monkeypatch.setattr(score, "CHUNK_LINES", 1000)
+    status, out, err = run(capsys, "score", str(REF), "-i", str(short))
+    assert status == 1 and out == ""
+    assert err == f"understudy: error: {short} has 2500 lines but {REF} has 3004\n"
+
+
+def test_pairwise_command_writes_npy_and_tsv(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    hyps, refs = tmp_path / "h.txt", tmp_path / "r.txt"
+    hyps.write_text("\n".join(read_raw(UEDIN)[:25]) + "\n", encoding="utf-8")
+    refs.write_text("\n".join(read_raw(REF)[:15]) + "\n", encoding="utf-8")
+    expected = BLEU(effective_order=True).pairwise(read_raw(hyps), read_raw(refs))
+    assert run(capsys, "pairwise", str(hyps), str(refs), "-o", str(tmp_path / "m.npy"))[0] == 0
+    assert np.load(tmp_path / "m.npy").tolist() == expected.tolist()
+    status, out, _ = run(capsys, "pairwise", str(hyps), str(refs))
+    assert status == 0
+    assert [[float(v) for v in line.split("\t")] for line in out.splitlines()] == expected.tolist()
+    run(capsys, "pairwise", str(hyps), str(refs), "-o", str(tmp_path / "m.tsv"), "-w", "2")
+    first = (tmp_path / "m.tsv").read_text().splitlines()[0].split("\t")
+    assert first == [f"{v:.2f}" for v in expected[0]]
+    status, _, err = run(capsys, "pairwise", str(hyps), str(refs), "-o", str(tmp_path / "m.csv"))
+    assert (
+        status == 1
+        and err == f"understudy: error: {tmp_path / 'm.csv'}: the matrix file must end in .npy or .tsv\n"
+    )
+
+
+LONG_CALL = """
+import sys
+from understudy import BLEU
+hyps = [" ".join(f"w{(i * 7 + j) % 50}" for j in range(30)) for i in range(6000)]
+print("ready", flush=True)
+try:
+    BLEU(effective_order=True).pairwise(hyps, hyps)
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+    sys.exit(3)
+print("finished", flush=True)
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_ctrl_c_stops_a_long_call_promptly() -> None:
+    proc = subprocess.Popen([sys.executable, "-c", LONG_CALL], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    assert proc.stdout.readline().strip() == "ready"
+    time.sleep(1.0)  # well inside the call: 36 million pairs take far longer
+    sent = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    out, _ = proc.communicate(timeout=60)
+    # Generous for a loaded machine; without the checks it would run to the end.
+    assert time.monotonic() - sent < 10
+    assert proc.returncode == 3 and out.strip() == "interrupted"
