@@ -6,7 +6,7 @@ understudy (the ratio), which is what survives a noisy shared machine.
 
     pip install -e '.[bench]'
     python benchmarks/bench.py                 # every task, 5 repetitions
-    python benchmarks/bench.py --quick         # fewer repetitions, sacrebleu's slow runs once
+    python benchmarks/bench.py --quick         # 3 repetitions, the slow peers' long runs once
     python benchmarks/bench.py --tasks corpus sentence --markdown
 
 Tasks (the issue's numbering):
@@ -214,13 +214,14 @@ def task_pairwise(data: Path, repeat: int, slow_repeat: int) -> list[Timing]:
     return rows
 
 
-def make_stream_files(data: Path, folder: Path) -> tuple[str, str]:
+def make_stream_files(data: Path, folder: Path, segments: int) -> tuple[str, str]:
+    """The WMT17 reference and one system, repeated to ``segments`` lines."""
     paths = []
     for name in ("ref", "uedin-nmt.4722"):
         lines = (data / f"newstest2017.{name}.en-de.de").read_bytes().splitlines(keepends=True)
-        path = folder / f"{name}.1m.de"
+        path = folder / f"{name}.{segments}.de"
         with open(path, "wb") as fh:
-            for i in range(STREAM_SEGMENTS):
+            for i in range(segments):
                 fh.write(lines[i % len(lines)])
         paths.append(str(path))
     return paths[0], paths[1]
@@ -240,17 +241,25 @@ def run_measured(argv: list[str]) -> tuple[float, float]:
 def task_stream(data: Path, repeat: int, slow_repeat: int) -> list[Timing]:
     folder = Path(tempfile.mkdtemp(prefix="understudy-bench-"))
     try:
-        ref, hyp = make_stream_files(data, folder)
+        ref, hyp = make_stream_files(data, folder, STREAM_SEGMENTS)
+        small_ref, small_hyp = make_stream_files(data, folder, STREAM_SEGMENTS // 10)
         size_mb = (os.path.getsize(ref) + os.path.getsize(hyp)) / 1e6
-        understudy = [sys.executable, "-m", "understudy.cli", "score", ref, "-i", hyp, "-b"]
-        sacre = [sys.executable, "-m", "sacrebleu", ref, "-i", hyp, "-b"]
+        runs = {
+            "understudy score (CLI)": ([ref, "-i", hyp], repeat),
+            "sacrebleu (CLI)": ([ref, "-i", hyp], slow_repeat),
+            f"understudy score (CLI), {STREAM_SEGMENTS // 10:,} segments": (
+                [small_ref, "-i", small_hyp],
+                repeat,
+            ),
+        }
         rows = []
-        for label, argv, n in (
-            ("understudy score (CLI)", understudy, repeat),
-            ("sacrebleu (CLI)", sacre, slow_repeat),
-        ):
-            runs = [run_measured(argv) for _ in range(n)]
-            rows.append(Timing(label, statistics.median(t for t, _ in runs), peak_mb=max(m for _, m in runs)))
+        for label, (args, n) in runs.items():
+            tool = ["sacrebleu"] if label.startswith("sacrebleu") else ["understudy.cli", "score"]
+            measured = [run_measured([sys.executable, "-m", *tool, *args, "-b"]) for _ in range(n)]
+            note = "memory: the same at a tenth of the input" if "segments" in label else ""
+            rows.append(
+                Timing(label, statistics.median(t for t, _ in measured), note, max(m for _, m in measured))
+            )
         rows.append(Timing("wc -w on the 2 files", wc_words([ref, hyp], repeat), f"{size_mb:.0f} MB of text"))
         return rows
     finally:
@@ -293,11 +302,11 @@ def main() -> int:
     )
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="folder with the 17 WMT17 files")
     parser.add_argument("--repeat", type=int, default=5, help="repetitions per measurement (median)")
-    parser.add_argument("--quick", action="store_true", help="2 repetitions; sacrebleu's slow runs once")
+    parser.add_argument("--quick", action="store_true", help="3 repetitions; the slow peers' long runs once")
     parser.add_argument("--tasks", nargs="+", default=["corpus", "sentence", "pairwise", "stream"])
     parser.add_argument("--markdown", action="store_true", help="print Markdown tables (for README.md)")
     args = parser.parse_args()
-    repeat = 2 if args.quick else args.repeat
+    repeat = 3 if args.quick else args.repeat
     slow_repeat = 1 if args.quick else 3
     if not (args.data / "newstest2017.ref.en-de.de").exists():
         parser.error(f"WMT17 data not found in {args.data} (use --data)")

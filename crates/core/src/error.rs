@@ -24,6 +24,18 @@ pub enum CoreError {
     NoReferenceStreams,
 }
 
+impl CoreError {
+    /// `hyps` hypotheses against `refs` reference segments.
+    pub fn hyps_vs_refs(hyps: usize, refs: usize) -> Self {
+        CoreError::LengthMismatch {
+            what: "hypotheses".into(),
+            expected: hyps,
+            other: "the references".into(),
+            found: refs,
+        }
+    }
+}
+
 impl fmt::Display for CoreError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -44,20 +44,7 @@ impl RefSegment {
         s: &mut Scratch,
     ) -> Self {
         let mut text = String::new();
-        let (mut n_refs, mut n_tokens) = (0, 0);
-        for line in refs {
-            if n_refs > 0 {
-                text.push(REF_SEPARATOR);
-            }
-            for (i, tok) in tokens(config.preprocess_into(line, s)).enumerate() {
-                if i > 0 {
-                    text.push(' ');
-                }
-                text.push_str(tok);
-                n_tokens += 1;
-            }
-            n_refs += 1;
-        }
+        let (n_refs, n_tokens) = write_refs(config, refs, s, &mut text);
         RefSegment {
             text: text.into_boxed_str(),
             n_refs,
@@ -144,21 +131,19 @@ fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     a.iter().zip(b).all(|(x, y)| x == y)
 }
 
-/// The id of `word` (with hash `hash`) among the words of `text` interned so far.
+/// Whether the word with id `id` (its byte offset in `text`) is `word`.
 #[inline]
-fn word_id(words: &SmallMap, text: &str, word: &str, hash: u64) -> Option<u32> {
+fn is_word_at(text: &str, id: u32, word: &str) -> bool {
     let bytes = text.as_bytes();
-    words.find(hash, |start| {
-        let start = start as usize;
-        let end = start + word.len();
-        // The boundary first: it rejects most candidates without comparing text.
-        bytes
-            .get(end)
-            .is_none_or(|&b| b == b' ' || b as char == REF_SEPARATOR)
-            && bytes
-                .get(start..end)
-                .is_some_and(|w| same_bytes(w, word.as_bytes()))
-    })
+    let start = id as usize;
+    let end = start + word.len();
+    // The boundary first: it rejects most candidates without comparing text.
+    bytes
+        .get(end)
+        .is_none_or(|&b| b == b' ' || b as char == REF_SEPARATOR)
+        && bytes
+            .get(start..end)
+            .is_some_and(|w| same_bytes(w, word.as_bytes()))
 }
 
 impl Counter {
@@ -198,13 +183,17 @@ impl Counter {
         for line in text.split(REF_SEPARATOR) {
             self.ids.clear();
             for tok in tokens(line) {
+                let start = (tok.as_ptr() as usize - text.as_ptr() as usize) as u32;
                 let hash = FxBuildHasher.hash_one(tok);
-                let id = word_id(&self.words, &text, tok, hash).unwrap_or_else(|| {
-                    let start = (tok.as_ptr() as usize - text.as_ptr() as usize) as u32;
-                    self.words.insert(hash, start);
-                    self.n_words += 1;
-                    start
-                });
+                let words = &mut self.words;
+                let id = words.find_or_insert(
+                    hash,
+                    |id| is_word_at(&text, id, tok),
+                    || {
+                        self.n_words += 1;
+                        start
+                    },
+                );
                 self.ids.push(id);
             }
             self.lens.push(self.ids.len() as u32);
@@ -225,16 +214,17 @@ impl Counter {
         for start in 0..ids.len() {
             let mut node = ROOT;
             for (n, &word) in ids[start..].iter().take(max_order).enumerate() {
-                let key = edge(node, word);
-                node = children.find(key, |_| true).unwrap_or_else(|| {
-                    let id = nodes.len() as u32;
-                    nodes.push(Node {
-                        order: n as u32 + 1,
-                        max_count: 0,
-                    });
-                    children.insert(key, id);
-                    id
-                });
+                node = children.find_or_insert(
+                    edge(node, word),
+                    |_| true,
+                    || {
+                        nodes.push(Node {
+                            order: n as u32 + 1,
+                            max_count: 0,
+                        });
+                        nodes.len() as u32 - 1
+                    },
+                );
                 if counts.len() <= node as usize {
                     counts.resize(nodes.len().max(2 * counts.len()), 0);
                 }
@@ -270,7 +260,7 @@ impl Counter {
         } = self;
         ids.clear();
         for tok in tokens(config.preprocess_into(hyp, scratch)) {
-            let id = word_id(words, text, tok, FxBuildHasher.hash_one(tok));
+            let id = words.find(FxBuildHasher.hash_one(tok), |id| is_word_at(text, id, tok));
             ids.push(id.unwrap_or(u32::MAX));
         }
         let len = ids.len();

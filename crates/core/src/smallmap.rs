@@ -35,6 +35,8 @@ fn home(tag: u64, mask: usize) -> usize {
 
 impl SmallMap {
     /// Empty the map and make room for `n` entries at a load of at most one half.
+    /// Only the first slots are used when `n` is small, so a large segment earlier
+    /// does not spread a small one over many cache lines.
     pub fn reset(&mut self, n: usize) {
         let wanted = (2 * n).next_power_of_two().max(16);
         if wanted > self.slots.len() {
@@ -43,6 +45,7 @@ impl SmallMap {
             self.stamp = 1;
             return;
         }
+        self.mask = wanted - 1;
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             self.slots.fill(Slot::default());
@@ -66,19 +69,33 @@ impl SmallMap {
         }
     }
 
-    /// Add an entry known to be absent. The caller keeps the load under one half
-    /// (see [`SmallMap::reset`]).
+    /// The value of the entry with `tag` for which `eq(value)` holds, or a new entry
+    /// with value `make()` in the first free slot of the same probe (one probe, not
+    /// two). The caller keeps the load under one half (see [`SmallMap::reset`]).
     #[inline]
-    pub fn insert(&mut self, tag: u64, value: u32) {
+    pub fn find_or_insert(
+        &mut self,
+        tag: u64,
+        eq: impl Fn(u32) -> bool,
+        make: impl FnOnce() -> u32,
+    ) -> u32 {
         let mut i = home(tag, self.mask);
-        while self.slots[i].stamp == self.stamp {
+        loop {
+            let slot = &mut self.slots[i];
+            if slot.stamp != self.stamp {
+                let value = make();
+                *slot = Slot {
+                    tag,
+                    value,
+                    stamp: self.stamp,
+                };
+                return value;
+            }
+            if slot.tag == tag && eq(slot.value) {
+                return slot.value;
+            }
             i = (i + 1) & self.mask;
         }
-        self.slots[i] = Slot {
-            tag,
-            value,
-            stamp: self.stamp,
-        };
     }
 }
 
@@ -91,7 +108,7 @@ mod tests {
         let mut m = SmallMap::default();
         m.reset(100);
         for k in 0..100u64 {
-            m.insert(k * 7919, k as u32);
+            m.find_or_insert(k * 7919, |_| false, || k as u32);
         }
         for k in 0..100u64 {
             assert_eq!(m.find(k * 7919, |_| true), Some(k as u32));
@@ -99,15 +116,22 @@ mod tests {
         assert_eq!(m.find(5, |_| true), None);
         m.reset(10);
         assert_eq!(m.find(7919, |_| true), None);
+        m.find_or_insert(7919, |_| true, || 3);
+        assert_eq!(m.find(7919, |_| true), Some(3));
+        m.reset(100);
+        assert_eq!(m.find(7919, |_| true), None);
     }
 
     #[test]
     fn equal_tags_are_told_apart_by_eq() {
         let mut m = SmallMap::default();
         m.reset(4);
-        m.insert(42, 1);
-        m.insert(42, 2);
+        m.find_or_insert(42, |_| false, || 1);
+        m.find_or_insert(42, |_| false, || 2);
         assert_eq!(m.find(42, |v| v == 2), Some(2));
         assert_eq!(m.find(42, |v| v == 3), None);
+        assert_eq!(m.find_or_insert(42, |v| v == 2, || 9), 2);
+        assert_eq!(m.find_or_insert(42, |v| v == 3, || 3), 3);
+        assert_eq!(m.find(42, |v| v == 3), Some(3));
     }
 }

@@ -52,12 +52,7 @@ pub fn sentence_stats<'a, S: AsRef<[Option<&'a str>]> + Sync>(
 ) -> Result<(Vec<i64>, Vec<usize>), CoreError> {
     let n = check_parallel(streams)?;
     if hyps.len() != n {
-        return Err(CoreError::LengthMismatch {
-            what: "hypotheses".into(),
-            expected: hyps.len(),
-            other: "the references".into(),
-            found: n,
-        });
+        return Err(CoreError::hyps_vs_refs(hyps.len(), n));
     }
     let refs_of = |i: usize| streams.iter().filter_map(move |s| s.as_ref()[i]);
     if let Some(i) = (0..n).find(|&i| refs_of(i).next().is_none()) {
@@ -156,12 +151,7 @@ impl References {
     /// Statistics rows for a hypothesis stream, row-major, `row_width()` columns each.
     pub fn stats(&self, hyps: &[&str], exec: Exec) -> Result<Vec<i64>, CoreError> {
         if hyps.len() != self.segments.len() {
-            return Err(CoreError::LengthMismatch {
-                what: "hypotheses".into(),
-                expected: hyps.len(),
-                other: "the references".into(),
-                found: self.segments.len(),
-            });
+            return Err(CoreError::hyps_vs_refs(hyps.len(), self.segments.len()));
         }
         let mut rows = vec![0i64; hyps.len() * self.config.row_width()];
         self.stats_into(0, hyps, &mut rows, exec);

@@ -74,7 +74,24 @@ pub fn split(s: &str) -> impl Iterator<Item = &str> {
 
 /// Python's `s.rstrip()`.
 pub fn rstrip(s: &str) -> &str {
-    s.trim_end_matches(is_space)
+    let mut end = s.len();
+    // Bytes from the end: ASCII decided at once, other characters decoded.
+    while let Some(&last) = s.as_bytes()[..end].last() {
+        let width = if last.is_ascii() {
+            1
+        } else {
+            let c = s[..end].chars().next_back().expect("a character ends here");
+            if !is_space(c) {
+                break;
+            }
+            c.len_utf8()
+        };
+        if width == 1 && !is_space(last as char) {
+            break;
+        }
+        end -= width;
+    }
+    &s[..end]
 }
 
 /// Python's `s.strip()`.
@@ -151,6 +168,9 @@ mod tests {
     #[test]
     fn strips_python_whitespace() {
         assert_eq!(rstrip("  x \u{1f}\u{3000}\r"), "  x");
+        assert_eq!(rstrip("é\u{a0}é \u{85}"), "é\u{a0}é");
+        assert_eq!(rstrip(" \u{2028} "), "");
+        assert_eq!(rstrip("x\u{200b}"), "x\u{200b}");
         assert_eq!(strip("\u{85} x \u{a0}"), "x");
     }
 

@@ -11,6 +11,7 @@
 use memchr::{memchr, memchr2, memchr2_iter, memchr_iter};
 
 use crate::text;
+use crate::tokenize::mteval_replacements;
 
 /// Reusable buffers for tokenizing many lines without allocating per line.
 #[derive(Debug, Default)]
@@ -149,24 +150,12 @@ fn split_digit_dash(src: &[u8], dst: &mut Vec<u8>) {
     dst.extend_from_slice(&src[done..]);
 }
 
-/// The html-entity and `<skipped>` replacements of mteval-v13a, applied only to the
-/// rare lines that contain one of their trigger characters.
+/// mteval-v13a's replacements, applied only to the rare lines that contain one of
+/// their trigger characters.
 fn replacements(line: &str) -> Option<String> {
-    if !line.bytes().any(|b| matches!(b, b'<' | b'\n' | b'&')) {
-        return None;
-    }
-    let mut s = line
-        .replace("<skipped>", "")
-        .replace("-\n", "")
-        .replace('\n', " ");
-    if s.contains('&') {
-        s = s
-            .replace("&quot;", "\"")
-            .replace("&amp;", "&")
-            .replace("&lt;", "<")
-            .replace("&gt;", ">");
-    }
-    Some(s)
+    line.bytes()
+        .any(|b| matches!(b, b'<' | b'\n' | b'&'))
+        .then(|| mteval_replacements(line))
 }
 
 /// Tokenize one line (already lowercased and right-stripped) as `13a`, into

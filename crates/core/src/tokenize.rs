@@ -162,19 +162,24 @@ fn regexp_passes(line: &str) -> String {
     text::collapse_whitespace(&s)
 }
 
-fn tokenize_13a(line: &str) -> String {
-    let mut s = line
+/// mteval-v13a's replacements before tokenizing: `<skipped>` and hyphenated line
+/// breaks removed, line breaks made spaces, four HTML entities decoded.
+pub(crate) fn mteval_replacements(line: &str) -> String {
+    let s = line
         .replace("<skipped>", "")
         .replace("-\n", "")
         .replace('\n', " ");
-    if s.contains('&') {
-        s = s
-            .replace("&quot;", "\"")
-            .replace("&amp;", "&")
-            .replace("&lt;", "<")
-            .replace("&gt;", ">");
+    if !s.contains('&') {
+        return s;
     }
-    regexp_passes(&format!(" {s} "))
+    s.replace("&quot;", "\"")
+        .replace("&amp;", "&")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+}
+
+fn tokenize_13a(line: &str) -> String {
+    regexp_passes(&format!(" {} ", mteval_replacements(line)))
 }
 
 fn tokenize_intl(line: &str) -> String {

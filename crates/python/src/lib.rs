@@ -135,15 +135,7 @@ impl RefCache {
         let width = self.inner.config().row_width();
         let n = hyps.len();
         if n != self.inner.len() {
-            return Err(to_py_err(
-                py,
-                CoreError::LengthMismatch {
-                    what: "hypotheses".into(),
-                    expected: n,
-                    other: "the references".into(),
-                    found: self.inner.len(),
-                },
-            ));
+            return Err(to_py_err(py, CoreError::hyps_vs_refs(n, self.inner.len())));
         }
         let borrowed = borrow_all(&hyps)?;
         let mut rows = vec![0i64; n * width];
@@ -230,12 +222,7 @@ fn sentence_stats<'py>(
     let streams = borrow_streams(&streams)?;
     let n = check_parallel(&streams).map_err(|e| to_py_err(py, e))?;
     if n != hyps.len() {
-        let err = CoreError::LengthMismatch {
-            what: "hypotheses".into(),
-            expected: hyps.len(),
-            other: "the references".into(),
-            found: n,
-        };
+        let err = CoreError::hyps_vs_refs(hyps.len(), n);
         return Err(to_py_err(py, err));
     }
     let width = config.row_width();

@@ -6,6 +6,7 @@ import argparse
 import sys
 from typing import Any
 
+from understudy.bleu import BLEU
 from understudy.config import SMOOTH_DEFAULTS, TOKENIZERS
 
 
@@ -41,6 +42,19 @@ def add_scoring_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--max-ngram-order", type=int, default=4, metavar="N", help="maximum n-gram order (default: 4)"
+    )
+
+
+def scorer(args: argparse.Namespace, effective_order: bool) -> BLEU:
+    """The BLEU scorer that the text, scoring and thread options ask for."""
+    return BLEU(
+        tokenize=args.tokenize,
+        lowercase=args.lowercase,
+        smooth_method=args.smooth_method,
+        smooth_value=args.smooth_value,
+        max_ngram_order=args.max_ngram_order,
+        effective_order=effective_order,
+        threads=args.threads,
     )
 
 

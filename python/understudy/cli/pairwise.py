@@ -9,13 +9,13 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from understudy.bleu import BLEU
 from understudy.cli.output import (
     CliError,
     add_command,
     add_scoring_options,
     add_text_options,
     add_threads_option,
+    scorer,
 )
 from understudy.cli.progress import Progress
 from understudy.io import read_lines
@@ -75,15 +75,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"{output}: the matrix file must end in .npy or .tsv")
     hyps = [line.rstrip() for line in read_lines(args.hyps)]
     refs = [line.rstrip() for line in read_lines(args.refs)]
-    bleu = BLEU(
-        tokenize=args.tokenize,
-        lowercase=args.lowercase,
-        smooth_method=args.smooth_method,
-        smooth_value=args.smooth_value,
-        max_ngram_order=args.max_ngram_order,
-        effective_order=not args.no_effective_order,
-        threads=args.threads,
-    )
+    bleu = scorer(args, effective_order=not args.no_effective_order)
     with Progress("pairwise", total=len(hyps), unit="hypotheses") as progress:
         scores = bleu.pairwise(hyps, refs, progress=lambda done, _: progress.update(done))
     try:

@@ -12,7 +12,6 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from understudy.bleu import BLEU
 from understudy.cli.output import (
     CliError,
     add_command,
@@ -20,6 +19,7 @@ from understudy.cli.output import (
     add_text_options,
     add_threads_option,
     latex_table,
+    scorer,
     text_table,
     write,
 )
@@ -165,15 +165,7 @@ def run(args: argparse.Namespace) -> int:
     """Score every system, a chunk of segments at a time, and print the results."""
     if args.width < 0:
         raise CliError(f"--width must be 0 or more, got {args.width}")
-    bleu = BLEU(
-        tokenize=args.tokenize,
-        lowercase=args.lowercase,
-        smooth_method=args.smooth_method,
-        smooth_value=args.smooth_value,
-        max_ngram_order=args.max_ngram_order,
-        effective_order=args.sentence_level,
-        threads=args.threads,
-    )
+    bleu = scorer(args, effective_order=args.sentence_level)
     with ExitStack() as stack:
         refs, systems = _open_sources(args, stack)
         sources = [*systems, *refs]
