@@ -109,14 +109,7 @@ impl RefCache {
         threads: usize,
     ) -> PyResult<Self> {
         let config = make_config(py, tokenizer, lowercase, max_order)?;
-        let borrowed: Vec<Vec<Option<&str>>> = streams
-            .iter()
-            .map(|s| {
-                s.iter()
-                    .map(|r| r.as_ref().map(|r| r.to_str()).transpose())
-                    .collect()
-            })
-            .collect::<PyResult<_>>()?;
+        let borrowed = borrow_streams(&streams)?;
         let n = check_parallel(&borrowed).map_err(|e| to_py_err(py, e))?;
         let mut inner = References::empty(config);
         chunked(py, threads, n, CHUNK, 1, |range, exec| {
