@@ -133,3 +133,20 @@ def test_ctrl_c_stops_a_long_call_promptly() -> None:
     # Generous for a loaded machine; without the checks it would run to the end.
     assert time.monotonic() - sent < 10
     assert proc.returncode == 3 and out.strip() == "interrupted"
+
+
+def test_progress_bar_draws_on_a_terminal_and_erases_itself(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from understudy.cli import progress
+
+    monkeypatch.setattr(progress, "REFRESH_SECONDS", 0.0)
+    with progress.Progress("scoring", total=2_000_000, enabled=True) as bar:
+        bar.update(500_000)
+    err = capsys.readouterr().err
+    assert (
+        err.startswith("\rscoring   25% |#######") and "500.0 kB/2.0 MB" in err and err.endswith("\r\x1b[K")
+    )
+    with progress.Progress("scoring", total=10) as quiet:  # stderr is not a terminal under pytest
+        quiet.update(5)
+    assert capsys.readouterr().err == ""
