@@ -15,6 +15,7 @@ with the C library's ``log`` and ``exp`` (as ``math`` uses), so scores are bit-i
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -53,38 +54,46 @@ def _brevity_penalty(sys_len: NDArray[np.float64], ref_len: NDArray[np.float64])
     return np.where(short, np.where(sys_len > 0, penalty, 0.0), 1.0)
 
 
-def score_rows(rows: NDArray[np.integer], config: BLEUConfig) -> ScoreArrays:
+def score_rows(rows: NDArray[np.integer], config: BLEUConfig, float32: bool = False) -> ScoreArrays:
     """Score each statistics row of ``rows`` (shape (k, 2 + 2N)) under ``config``.
 
     Brevity penalty, smoothing (``none``, ``floor``, ``add-k``, ``exp``), effective
     order and sacrebleu's edge cases (no match at all gives 0; an order with no
     hypothesis n-grams ends the product) all happen here.
+
+    ``float32=True`` reproduces sacrebleu's bootstrap resampling, which converts the
+    statistics to float32: the n-gram precisions are then computed and rounded in
+    float32 (logs, brevity penalty and the score stay float64).
     """
     rows = np.atleast_2d(np.asarray(rows))
     order = config.max_ngram_order
     if rows.shape[1] != 2 + 2 * order:
         raise ConfigError(f"rows have {rows.shape[1]} columns; max order {order} needs {2 + 2 * order}")
+    dtype: type[np.floating[Any]] = np.float32 if float32 else np.float64
     sys_len = rows[:, 0].astype(np.float64)
     ref_len = rows[:, 1].astype(np.float64)
-    correct = rows[:, 2 : 2 + order].astype(np.float64)
-    total = rows[:, 2 + order :].astype(np.float64)
+    correct: NDArray[np.floating[Any]] = rows[:, 2 : 2 + order].astype(dtype)
+    total: NDArray[np.floating[Any]] = rows[:, 2 + order :].astype(dtype)
     no_match = ~np.any(rows[:, 2 : 2 + order] != 0, axis=1)
 
     if config.smooth_method == "add-k":
-        k = float(config.smooth or 0.0)
+        k = dtype(config.smooth or 0.0)
         correct[:, 1:] += k
         total[:, 1:] += k
     # sacrebleu's loop stops at the first order without hypothesis n-grams.
     reached = np.cumprod(total > 0, axis=1).astype(bool)
     zero = reached & (correct == 0)
+    # Every operation below is in `dtype`, as sacrebleu's Python floats meet NumPy scalars.
+    hundred = dtype(100.0)
     with np.errstate(divide="ignore", invalid="ignore"):
-        precisions = np.where(correct > 0, 100.0 * correct / total, 0.0)
+        precisions = np.where(correct > 0, hundred * correct / total, dtype(0.0))
         if config.smooth_method == "exp":
-            halvings = np.cumsum(zero, axis=1).astype(np.float64)
-            precisions = np.where(zero, 100.0 / (np.exp2(halvings) * total), precisions)
+            halvings = np.exp2(np.cumsum(zero, axis=1)).astype(dtype)
+            precisions = np.where(zero, hundred / (halvings * total), precisions)
         elif config.smooth_method == "floor":
-            precisions = np.where(zero, 100.0 * float(config.smooth or 0.0) / total, precisions)
-    precisions = np.where(reached, precisions, 0.0)
+            floor = dtype(100.0 * float(config.smooth or 0.0))
+            precisions = np.where(zero, floor / total, precisions)
+    precisions = np.where(reached, precisions, dtype(0.0)).astype(np.float64)
 
     n_reached = reached.sum(axis=1)
     if config.effective_order:

@@ -26,6 +26,8 @@ _PASSTHROUGH = {
     "bs": "bs",
     "ar": "ar",
     "seed": "rs",
+    "pvalue": "pv",  # understudy's: how a p-value counts ties (see understudy.significance)
+    "blocks": "k",  # understudy's: the paper's block t-test
     "test": "t",
     "lang": "l",
     "origlang": "o",

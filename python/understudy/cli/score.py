@@ -7,11 +7,13 @@ import json
 import sys
 import textwrap
 from contextlib import ExitStack
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
+from understudy.bleu import BLEU
 from understudy.cli.output import (
     CliError,
     add_command,
@@ -24,10 +26,12 @@ from understudy.cli.output import (
     write,
 )
 from understudy.cli.progress import Progress
+from understudy.cli.significance import add_significance_options, print_confidence, print_paired
 from understudy.errors import EmptyInputError, UnderstudyError
 from understudy.io import STDIN, LineReader
 from understudy.result import BLEUResult
-from understudy.stats import score_total
+from understudy.significance import Test, bootstrap_ci, paired_test
+from understudy.stats import BLEUStats, score_total
 
 EXAMPLES = """examples:
   understudy score ref.de -i hyp.de                       JSON (sacrebleu's default)
@@ -37,6 +41,8 @@ EXAMPLES = """examples:
   understudy score ref.de -i hyp.de -sl -f text           one sentence score per line
   cat hyp.de | understudy score ref.de -b                 hypotheses from stdin, score only
   paste sysA.de sysB.de | understudy score ref.de         several systems on stdin, TAB-separated
+  understudy score ref.de -i base.de sysA.de sysB.de --paired-bs -f text   each against the baseline
+  understudy score ref.de -i hyp.de --confidence          95% interval by bootstrap resampling
 
 Files are read and scored 20,000 lines at a time, so memory stays flat however
 long they are; a progress bar is shown when standard error is a terminal.
@@ -75,6 +81,7 @@ def add_parser(commands: Any) -> None:
     p.add_argument("-w", "--width", type=int, default=1, help="decimal places of scores (default: 1)")
     p.add_argument("-b", "--score-only", action="store_true", help="print the score alone")
     p.add_argument("-sh", "--short", action="store_true", help="abbreviated signature in text output")
+    add_significance_options(p)
     add_threads_option(p)
     p.set_defaults(run=run)
 
@@ -161,17 +168,25 @@ def _length_error(sources: list[_Source]) -> UnderstudyError | CliError:
     return CliError(f"{first_name} has {first_count} lines but {name} has {count}")
 
 
-def run(args: argparse.Namespace) -> int:
-    """Score every system, a chunk of segments at a time, and print the results."""
-    if args.width < 0:
-        raise CliError(f"--width must be 0 or more, got {args.width}")
-    bleu = scorer(args, effective_order=args.sentence_level)
+@dataclass
+class _Scored:
+    """What one pass over the inputs gives: per system, summed rows and (when asked) all rows."""
+
+    names: list[str]
+    totals: list[NDArray[np.int64]]
+    nrefs: int | None
+    stats: list[BLEUStats] | None
+
+
+def _score_stream(args: argparse.Namespace, bleu: BLEU, keep_rows: bool) -> _Scored | None:
+    """Read and score the inputs a chunk at a time; ``None`` when sentence scores were printed."""
     with ExitStack() as stack:
         refs, systems = _open_sources(args, stack)
         sources = [*systems, *refs]
         progress = stack.enter_context(Progress("scoring", total=refs[0].reader.total_bytes))
         sentences = _SentenceWriter(args) if args.sentence_level else None
         totals: list[NDArray[np.int64]] = []
+        kept: list[list[BLEUStats]] = []
         nrefs: set[int | None] = set()
         while True:
             sys_columns = [col for src in systems for col in src.chunk(CHUNK_LINES)]
@@ -189,20 +204,53 @@ def run(args: argparse.Namespace) -> int:
                 sentences.write(chunk_stats[0].sentence_results())
             if not totals:
                 totals = [np.zeros_like(s.total()) for s in chunk_stats]
+                kept = [[] for _ in chunk_stats]
             totals = [t + s.total() for t, s in zip(totals, chunk_stats, strict=True)]
+            if keep_rows:
+                for parts, part in zip(kept, chunk_stats, strict=True):
+                    parts.append(part)
             progress.update(refs[0].reader.bytes_read)
         progress.close()
         if not totals:
             raise EmptyInputError(f"{refs[0].reader.name}: empty input (no lines)")
         if sentences is not None:
             sentences.close()
-            return 0
+            return None
         names = [name for src in systems for name in src.names]
-        common_nrefs = nrefs.pop() if len(nrefs) == 1 else None
-        results = [
-            (name, score_total(t, common_nrefs, bleu.config)) for name, t in zip(names, totals, strict=True)
-        ]
-        _print_corpus(results, args)
+        merged = [parts[0].merge(*parts[1:]) for parts in kept] if keep_rows else None
+        return _Scored(names, totals, nrefs.pop() if len(nrefs) == 1 else None, merged)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Score every system, a chunk of segments at a time, and print the results."""
+    if args.width < 0:
+        raise CliError(f"--width must be 0 or more, got {args.width}")
+    paired: Test | None = "bs" if args.paired_bs else "ar" if args.paired_ar else None
+    if (paired or args.confidence) and args.sentence_level:
+        raise CliError("confidence intervals and paired tests are for corpus scores, not -sl")
+    bleu = scorer(args, effective_order=args.sentence_level)
+    scored = _score_stream(args, bleu, keep_rows=bool(paired or args.confidence))
+    if scored is None:
+        return 0
+    if paired is not None:
+        if len(scored.names) < 2:
+            raise CliError("paired tests need at least two systems (the first is the baseline)")
+        assert scored.stats is not None
+        n = args.paired_bs_n if paired == "bs" else args.paired_ar_n
+        result = paired_test(scored.stats, scored.names, paired, n, args.seed, args.p_values)
+        print_paired(result, args)
+        return 0
+    if args.confidence:
+        if len(scored.names) > 1:
+            raise CliError("--confidence takes one system; for several, use --paired-bs or --paired-ar")
+        assert scored.stats is not None
+        print_confidence(bootstrap_ci(scored.stats[0], args.confidence_n, args.seed), scored.stats[0], args)
+        return 0
+    results = [
+        (name, score_total(t, scored.nrefs, bleu.config))
+        for name, t in zip(scored.names, scored.totals, strict=True)
+    ]
+    _print_corpus(results, args)
     return 0
 
 

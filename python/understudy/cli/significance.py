@@ -1,0 +1,243 @@
+"""Significance on the command line: the options of ``score`` and the ``compare`` subcommand.
+
+``score --paired-bs/--paired-ar/--confidence`` take sacrebleu's flags; ``compare`` tests
+every system against every other (with clusters) or runs the BLEU paper's block t-test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from understudy.cli.output import (
+    CliError,
+    add_command,
+    add_scoring_options,
+    add_text_options,
+    add_threads_option,
+    latex_table,
+    scorer,
+    text_table,
+    write,
+)
+from understudy.io import read_lines
+from understudy.significance import (
+    DEFAULT_SEED,
+    AllPairsResult,
+    BlockTestResult,
+    ConfidenceResult,
+    PairedResult,
+    SystemScore,
+    Test,
+    all_pairs,
+    block_ttest,
+)
+from understudy.stats import BLEUStats
+
+ALPHA = 0.05
+
+
+def add_significance_options(p: argparse.ArgumentParser, paired_flags: bool = True) -> None:
+    """sacrebleu's significance flags, plus ``--seed`` and ``--p-values``."""
+    if paired_flags:
+        p.add_argument(
+            "-ci", "--confidence", action="store_true", help="95%% interval by bootstrap (one system)"
+        )
+        p.add_argument("-cin", "--confidence-n", type=int, default=1000, metavar="N", help="resamples (1000)")
+        group = p.add_mutually_exclusive_group()
+        group.add_argument(
+            "-pbs", "--paired-bs", action="store_true", help="paired bootstrap against the first system"
+        )
+        group.add_argument(
+            "-par", "--paired-ar", action="store_true", help="paired approximate randomization"
+        )
+        p.add_argument("-pbsn", "--paired-bs-n", type=int, default=1000, metavar="N", help="resamples (1000)")
+        p.add_argument("-parn", "--paired-ar-n", type=int, default=10000, metavar="N", help="trials (10000)")
+    p.add_argument(
+        "--seed", type=int, default=DEFAULT_SEED, help=f"random seed (default: {DEFAULT_SEED}); 0 is a seed"
+    )
+    p.add_argument(
+        "--p-values",
+        choices=["at-least", "sacrebleu"],
+        default="at-least",
+        help="count resamples at least as extreme (default; identical systems get p = 1) or, as "
+        "sacrebleu, strictly more extreme",
+    )
+
+
+def _score(s: SystemScore, width: int) -> str:
+    if s.mean is None or s.ci is None:
+        return f"{s.score:.{width}f}"
+    return f"{s.score:.{width}f} ({s.mean:.{width}f} ± {s.ci:.{width}f})"
+
+
+def _p(s: SystemScore) -> str:
+    return "" if s.p_value is None else f"{s.p_value:.4f}" + ("*" if s.significant(ALPHA) else "")
+
+
+def _emit(
+    args: argparse.Namespace,
+    record: dict[str, Any],
+    header: list[str],
+    rows: list[list[str]],
+    notes: list[str],
+) -> None:
+    if args.format == "json":
+        write(json.dumps(record, indent=1, ensure_ascii=False))
+    elif args.format == "latex":
+        write(latex_table(header, rows, " ".join(notes)))
+    else:
+        write(text_table(header, rows) + "\n\n" + "\n".join(notes))
+
+
+def print_paired(result: PairedResult, args: argparse.Namespace) -> None:
+    """A paired test: each system's score, mean ± 95% interval and p-value against the baseline."""
+    w = args.width
+    rows = [[f"Baseline: {result.baseline.name}", _score(result.baseline, w), ""]]
+    rows += [[s.name, _score(s, w), _p(s)] for s in result.systems]
+    test = "paired bootstrap resampling" if result.test == "bs" else "paired approximate randomization"
+    notes = [
+        f"BLEU (mean ± 95% interval of bootstrap resamples); p-values by {test} "
+        f"({result.n} {'resamples' if result.test == 'bs' else 'trials'}, seed {result.seed}); "
+        f"* p <= {ALPHA}: significantly different from the baseline.",
+        f"BLEU signature: {result.signature.format(args.short)}",
+    ]
+    _emit(args, result.to_dict(), ["System", "BLEU (μ ± 95% CI)", "p-value"], rows, notes)
+
+
+def print_confidence(result: ConfidenceResult, stats: BLEUStats, args: argparse.Namespace) -> None:
+    """One system's score with its bootstrap mean ± 95% interval."""
+    base = stats.score()
+    s, w = result.system, args.width
+    if args.score_only:
+        write(f"{s.score:.{w}f}")
+        return
+    if args.format == "json":
+        record = {**base.to_dict(w), **result.to_dict(), "signature": result.signature.format()}
+        write(json.dumps(record, indent=1, ensure_ascii=False))
+        return
+    assert s.mean is not None and s.ci is not None
+    write(
+        f"BLEU|{result.signature.format(args.short)} = {s.score:.{w}f} "
+        f"(μ = {s.mean:.{w}f} ± {s.ci:.{w}f}) {base.verbose}"
+    )
+
+
+EXAMPLES = """examples:
+  understudy compare ref.de -i sys*.de -f text              all pairs by paired bootstrap, with clusters
+  understudy compare ref.de -i sys*.de --paired-ar -n 2000  by approximate randomization
+  understudy compare ref.de -i sys*.de --blocks 20 -f text  the BLEU paper's block t-test (Table 2)
+"""
+
+
+def add_parser(commands: Any) -> None:
+    """Register the ``compare`` subcommand."""
+    p = add_command(
+        commands,
+        "compare",
+        "all systems against each other: clusters, or the paper's block t-test",
+        "Test every system against every other and group them into clusters of systems that are "
+        "not significantly different (ranked by BLEU), or with --blocks run the BLEU paper's test: "
+        "BLEU per block of consecutive segments and paired t-tests between adjacent systems.",
+        EXAMPLES,
+    )
+    p.add_argument("refs", nargs="+", metavar="REF", help="reference file(s)")
+    p.add_argument(
+        "-i", "--input", nargs="+", required=True, metavar="HYP", help="system output files (two or more)"
+    )
+    test = p.add_mutually_exclusive_group()
+    test.add_argument("--paired-bs", action="store_true", help="paired bootstrap resampling (default)")
+    test.add_argument("--paired-ar", action="store_true", help="paired approximate randomization")
+    test.add_argument(
+        "--blocks", type=int, metavar="K", help="the block t-test with K blocks (the paper: 20)"
+    )
+    p.add_argument("-n", type=int, metavar="N", help="resamples (bs, 1000) or trials (ar, 10000)")
+    p.add_argument("--alpha", type=float, default=ALPHA, help="significance level for clusters (0.05)")
+    add_significance_options(p, paired_flags=False)
+    add_text_options(p, "case-insensitive BLEU")
+    add_scoring_options(p)
+    p.add_argument("-f", "--format", default="text", choices=["json", "text", "latex"], help="default: text")
+    p.add_argument("-w", "--width", type=int, default=1, help="decimal places (default: 1)")
+    p.add_argument("-sh", "--short", action="store_true", help="abbreviated signature")
+    add_threads_option(p)
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Read every system, then run the chosen comparison."""
+    if len(args.input) < 2:
+        raise CliError("compare needs at least two systems")
+    if len(set(args.input)) != len(args.input):
+        raise CliError("the same system file is given twice with -i")
+    refs = [[line.rstrip() for line in read_lines(path)] for path in args.refs]
+    systems = [[line.rstrip() for line in read_lines(path)] for path in args.input]
+    for path, lines in zip([*args.input, *args.refs], [*systems, *refs], strict=True):
+        if len(lines) != len(refs[0]):
+            raise CliError(f"{args.refs[0]} has {len(refs[0])} lines but {path} has {len(lines)}")
+    bleu = scorer(args, effective_order=False)
+    stats = bleu.segment_stats_many(systems, refs)
+    if args.blocks is not None:
+        print_blocks(block_ttest(stats, args.input, args.blocks), args)
+    else:
+        test: Test = "ar" if args.paired_ar else "bs"
+        print_all_pairs(
+            all_pairs(stats, args.input, test, args.n, args.seed, args.p_values, args.alpha), args
+        )
+    return 0
+
+
+def print_all_pairs(result: AllPairsResult, args: argparse.Namespace) -> None:
+    """Ranking with clusters, then the p-value of every pair."""
+    w = args.width
+    cluster_of = {name: k + 1 for k, members in enumerate(result.clusters) for name in members}
+    rows = [[str(cluster_of[s.name]), s.name, _score(s, w)] for s in result.ranking]
+    pair_rows = [
+        [f"{p.a} vs {p.b}", f"{p.p_value:.4f}" + ("*" if p.p_value <= result.alpha else "")]
+        for p in result.pairs
+    ]
+    if args.format == "json":
+        write(result.to_json())
+        return
+    test = "paired bootstrap resampling" if result.test == "bs" else "paired approximate randomization"
+    notes = [
+        f"Clusters: down the ranking, a system joins the cluster above unless it differs from that cluster's "
+        f"best system with p <= {result.alpha} ({test}, n = {result.n}, seed {result.seed}).",
+        f"BLEU signature: {result.signature.format(args.short)}",
+    ]
+    if args.format == "latex":
+        write(latex_table(["Cluster", "System", "BLEU (μ ± 95% CI)"], rows, " ".join(notes)))
+        return
+    write(
+        text_table(["Cluster", "System", "BLEU (μ ± 95% CI)"], rows)
+        + "\n\n"
+        + text_table(["Pair", "p-value"], pair_rows)
+        + "\n\n"
+        + "\n".join(notes)
+    )
+
+
+def print_blocks(result: BlockTestResult, args: argparse.Namespace) -> None:
+    """The paper's Table 2: mean and standard deviation of block BLEU, t between adjacent systems."""
+    w = args.width
+    t_of = {c.worse: c for c in result.comparisons}
+    rows = []
+    for s in result.systems:
+        c = t_of.get(s.name)
+        rows.append(
+            [
+                s.name,
+                f"{s.score:.{w}f}",
+                f"{s.mean:.{w}f}",
+                f"{s.sd:.{w}f}",
+                "" if c is None else f"{c.t:.2f}",
+                "" if c is None else f"{c.p_value:.4f}",
+            ]
+        )
+    notes = [
+        f"{result.blocks_described}. Mean and standard deviation of BLEU over the blocks; t: paired "
+        f"t-statistic against the system above ({len(result.block_sizes) - 1} degrees of freedom), "
+        "with its two-sided p-value.",
+        f"BLEU signature: {result.signature.format(args.short)}",
+    ]
+    _emit(args, result.to_dict(), ["System", "BLEU", "Mean", "StdDev", "t", "p-value"], rows, notes)
