@@ -15,6 +15,7 @@ Tasks (the issue's numbering):
   sentence  sentence BLEU of the 3004 segments of one system
   pairwise  the all-pairs matrix of 500 x 500 segments
   stream    `score` on a 1,000,000-segment file pair (time and peak memory)
+  paired-bs, paired-ar   paired tests of 16 systems against the first (issue 4)
   wc -w over the same bytes is timed for corpus and stream, as the floor that
   merely touching the text costs.
 """
@@ -220,6 +221,37 @@ def task_pairwise(data: Path, repeat: int, slow_repeat: int) -> list[Timing]:
     return rows
 
 
+def task_paired(data: Path, repeat: int, slow_repeat: int, test: str) -> list[Timing]:
+    from sacrebleu.metrics import BLEU as SacreBLEU
+    from sacrebleu.significance import PairedTest
+    from understudy import BLEU
+    from understudy.significance import paired_test
+
+    ref = read(str(data / "newstest2017.ref.en-de.de"))
+    sys_paths = sorted(p for p in glob.glob(str(data / "newstest2017.*.de")) if ".ref." not in p)
+    systems = [read(p) for p in sys_paths]
+    names = [Path(p).name for p in sys_paths]
+    rows = []
+    for test, n in (("bs", 1000), ("ar", 10000)):
+
+        def ours(test: str = test, n: int = n) -> None:
+            stats = BLEU(references=[ref]).segment_stats_many(systems)
+            paired_test(stats, names, test, n)  # type: ignore[arg-type]
+
+        def sacre(test: str = test, n: int = n) -> None:
+            metric = {"BLEU": SacreBLEU(references=[ref])}
+            PairedTest(list(zip(names, systems, strict=True)), metric, None, test_type=test, n_samples=n)()
+
+        label = (
+            "paired bootstrap, 1000 resamples" if test == "bs" else "approximate randomization, 10000 trials"
+        )
+        rows.append(Timing(f"understudy {label}", median_time(ours, repeat), "scoring included"))
+        rows.append(
+            Timing(f"sacrebleu {label}", median_time(sacre, slow_repeat), "one process (--paired-jobs 1)")
+        )
+    return rows
+
+
 def make_stream_files(data: Path, folder: Path, segments: int) -> tuple[str, str]:
     """The WMT17 reference and one system, repeated to ``segments`` lines."""
     paths = []
@@ -317,7 +349,9 @@ def main() -> int:
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="folder with the 17 WMT17 files")
     parser.add_argument("--repeat", type=int, default=5, help="repetitions per measurement (median)")
     parser.add_argument("--quick", action="store_true", help="3 repetitions; the slow peers' long runs once")
-    parser.add_argument("--tasks", nargs="+", default=["corpus", "sentence", "pairwise", "stream"])
+    parser.add_argument(
+        "--tasks", nargs="+", default=["corpus", "sentence", "pairwise", "stream", "paired-bs", "paired-ar"]
+    )
     parser.add_argument("--markdown", action="store_true", help="print Markdown tables (for README.md)")
     args = parser.parse_args()
     repeat = 3 if args.quick else args.repeat
@@ -334,6 +368,10 @@ def main() -> int:
         "corpus": ("1. Corpus BLEU, 16 WMT17 systems", lambda: task_corpus(args.data, repeat)),
         "sentence": ("2. Sentence BLEU, 3004 segments", lambda: task_sentence(args.data, repeat)),
         "pairwise": ("3. All pairs, 500 x 500", lambda: task_pairwise(args.data, repeat, slow_repeat)),
+        "paired": (
+            "5. Paired tests, 16 systems x 3004 segments",
+            lambda: task_paired(args.data, repeat, slow_repeat),
+        ),
         "stream": (
             f"4. Streaming {STREAM_SEGMENTS:,} segments",
             lambda: task_stream(args.data, repeat, slow_repeat),

@@ -136,9 +136,21 @@ def _resample_counts(indices: NDArray[np.int64], n_segments: int) -> NDArray[np.
     return np.bincount(flat, minlength=n * n_segments).reshape(n, n_segments).astype(np.float64)
 
 
-def _sums(weights: NDArray[np.float64], rows: NDArray[np.int64]) -> NDArray[np.int64]:
-    """``weights @ rows``, exact: float64 products and sums of integers below 2**53."""
-    return np.rint(weights @ rows.astype(np.float64)).astype(np.int64)
+def _sums(weights: NDArray[np.float64] | NDArray[np.bool_], rows: NDArray[np.int64]) -> NDArray[np.int64]:
+    """``weights @ rows``, exactly, a block of resamples at a time.
+
+    Products and sums of integers are exact in floating point while they stay below
+    2**24 (float32) or 2**53 (float64), whatever order BLAS adds them in; the bound
+    picks the faster type that is exact for these inputs.
+    """
+    bound = float(np.abs(rows).sum(axis=0).max(initial=0)) * float(np.abs(weights).max(initial=0))
+    dtype: type[np.floating[Any]] = np.float32 if bound < 2**24 else np.float64
+    table: NDArray[np.floating[Any]] = rows.astype(dtype)
+    out = np.empty((len(weights), rows.shape[1]), dtype=np.int64)
+    for start in range(0, len(weights), 2048):
+        block: NDArray[np.floating[Any]] = weights[start : start + 2048].astype(dtype)
+        out[start : start + 2048] = np.rint(np.matmul(block, table))
+    return out
 
 
 def _estimate(scores: NDArray[np.float64]) -> tuple[float, float]:
@@ -265,7 +277,7 @@ def _ar_one(
     mask = rng.integers(2, size=(n, len(baseline)), dtype=bool)
     # A takes the baseline where the mask is set and the system elsewhere; B the rest:
     # A = total(system) + mask @ (baseline - system), B = total(baseline) - mask @ (...).
-    swapped = _sums(mask.astype(np.float64), baseline.rows - system.rows)
+    swapped = _sums(mask, baseline.rows - system.rows)
     scores_a = score_rows(system.total() + swapped, baseline.config).scores
     scores_b = score_rows(baseline.total() - swapped, baseline.config).scores
     p = _p_value(np.abs(scores_a - scores_b), abs(actual[0] - actual[k]), p_values)
@@ -359,7 +371,7 @@ def all_pairs(
     boot = [score_rows(sums[:, k * width : (k + 1) * width], config, True).scores for k in range(len(stats))]
     if test == "ar":
         mask = np.random.default_rng(seed).integers(2, size=(n, n_segments), dtype=bool)
-        masked = _sums(mask.astype(np.float64), rows)
+        masked = _sums(mask, rows)
     pairs = []
     for i in range(len(stats)):
         for j in range(i + 1, len(stats)):
