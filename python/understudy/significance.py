@@ -35,7 +35,7 @@ import itertools
 import json
 import math
 import statistics
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import Any, Literal
 
@@ -214,13 +214,15 @@ def paired_test(
     seed: int = DEFAULT_SEED,
     p_values: PValues = "at-least",
     ar_confidence: int = 1000,
+    progress: Callable[[int, int], None] | None = None,
 ) -> PairedResult:
     """Every system against the first (the baseline), by paired bootstrap or randomization.
 
     ``n`` is the number of resamples (``bs``, default 1000) or trials (``ar``, default
     10000). Every system gets its resampled mean ± 95% interval (for ``ar`` from
     ``ar_confidence`` bootstrap resamples, sacrebleu's ``n_ar_confidence``; 0 turns it
-    off) and its p-value against the baseline.
+    off) and its p-value against the baseline. ``progress(done, total)`` is called as
+    systems are done.
     """
     config = _check(stats, names)
     if len(stats) < 2:
@@ -254,6 +256,8 @@ def paired_test(
     else:
         for k in range(1, len(stats)):
             systems.append(_ar_one(stats[0], stats[k], names[k], actual, k, n, seed, p_values, ar_confidence))
+            if progress is not None:
+                progress(k, len(stats) - 1)
     extras = [("bs", str(confidence))] if test == "bs" else [("bs", str(confidence))] * (confidence > 0)
     extras = [*([("ar", str(n))] if test == "ar" else []), *extras]
     extras = sorted(extras, key=lambda kv: ["bs", "ar"].index(kv[0]))

@@ -237,7 +237,16 @@ def run(args: argparse.Namespace) -> int:
             raise CliError("paired tests need at least two systems (the first is the baseline)")
         assert scored.stats is not None
         n = args.paired_bs_n if paired == "bs" else args.paired_ar_n
-        result = paired_test(scored.stats, scored.names, paired, n, args.seed, args.p_values)
+        with Progress("paired test", total=len(scored.names) - 1, unit="systems") as bar:
+            result = paired_test(
+                scored.stats,
+                scored.names,
+                paired,
+                n,
+                args.seed,
+                args.p_values,
+                progress=lambda k, _: bar.update(k),
+            )
         print_paired(result, args)
         return 0
     if args.confidence:

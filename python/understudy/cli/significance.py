@@ -127,7 +127,7 @@ def print_confidence(result: ConfidenceResult, stats: BLEUStats, args: argparse.
 EXAMPLES = """examples:
   understudy compare ref.de -i sys*.de -f text              all pairs by paired bootstrap, with clusters
   understudy compare ref.de -i sys*.de --paired-ar -n 2000  by approximate randomization
-  understudy compare ref.de -i sys*.de --blocks 20 -f text  the BLEU paper's block t-test (Table 2)
+  understudy compare ref.de -i sys*.de --blocks -f text     the BLEU paper's block t-test, 20 blocks
 """
 
 
@@ -150,7 +150,12 @@ def add_parser(commands: Any) -> None:
     test.add_argument("--paired-bs", action="store_true", help="paired bootstrap resampling (default)")
     test.add_argument("--paired-ar", action="store_true", help="paired approximate randomization")
     test.add_argument(
-        "--blocks", type=int, metavar="K", help="the block t-test with K blocks (the paper: 20)"
+        "--blocks",
+        type=int,
+        nargs="?",
+        const=20,
+        metavar="K",
+        help="the block t-test with K blocks (default 20)",
     )
     p.add_argument("-n", type=int, metavar="N", help="resamples (bs, 1000) or trials (ar, 10000)")
     p.add_argument("--alpha", type=float, default=ALPHA, help="significance level for clusters (0.05)")
