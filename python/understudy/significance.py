@@ -196,6 +196,25 @@ def bootstrap_ci(
     return ConfidenceResult(system, n, seed, _signature(stats, [("bs", str(n)), ("seed", str(seed))]))
 
 
+def _samples(test: str, n: int | None) -> int:
+    """The number of resamples or trials: ``n``, or the test's default; checked."""
+    if test not in DEFAULT_SAMPLES:
+        raise ConfigError(f"test must be 'bs' or 'ar', not {test!r}")
+    n = DEFAULT_SAMPLES[test] if n is None else n
+    if n < 1:
+        raise ConfigError(f"the number of resamples or trials must be at least 1, got {n}")
+    return n
+
+
+def _ar_difference(baseline: BLEUStats, system: BLEUStats, swapped: NDArray[np.int64]) -> NDArray[np.float64]:
+    """|score(A) - score(B)| per trial, where A takes the baseline's segments where the mask
+    is set and the system's elsewhere, and B the rest: with ``swapped`` = mask @ (baseline -
+    system), A = total(system) + swapped and B = total(baseline) - swapped."""
+    scores_a = score_rows(system.total() + swapped, baseline.config).scores
+    scores_b = score_rows(baseline.total() - swapped, baseline.config).scores
+    return np.abs(scores_a - scores_b)
+
+
 def _p_value(extremes: NDArray[np.float64], observed: float, p_values: PValues) -> float:
     if p_values == "sacrebleu":
         count = int(np.sum(extremes > observed))
@@ -227,11 +246,7 @@ def paired_test(
     config = _check(stats, names)
     if len(stats) < 2:
         raise ConfigError("a paired test needs a baseline and at least one other system")
-    if test not in DEFAULT_SAMPLES:
-        raise ConfigError(f"test must be 'bs' or 'ar', not {test!r}")
-    n = DEFAULT_SAMPLES[test] if n is None else n
-    if n < 1:
-        raise ConfigError(f"the number of resamples or trials must be at least 1, got {n}")
+    n = _samples(test, n)
     n_segments = len(stats[0])
     actual = [s.score().score for s in stats]
     confidence = n if test == "bs" else ar_confidence
@@ -279,12 +294,8 @@ def _ar_one(
 ) -> SystemScore:
     rng = np.random.default_rng(seed)
     mask = rng.integers(2, size=(n, len(baseline)), dtype=bool)
-    # A takes the baseline where the mask is set and the system elsewhere; B the rest:
-    # A = total(system) + mask @ (baseline - system), B = total(baseline) - mask @ (...).
     swapped = _sums(mask, baseline.rows - system.rows)
-    scores_a = score_rows(system.total() + swapped, baseline.config).scores
-    scores_b = score_rows(baseline.total() - swapped, baseline.config).scores
-    p = _p_value(np.abs(scores_a - scores_b), abs(actual[0] - actual[k]), p_values)
+    p = _p_value(_ar_difference(baseline, system, swapped), abs(actual[0] - actual[k]), p_values)
     mean = ci = None
     if confidence > 0:
         indices: NDArray[np.int64] = rng.choice(len(baseline), size=(confidence, len(baseline)), replace=True)
@@ -362,9 +373,7 @@ def all_pairs(
     config = _check(stats, names)
     if len(set(names)) != len(names):
         raise ConfigError("system names must be distinct")
-    if test not in DEFAULT_SAMPLES:
-        raise ConfigError(f"test must be 'bs' or 'ar', not {test!r}")
-    n = DEFAULT_SAMPLES[test] if n is None else n
+    n = _samples(test, n)
     n_segments, width = len(stats[0]), stats[0].rows.shape[1]
     actual = [s.score().score for s in stats]
     rows = np.hstack([s.rows for s in stats])
@@ -385,9 +394,7 @@ def all_pairs(
                 p = _p_value(diffs - diffs.mean(), observed, p_values)
             else:
                 swapped = masked[:, i * width : (i + 1) * width] - masked[:, j * width : (j + 1) * width]
-                scores_a = score_rows(stats[j].total() + swapped, config).scores
-                scores_b = score_rows(stats[i].total() - swapped, config).scores
-                p = _p_value(np.abs(scores_a - scores_b), observed, p_values)
+                p = _p_value(_ar_difference(stats[i], stats[j], swapped), observed, p_values)
             pairs.append(PairComparison(names[i], names[j], p))
     order = sorted(range(len(stats)), key=lambda k: (-actual[k], names[k]))
     ranking = tuple(SystemScore(names[k], actual[k], *_estimate(boot[k])) for k in order)
