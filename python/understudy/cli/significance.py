@@ -114,7 +114,14 @@ def print_confidence(result: ConfidenceResult, stats: BLEUStats, args: argparse.
         write(f"{s.score:.{w}f}")
         return
     if args.format == "json":
-        record = {**base.to_dict(w), **result.to_dict(), "signature": result.signature.format()}
+        record = {
+            **base.to_dict(w),
+            "signature": result.signature.format(),
+            "confidence_mean": s.mean,
+            "confidence_ci": s.ci,
+            "bs": result.n,
+            "seed": result.seed,
+        }
         write(json.dumps(record, indent=1, ensure_ascii=False))
         return
     assert s.mean is not None and s.ci is not None
