@@ -38,3 +38,35 @@ class InputFileError(InputError):
 
 class SignatureError(UnderstudyError, ValueError):
     """A signature string that cannot be parsed back into a configuration."""
+
+
+class DatasetError(UnderstudyError):
+    """A built-in test set that cannot be found, fetched, unpacked or read."""
+
+
+class UnknownDatasetError(DatasetError, LookupError):
+    """A test set, language pair or field that the registry does not have."""
+
+
+class DownloadError(DatasetError, OSError):
+    """A download that failed after its retries (HTTP error, timeout, truncated body)."""
+
+
+class ChecksumError(DownloadError):
+    """A downloaded or cached file whose checksum is not the registry's."""
+
+
+class UnsafeArchiveError(DatasetError):
+    """An archive with a member that would land outside the cache (or is not a plain file)."""
+
+
+class OfflineError(DatasetError):
+    """Offline mode needs a file that is not in the cache; the message names it."""
+
+
+class CacheError(DatasetError, OSError):
+    """The cache directory cannot be written, or its lock was not granted in time."""
+
+
+class DatasetFormatError(DatasetError, ValueError):
+    """A test-set file that does not parse as its format; the message names file and line."""

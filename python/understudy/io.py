@@ -41,11 +41,12 @@ def _read_bytes(path: str) -> bytes:
             raw.close()
 
 
-def decode_lines(data: bytes, name: str, first_line: int = 1) -> list[str]:
+def decode_lines(data: bytes, name: str, first_line: int = 1, keep_bom: bool = False) -> list[str]:
     """Split UTF-8 ``data`` into lines as :func:`read_lines` does.
 
     ``name`` and ``first_line`` (the number of the first line of ``data`` in its file)
-    are used in errors; a byte-order mark is dropped only at the start of a file.
+    are used in errors; a byte-order mark is dropped only at the start of a file, and
+    not at all with ``keep_bom`` (test-set files keep it, as sacrebleu does).
     """
     try:
         text = data.decode("utf-8")
@@ -55,7 +56,7 @@ def decode_lines(data: bytes, name: str, first_line: int = 1) -> list[str]:
         raise InputFileError(
             f"{name}:{line}: invalid UTF-8 (byte 0x{data[err.start]:02x} at byte column {column})"
         ) from None
-    if first_line == 1:
+    if first_line == 1 and not keep_bom:
         text = text.removeprefix("\ufeff")
     if not text:
         return []

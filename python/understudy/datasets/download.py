@@ -1,0 +1,143 @@
+"""Fetching one file: retries with backoff, MD5 checked, written to a temporary file and renamed.
+
+Nothing is left half-written: the body goes to ``<dest>.part-*`` beside the
+destination, and only a complete body whose MD5 is the registry's is renamed into
+place. Errors are typed: :class:`~understudy.errors.DownloadError` after the last
+retry, :class:`~understudy.errors.ChecksumError` at once for a wrong checksum (a
+server that sends the wrong bytes sends them again).
+
+>>> import tempfile, pathlib, hashlib
+>>> folder = pathlib.Path(tempfile.mkdtemp())
+>>> (folder / "src.txt").write_bytes(b"Hallo Welt\\n")
+11
+>>> url = (folder / "src.txt").as_uri()
+>>> dest = folder / "copy.txt"
+>>> fetch(url, hashlib.md5(b"Hallo Welt\\n").hexdigest(), dest).read_bytes()
+b'Hallo Welt\\n'
+"""
+
+from __future__ import annotations
+
+import hashlib
+import http.client
+import os
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+from understudy._version import __version__
+from understudy.errors import ChecksumError, DownloadError
+
+ProgressFn = Callable[[int, int | None], None]
+"""Called as ``progress(bytes_done, bytes_total_or_None)`` while a body arrives."""
+
+CHUNK_BYTES = 1 << 16
+_RETRIED_HTTP = frozenset({408, 425, 429, 500, 502, 503, 504})
+
+
+@dataclass(frozen=True)
+class FetchPolicy:
+    """How hard to try: ``retries`` after the first attempt, waiting ``backoff`` seconds
+    before the first retry and twice as long before each next one; ``timeout`` seconds
+    of silence from the server count as a failed attempt.
+    """
+
+    retries: int = 3
+    backoff: float = 1.0
+    timeout: float = 60.0
+
+
+class _RetryableError(Exception):
+    """A failure worth another attempt."""
+
+
+def md5_of(path: Path) -> str:
+    """The hex MD5 of a file, read a block at a time."""
+    digest = hashlib.md5(usedforsecurity=False)
+    with open(path, "rb") as f:
+        while block := f.read(1 << 20):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _copy_body(response: IO[bytes], out: IO[bytes], total: int | None, progress: ProgressFn | None) -> int:
+    done = 0
+    read = getattr(response, "read1", response.read)  # what has arrived, for a live progress bar
+    while True:
+        try:
+            block = read(CHUNK_BYTES)
+        except (TimeoutError, OSError, http.client.HTTPException) as err:
+            raise _RetryableError(
+                f"connection lost after {done} bytes ({err or type(err).__name__})"
+            ) from err
+        if not block:
+            return done
+        out.write(block)
+        done += len(block)
+        if progress is not None:
+            progress(done, total)
+
+
+def _attempt(url: str, part: IO[bytes], policy: FetchPolicy, progress: ProgressFn | None) -> None:
+    request = urllib.request.Request(url, headers={"User-Agent": f"understudy/{__version__}"})
+    try:
+        response = urllib.request.urlopen(request, timeout=policy.timeout)
+    except urllib.error.HTTPError as err:
+        if err.code in _RETRIED_HTTP:
+            raise _RetryableError(f"HTTP {err.code} {err.reason}") from err
+        raise DownloadError(f"{url}: HTTP {err.code} {err.reason}") from None
+    except (urllib.error.URLError, TimeoutError, OSError, http.client.HTTPException) as err:
+        reason = getattr(err, "reason", None) or err
+        raise _RetryableError(f"cannot connect: {reason}") from err
+    with response:
+        length = response.headers.get("Content-Length")
+        total = int(length) if length is not None and length.isdigit() else None
+        part.seek(0)
+        part.truncate()
+        done = _copy_body(response, part, total, progress)
+    if total is not None and done != total:
+        raise _RetryableError(f"truncated: got {done} of {total} bytes")
+
+
+def fetch(
+    url: str,
+    md5: str,
+    dest: Path,
+    policy: FetchPolicy | None = None,
+    progress: ProgressFn | None = None,
+) -> Path:
+    """Download ``url`` to ``dest`` if its MD5 is ``md5``; returns ``dest``.
+
+    Connection failures, timeouts, truncated bodies and HTTP 408/429/5xx are retried;
+    other HTTP errors (404) are not. ``dest`` is replaced only by a verified file.
+    """
+    policy = policy or FetchPolicy()
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    fd, part_name = tempfile.mkstemp(prefix=f"{dest.name}.part-", dir=dest.parent)
+    part_path = Path(part_name)
+    try:
+        with os.fdopen(fd, "w+b") as part:
+            failures: list[str] = []
+            for attempt in range(policy.retries + 1):
+                if attempt:
+                    time.sleep(policy.backoff * 2 ** (attempt - 1))
+                try:
+                    _attempt(url, part, policy, progress)
+                    break
+                except _RetryableError as err:
+                    failures.append(str(err))
+            else:
+                tries = f"{len(failures)} attempt{'s' if len(failures) > 1 else ''}"
+                raise DownloadError(f"{url}: {failures[-1]} ({tries})")
+        got = md5_of(part_path)
+        if got != md5:
+            raise ChecksumError(f"{url}: MD5 is {got}, the registry expects {md5}; nothing was kept")
+        os.replace(part_path, dest)
+    finally:
+        part_path.unlink(missing_ok=True)
+    return dest
