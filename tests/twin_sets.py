@@ -10,6 +10,7 @@ compared.
 from __future__ import annotations
 
 import importlib.util
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -121,14 +122,34 @@ class TwinSet:
         return [names[f] for f in files]
 
 
-def run_sacrebleu(
-    argv: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> str:
-    """sacrebleu's command line, in process (so it sees the twin sets); its stdout."""
-    capsys.readouterr()
-    monkeypatch.setattr(sys, "argv", ["sacrebleu", *argv])
+class _Descriptor:
+    """Stands in for a stream whose descriptor sacrebleu reopens (and then owns)."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+
+    def fileno(self) -> int:
+        return self.fd
+
+
+def run_sacrebleu(argv: list[str], capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> str:
+    """sacrebleu's command line, in process (so it sees the twin sets); its stdout.
+
+    sacrebleu reopens standard input and output by descriptor (hence ``capfd``), and
+    its file objects close the descriptor: it is given copies, closed here afterwards.
+    """
+    capfd.readouterr()
+    monkeypatch.setattr(sys, "argv", ["sacrebleu", "-q", *argv])
+    stdin, stdout = sys.stdin, sys.stdout
+    sys.stdin = _Descriptor(os.open(os.devnull, os.O_RDONLY))  # type: ignore[assignment]
+    sys.stdout = _Descriptor(os.dup(stdout.fileno()))  # type: ignore[assignment]
     try:
         sb_cli.main()
     except SystemExit as exit:
-        assert exit.code in (0, None), capsys.readouterr().err
-    return capsys.readouterr().out
+        assert exit.code in (0, None), capfd.readouterr().err
+    finally:
+        for theirs in (sys.stdin, sys.stdout):
+            if not isinstance(theirs, _Descriptor):
+                theirs.close()
+        sys.stdin, sys.stdout = stdin, stdout
+    return capfd.readouterr().out

@@ -140,10 +140,15 @@ class BLEU:
         references: RefStreams | None = None,
         threads: int | None = None,
     ) -> None:
+        chosen = tokenize is None
         if tokenize is None:
             tokenize = _LANGUAGE_TOKENIZERS.get(trg_lang, "13a")
         if tokenize in ("ja-mecab", "ko-mecab"):
-            raise ConfigError(f"the {tokenize} tokenizer is not available in understudy yet")
+            why = f" (sacrebleu's default for the target language {trg_lang!r})" if chosen else ""
+            hint = (
+                "; choose another with tokenize=/-tok, knowing the score is not sacrebleu's" if chosen else ""
+            )
+            raise ConfigError(f"the {tokenize} tokenizer{why} is not available in understudy yet{hint}")
         del force  # accepted for sacrebleu compatibility; understudy never warns about tokenized input
         self.config = BLEUConfig(
             tokenize=tokenize,

@@ -186,3 +186,34 @@ class LineReader:
         self, kind: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.close()
+
+
+class ListReader:
+    """Lines already in memory behind :class:`LineReader`'s interface (test-set references).
+
+    >>> reader = ListReader(["a", "b", "c"], "wmt17 en-de (ref)")
+    >>> reader.take(2), reader.count_all()
+    (['a', 'b'], 3)
+    """
+
+    total_bytes: int | None = None
+    bytes_read = 0
+
+    def __init__(self, lines: list[str], name: str) -> None:
+        self.path = self.name = name
+        self._lines = lines
+        self.lines_taken = 0
+
+    def take(self, n: int) -> list[str]:
+        """The next ``n`` lines, fewer at the end."""
+        taken = self._lines[self.lines_taken : self.lines_taken + n]
+        self.lines_taken += len(taken)
+        return taken
+
+    def count_all(self) -> int:
+        """The total number of lines."""
+        self.lines_taken = len(self._lines)
+        return self.lines_taken
+
+    def close(self) -> None:
+        """Nothing to close."""

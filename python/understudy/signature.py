@@ -61,6 +61,14 @@ class Signature:
     version: str = f"understudy-{__version__}"
     extras: tuple[tuple[str, str], ...] = field(default=())
 
+    def with_extras(self, pairs: list[tuple[str, str]]) -> Signature:
+        """This signature with ``pairs`` (for example ``("test", "wmt17")``) before its other extras.
+
+        >>> Signature(1, BLEUConfig()).with_extras([("test", "wmt17"), ("lang", "en-de")]).format(short=True)
+        '#:1|t:wmt17|l:en-de|c:mixed|e:no|tok:13a|s:exp|n:4|v:understudy-0.1.0'
+        """
+        return Signature(self.nrefs, self.config, self.version, (*pairs, *self.extras))
+
     def items(self) -> list[tuple[str, str]]:
         """The ``(long key, value)`` pairs in print order (version last)."""
         cfg = self.config

@@ -12,11 +12,11 @@ import sys
 from collections.abc import Sequence
 
 from understudy._version import __version__
-from understudy.cli import pairwise, score, significance, tokenize
+from understudy.cli import pairwise, score, significance, testset, tokenize
 from understudy.cli.output import CliError, print_error
 from understudy.errors import UnderstudyError
 
-_SUBCOMMANDS = (score, significance, pairwise, tokenize)
+_SUBCOMMANDS = (score, significance, pairwise, tokenize, testset)
 
 
 def build_parser() -> argparse.ArgumentParser:

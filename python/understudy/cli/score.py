@@ -7,8 +7,8 @@ import json
 import sys
 import textwrap
 from contextlib import ExitStack
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -27,10 +27,11 @@ from understudy.cli.output import (
 )
 from understudy.cli.progress import Progress
 from understudy.cli.significance import add_significance_options, print_confidence, print_paired
+from understudy.cli.testset import Refs, add_testset_options, testset_refs
 from understudy.errors import EmptyInputError, UnderstudyError
-from understudy.io import STDIN, LineReader
+from understudy.io import STDIN, LineReader, ListReader
 from understudy.result import BLEUResult
-from understudy.significance import Test, bootstrap_ci, paired_test
+from understudy.significance import ConfidenceResult, PairedResult, Test, bootstrap_ci, paired_test
 from understudy.stats import BLEUStats, score_total
 
 EXAMPLES = """examples:
@@ -43,6 +44,8 @@ EXAMPLES = """examples:
   paste sysA.de sysB.de | understudy score ref.de         several systems on stdin, TAB-separated
   understudy score ref.de -i base.de sysA.de sysB.de --paired-bs -f text   each against the baseline
   understudy score ref.de -i hyp.de --confidence          95% interval by bootstrap resampling
+  understudy score -t wmt17 -l en-de -i hyp.de            against the official WMT17 reference
+  understudy score -t wmt19 -l de-en -i hyp.en --origlang de   only documents written in German
 
 Files are read and scored 20,000 lines at a time, so memory stays flat however
 long they are; a progress bar is shown when standard error is a terminal.
@@ -62,7 +65,9 @@ def add_parser(commands: Any) -> None:
         "13a tokenization, mixed case, exp smoothing, maximum order 4.",
         EXAMPLES,
     )
-    p.add_argument("refs", nargs="+", metavar="REF", help="reference file(s); .gz is read transparently")
+    p.add_argument(
+        "refs", nargs="*", metavar="REF", help="reference file(s), .gz read transparently; or -t NAME -l PAIR"
+    )
     p.add_argument("-i", "--input", nargs="+", metavar="HYP", help="system output file(s); default: stdin")
     add_text_options(p, "case-insensitive BLEU")
     add_scoring_options(p)
@@ -81,6 +86,7 @@ def add_parser(commands: Any) -> None:
     p.add_argument("-w", "--width", type=int, default=1, help="decimal places of scores (default: 1)")
     p.add_argument("-b", "--score-only", action="store_true", help="print the score alone")
     p.add_argument("-sh", "--short", action="store_true", help="abbreviated signature in text output")
+    add_testset_options(p)
     add_significance_options(p)
     add_threads_option(p)
     p.set_defaults(run=run)
@@ -97,8 +103,8 @@ class _Source:
     on standard input). A line with another number of fields exits with status 17.
     """
 
-    def __init__(self, path: str, fields: int | None, what: str) -> None:
-        self.reader = LineReader(path)
+    def __init__(self, reader: LineReader | ListReader, fields: int | None, what: str) -> None:
+        self.reader = reader
         self.fields = fields
         self.what = what
         self._fields_from_line_1 = fields is None
@@ -136,7 +142,9 @@ class _Source:
         return columns
 
 
-def _open_sources(args: argparse.Namespace, stack: ExitStack) -> tuple[list[_Source], list[_Source]]:
+def _open_sources(
+    args: argparse.Namespace, stack: ExitStack, testset: Refs | None
+) -> tuple[list[_Source], list[_Source]]:
     if args.num_refs < 1:
         raise CliError(f"--num-refs must be at least 1, got {args.num_refs}")
     if args.num_refs > 1 and len(args.refs) > 1:
@@ -145,11 +153,14 @@ def _open_sources(args: argparse.Namespace, stack: ExitStack) -> tuple[list[_Sou
         raise CliError("the same system file is given twice with -i")
 
     def source(path: str, fields: int | None, what: str) -> _Source:
-        src = _Source(path, fields, what)
+        src = _Source(LineReader(path), fields, what)
         stack.callback(src.reader.close)
         return src
 
-    refs = [source(path, args.num_refs, "references") for path in args.refs]
+    if testset is not None:
+        refs = [_Source(ListReader(lines, name), 1, "references") for name, lines in testset.streams]
+    else:
+        refs = [source(path, args.num_refs, "references") for path in args.refs]
     systems = (
         [source(path, 1, "systems") for path in args.input]
         if args.input
@@ -178,12 +189,17 @@ class _Scored:
     stats: list[BLEUStats] | None
 
 
-def _score_stream(args: argparse.Namespace, bleu: BLEU, keep_rows: bool) -> _Scored | None:
+def _score_stream(
+    args: argparse.Namespace, bleu: BLEU, keep_rows: bool, testset: Refs | None, tag: _Tagger
+) -> _Scored | None:
     """Read and score the inputs a chunk at a time; ``None`` when sentence scores were printed."""
     with ExitStack() as stack:
-        refs, systems = _open_sources(args, stack)
+        refs, systems = _open_sources(args, stack, testset)
         sources = [*systems, *refs]
-        progress = stack.enter_context(Progress("scoring", total=refs[0].reader.total_bytes))
+        tracked = next((s.reader for s in sources if s.reader.total_bytes), refs[0].reader)
+        progress = stack.enter_context(Progress("scoring", total=tracked.total_bytes))
+        keep = testset.keep if testset is not None else None
+        first = 0
         sentences = _SentenceWriter(args) if args.sentence_level else None
         totals: list[NDArray[np.int64]] = []
         kept: list[list[BLEUStats]] = []
@@ -198,10 +214,16 @@ def _score_stream(args: argparse.Namespace, bleu: BLEU, keep_rows: bool) -> _Sco
                 raise _length_error(sources)
             if sentences is not None and len(sys_columns) > 1:
                 raise CliError("sentence-level scoring takes one system")
+            if keep is not None:
+                mask = keep[first : first + sizes.pop()]
+                first += len(mask)
+                sys_columns, ref_columns = _kept(sys_columns, mask), _kept(ref_columns, mask)
+                if not any(mask):
+                    continue
             chunk_stats = bleu.segment_stats_many(sys_columns, ref_columns)
             nrefs.add(chunk_stats[0].nrefs)
             if sentences is not None:
-                sentences.write(chunk_stats[0].sentence_results())
+                sentences.write([tag(r) for r in chunk_stats[0].sentence_results()])
             if not totals:
                 totals = [np.zeros_like(s.total()) for s in chunk_stats]
                 kept = [[] for _ in chunk_stats]
@@ -209,7 +231,7 @@ def _score_stream(args: argparse.Namespace, bleu: BLEU, keep_rows: bool) -> _Sco
             if keep_rows:
                 for parts, part in zip(kept, chunk_stats, strict=True):
                     parts.append(part)
-            progress.update(refs[0].reader.bytes_read)
+            progress.update(tracked.bytes_read)
         progress.close()
         if not totals:
             raise EmptyInputError(f"{refs[0].reader.name}: empty input (no lines)")
@@ -221,6 +243,40 @@ def _score_stream(args: argparse.Namespace, bleu: BLEU, keep_rows: bool) -> _Sco
         return _Scored(names, totals, nrefs.pop() if len(nrefs) == 1 else None, merged)
 
 
+def _kept(columns: list[list[str]], mask: list[bool]) -> list[list[str]]:
+    return [[line for line, k in zip(column, mask, strict=True) if k] for column in columns]
+
+
+_Tagged = TypeVar("_Tagged", BLEUResult, PairedResult, ConfidenceResult)
+
+
+class _Tagger:
+    """Adds the test set's keys (test, lang, origlang, subset) to a result's signature."""
+
+    def __init__(self, pairs: list[tuple[str, str]]) -> None:
+        self.pairs = pairs
+
+    def __call__(self, result: _Tagged) -> _Tagged:
+        if not self.pairs:
+            return result
+        return replace(result, signature=result.signature.with_extras(self.pairs))
+
+
+def _testset(args: argparse.Namespace) -> Refs | None:
+    """The test set's references when -t is given, after checking the options fit together."""
+    if args.test_set and args.refs:
+        raise CliError("give reference files or -t NAME, not both")
+    if not args.test_set:
+        if not args.refs:
+            raise CliError("no references: give reference files, or -t NAME -l PAIR for a built-in test set")
+        if args.origlang is not None or args.subset is not None:
+            raise CliError("--origlang and --subset filter a built-in test set (-t)")
+        return None
+    if args.num_refs != 1:
+        raise CliError("--num-refs is for a TAB-separated reference file, not for -t")
+    return testset_refs(args)
+
+
 def run(args: argparse.Namespace) -> int:
     """Score every system, a chunk of segments at a time, and print the results."""
     if args.width < 0:
@@ -228,8 +284,10 @@ def run(args: argparse.Namespace) -> int:
     paired: Test | None = "bs" if args.paired_bs else "ar" if args.paired_ar else None
     if (paired or args.confidence) and args.sentence_level:
         raise CliError("confidence intervals and paired tests are for corpus scores, not -sl")
+    testset = _testset(args)
+    tag = _Tagger(testset.signature if testset else [])
     bleu = scorer(args, effective_order=args.sentence_level)
-    scored = _score_stream(args, bleu, keep_rows=bool(paired or args.confidence))
+    scored = _score_stream(args, bleu, keep_rows=bool(paired or args.confidence), testset=testset, tag=tag)
     if scored is None:
         return 0
     if paired is not None:
@@ -247,16 +305,17 @@ def run(args: argparse.Namespace) -> int:
                 args.p_values,
                 progress=lambda k, _: bar.update(k),
             )
-        print_paired(result, args)
+        print_paired(tag(result), args)
         return 0
     if args.confidence:
         if len(scored.names) > 1:
             raise CliError("--confidence takes one system; for several, use --paired-bs or --paired-ar")
         assert scored.stats is not None
-        print_confidence(bootstrap_ci(scored.stats[0], args.confidence_n, args.seed), scored.stats[0], args)
+        ci = bootstrap_ci(scored.stats[0], args.confidence_n, args.seed)
+        print_confidence(tag(ci), scored.stats[0], args)
         return 0
     results = [
-        (name, score_total(t, scored.nrefs, bleu.config))
+        (name, tag(score_total(t, scored.nrefs, bleu.config)))
         for name, t in zip(scored.names, scored.totals, strict=True)
     ]
     _print_corpus(results, args)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import replace
 from typing import Any
 
 from understudy.cli.output import (
@@ -108,7 +109,7 @@ def print_paired(result: PairedResult, args: argparse.Namespace) -> None:
 
 def print_confidence(result: ConfidenceResult, stats: BLEUStats, args: argparse.Namespace) -> None:
     """One system's score with its bootstrap mean ± 95% interval."""
-    base = stats.score()
+    base = replace(stats.score(), signature=result.signature)
     s, w = result.system, args.width
     if args.score_only:
         write(f"{s.score:.{w}f}")
@@ -116,7 +117,6 @@ def print_confidence(result: ConfidenceResult, stats: BLEUStats, args: argparse.
     if args.format == "json":
         record = {
             **base.to_dict(w),
-            "signature": result.signature.format(),
             "confidence_mean": s.mean,
             "confidence_ci": s.ci,
             "bs": result.n,

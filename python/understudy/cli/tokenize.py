@@ -32,6 +32,6 @@ def add_parser(commands: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Tokenize stdin to stdout."""
     lines = read_lines(STDIN, allow_empty=True)
-    for line in tokenize(lines, args.tokenize, args.lowercase):
+    for line in tokenize(lines, args.tokenize or "13a", args.lowercase):
         write(line)
     return 0

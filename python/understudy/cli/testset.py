@@ -1,0 +1,251 @@
+"""``understudy testset``: list, describe, download and print built-in test sets; ``-t`` for ``score``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+from understudy.cli.output import CliError, add_command, write
+from understudy.cli.progress import Progress
+from understudy.datasets import Cache, DatasetFields, Download, dataset, load, names, names_for_langpair
+from understudy.datasets.download import ProgressFn
+
+EXAMPLES = """examples:
+  understudy testset list                          every test set, with its description
+  understudy testset list -l en-de                 the sets with en-de or de-en
+  understudy testset info wmt17                    downloads, cache state and language pairs
+  understudy testset info wmt22 -l en-de           ... and the fields of one pair
+  understudy testset download wmt17 -l en-de       fetch, check and unpack it into the cache
+  understudy testset echo wmt17 -l en-de src       the source side, one segment per line
+  understudy testset echo wmt21 -l en-de src ref:A ref:B docid   several fields, TAB-separated
+  understudy testset echo wmt19 -l de-en src --origlang de       documents originally in German
+  understudy testset citation wmt17                its BibTeX
+  understudy score -t wmt17 -l en-de -i hyp.de     score against the official reference
+
+The cache is $UNDERSTUDY_CACHE, else the user cache folder (~/.cache/understudy on
+Linux); every cached file is checked against its checksum when used. With --offline
+(or UNDERSTUDY_OFFLINE=1) nothing is fetched and a missing file is named.
+Sets of your own: a JSON file in the registry's format, named in $UNDERSTUDY_REGISTRY.
+"""
+
+
+def add_parser(commands: Any) -> None:
+    """Register the ``testset`` subcommand and its actions."""
+    p = add_command(
+        commands,
+        "testset",
+        "list, download and print built-in test sets (WMT08-24, IWSLT17, ...)",
+        "Built-in test sets, as sacrebleu 2.6.0 publishes them: fetched once, checked against "
+        "the registry's MD5, unpacked safely into the cache.",
+        EXAMPLES,
+    )
+    actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
+    listing = actions.add_parser("list", help="test sets (with -l: those with the pair, either way)")
+    listing.add_argument("-l", "--language-pair", dest="langpair", metavar="SRC-TRG")
+    listing.set_defaults(run=run_list)
+    info = actions.add_parser("info", help="a set's downloads, cache state, pairs (and fields with -l)")
+    info.add_argument("name", metavar="NAME")
+    info.add_argument("-l", "--language-pair", dest="langpair", metavar="SRC-TRG")
+    add_cache_options(info)
+    info.set_defaults(run=run_info)
+    download = actions.add_parser("download", help="fetch, check and unpack a set into the cache")
+    download.add_argument("name", metavar="NAME")
+    download.add_argument("-l", "--language-pair", dest="langpair", metavar="SRC-TRG")
+    add_cache_options(download)
+    download.set_defaults(run=run_download)
+    echo = actions.add_parser("echo", help="print fields of a set, TAB-separated, one segment per line")
+    echo.add_argument("name", metavar="NAME", help="a test set; several, comma-separated, are concatenated")
+    echo.add_argument(
+        "fields", nargs="+", metavar="FIELD", help="src, ref, ref:A, docid, origlang, ... or all"
+    )
+    echo.add_argument("-l", "--language-pair", dest="langpair", metavar="SRC-TRG", required=True)
+    add_filter_options(echo)
+    add_cache_options(echo)
+    echo.set_defaults(run=run_echo)
+    citation = actions.add_parser("citation", help="a set's BibTeX")
+    citation.add_argument("name", metavar="NAME")
+    citation.set_defaults(run=run_citation)
+
+
+def add_cache_options(parser: argparse.ArgumentParser) -> None:
+    """``--offline`` and ``--cache DIR``."""
+    parser.add_argument(
+        "--offline", action="store_true", help="use the cache only (also: UNDERSTUDY_OFFLINE=1)"
+    )
+    parser.add_argument(
+        "--cache", metavar="DIR", help="cache folder (default: $UNDERSTUDY_CACHE, else the user cache)"
+    )
+
+
+def add_filter_options(parser: argparse.ArgumentParser) -> None:
+    """sacrebleu's ``--origlang`` and ``--subset`` document filters."""
+    parser.add_argument(
+        "-ol", "--origlang", metavar="LANG", help="only documents originally in LANG (non-LANG: all others)"
+    )
+    parser.add_argument(
+        "--subset", metavar="REGEX", help="only documents whose domain or WMT18/19 annotation matches"
+    )
+
+
+def add_testset_options(parser: argparse.ArgumentParser) -> None:
+    """``score``'s ``-t``, ``-l``, the filters and the cache options."""
+    parser.add_argument(
+        "-t",
+        "--test-set",
+        metavar="NAME",
+        help="score against a built-in test set (comma-separated: concatenated)",
+    )
+    parser.add_argument(
+        "-l",
+        "--language-pair",
+        dest="langpair",
+        metavar="SRC-TRG",
+        help="the pair of -t; its target picks the tokenizer",
+    )
+    add_filter_options(parser)
+    add_cache_options(parser)
+
+
+class _Bars:
+    """A progress bar per download, and a line on standard error saying what is fetched."""
+
+    def __init__(self) -> None:
+        self.bar: Progress | None = None
+
+    def __call__(self, download: Download) -> ProgressFn:
+        self.close()
+        print(f"understudy: fetching {download.url}", file=sys.stderr)
+        bar = self.bar = Progress(download.basename)
+
+        def update(done: int, total: int | None) -> None:
+            bar.total = total
+            bar.update(done)
+
+        return update
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+
+def cache_for(args: argparse.Namespace, bars: _Bars | None = None) -> Cache:
+    """The cache the options ask for."""
+    return Cache(args.cache, offline=True if args.offline else None, progress=bars)
+
+
+def _load(args: argparse.Namespace, name: str) -> DatasetFields:
+    bars = _Bars()
+    try:
+        return load(name, args.langpair, cache_for(args, bars))
+    finally:
+        bars.close()
+
+
+def run_list(args: argparse.Namespace) -> int:
+    """Print the sets (all, or those with the pair in either direction) and their descriptions."""
+    chosen = names_for_langpair(args.langpair) if args.langpair else names()
+    if args.langpair and not chosen:
+        raise CliError(f"no test set has {args.langpair} in either direction")
+    width = max(len(n) for n in chosen)
+    write("\n".join(f"{n:<{width}}  {dataset(n).description}" for n in sorted(chosen)))
+    return 0
+
+
+def run_info(args: argparse.Namespace) -> int:
+    """Print a set's description, downloads (and whether cached), pairs and, with -l, fields."""
+    info = dataset(args.name)
+    cache = cache_for(args)
+    lines = [f"{info.name}: {info.description}", f"format: {info.format}", "downloads:"]
+    for d in info.downloads:
+        state = "cached" if cache.download_path(d).is_file() else "not cached"
+        lines.append(f"  {d.url}  md5 {d.md5}  ({state})")
+    lines.append(f"language pairs: {' '.join(info.langpairs)}")
+    if args.langpair:
+        fields = _load(args, args.name)
+        lines.append(f"{args.langpair}: {len(fields)} segments; fields: {', '.join(fields.fields)}")
+        lines.append(f"scored references: {', '.join(fields.ref_fields) or 'none'}")
+    lines.append(f"cache: {cache.root}")
+    write("\n".join(lines))
+    return 0
+
+
+def run_download(args: argparse.Namespace) -> int:
+    """Fetch every download of a set (and parse the pair, with -l)."""
+    info = dataset(args.name)
+    if args.langpair:
+        info.langpair(args.langpair)
+    bars = _Bars()
+    cache = cache_for(args, bars)
+    try:
+        for item in info.downloads:
+            cache.ensure(item, info.name)
+        if args.langpair:
+            load(info.name, args.langpair, cache)
+    finally:
+        bars.close()
+    write(f"{info.name}: {len(info.downloads)} download(s) checked and cached in {cache.root}")
+    return 0
+
+
+def run_echo(args: argparse.Namespace) -> int:
+    """Print the requested fields, TAB-separated (sacrebleu's ``--echo``)."""
+    if "all" in args.fields and len(args.fields) > 1:
+        raise CliError("'all' cannot be combined with other fields")
+    rows: list[str] = []
+    for name in args.name.split(","):
+        fields = _load(args, name).filtered(args.origlang, args.subset)
+        wanted = list(fields.fields) if args.fields == ["all"] else args.fields
+        columns = [fields.field(f) for f in wanted]
+        rows.extend("\t".join(values) for values in zip(*columns, strict=True))
+    if rows:
+        write("\n".join(rows))
+    return 0
+
+
+def run_citation(args: argparse.Namespace) -> int:
+    """Print a set's BibTeX."""
+    info = dataset(args.name)
+    if not info.citation:
+        raise CliError(f"test set {info.name} has no citation in the registry")
+    write(info.citation)
+    return 0
+
+
+@dataclass(frozen=True)
+class Refs:
+    """What ``score -t`` scores against: reference streams, the filter mask, signature pairs."""
+
+    streams: list[tuple[str, list[str]]]
+    keep: list[bool] | None
+    signature: list[tuple[str, str]]
+
+
+def testset_refs(args: argparse.Namespace) -> Refs:
+    """The references of ``-t`` (sets concatenated) for ``-l``, filtered by ``--origlang``/``--subset``."""
+    if not args.langpair:
+        raise CliError("-t needs a language pair (-l); 'understudy testset info NAME' lists them")
+    streams: list[tuple[str, list[str]]] = []
+    keep: list[bool] = []
+    for name in args.test_set.split(","):
+        fields = _load(args, name)
+        if not fields.ref_fields:
+            raise CliError(f"test set {name} {args.langpair} has no references to score against")
+        if streams and len(fields.ref_fields) != len(streams):
+            raise CliError(f"the sets of -t have different numbers of references ({args.test_set})")
+        if not streams:
+            streams = [(f"{args.test_set} {args.langpair} ({f})", []) for f in fields.ref_fields]
+        for (_, lines), values in zip(streams, fields.refs, strict=True):
+            lines.extend(values)
+        keep.extend(fields.keep(args.origlang, args.subset))
+    filtered = args.origlang is not None or args.subset is not None
+    if filtered and not any(keep):
+        what = " and ".join(
+            f"{k}={v}" for k, v in (("origlang", args.origlang), ("subset", args.subset)) if v is not None
+        )
+        raise CliError(f"{args.test_set} {args.langpair} has no segment with {what}")
+    pairs = [("test", args.test_set), ("lang", args.langpair)]
+    pairs += [(k, v) for k, v in (("origlang", args.origlang), ("subset", args.subset)) if v is not None]
+    return Refs(streams, keep if filtered else None, pairs)
