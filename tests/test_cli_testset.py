@@ -176,6 +176,10 @@ def test_errors_are_one_line_and_nonzero(wmt_sgml, tmp_path, capfd) -> None:
         (["testset", "echo", "wmt97", "all", "src", "-l", "en-de"], "'all' cannot be combined"),
         (["testset", "citation", "wmt97"], "test set wmt97 has no citation"),
         (["testset", "list", "-l", "xx-yy"], "no test set has xx-yy"),
+        (
+            ["testset", "echo", "wmt97", "src", "-l", "en-de", "--subset", "("],
+            "--subset '(' is not a regular",
+        ),
     ]
     for argv, message in cases:
         status, out, err = run(capfd, *argv)

@@ -25,6 +25,7 @@ from understudy.datasets.cache import file_lock
 from understudy.errors import (
     CacheError,
     ChecksumError,
+    DatasetError,
     DatasetFormatError,
     DownloadError,
     OfflineError,
@@ -263,6 +264,8 @@ def test_unknown_sets_pairs_and_files(server, tmp_path, monkeypatch) -> None:
     fields = load("demo", "de-en", Cache(tmp_path / "c", policy=FAST))
     with pytest.raises(UnknownDatasetError, match=r"demo de-en has no field 'ref:A'; it has src, ref, docid"):
         fields.field("ref:A")
+    with pytest.raises(DatasetError, match=r"demo has no subset annotation"):
+        fields.keep(subset="sport")
     entry = json.loads((tmp_path / "demo.json").read_text())
     entry["testsets"]["demo"]["langpairs"]["de-en"]["files"][1] = "test/nowhere.sgm"
     (tmp_path / "demo.json").write_text(json.dumps(entry))

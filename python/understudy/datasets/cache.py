@@ -147,6 +147,10 @@ class Cache:
     def _fill(self, download: Download, who: str) -> None:
         """Fetch (if its file is missing or damaged) and unpack ``download``; under its lock."""
         path = self.download_path(download)
+        target = self.unpacked_path(download)
+        # Leftovers of a process killed mid-download or mid-unpack (the lock is ours now).
+        for stale in [*path.parent.glob(f"{path.name}.part-*"), *target.parent.glob(f".{target.name}.tmp-*")]:
+            shutil.rmtree(stale) if stale.is_dir() else stale.unlink()
         if path.is_file() and md5_of(path) != download.md5:
             path.unlink()
         if not path.is_file():
@@ -158,7 +162,6 @@ class Cache:
             progress = self.progress(download) if self.progress else None
             fetch(download.url, download.md5, path, self.policy, progress)
         if download.is_archive:
-            target = self.unpacked_path(download)
             shutil.rmtree(target, ignore_errors=True)
             unpack(path, target)
 
