@@ -9,8 +9,17 @@ from typing import Any
 
 from understudy.cli.output import CliError, add_command, write
 from understudy.cli.progress import Progress
-from understudy.datasets import Cache, DatasetFields, Download, dataset, load, names, names_for_langpair
-from understudy.datasets.download import ProgressFn
+from understudy.datasets import (
+    Cache,
+    DatasetFields,
+    Download,
+    dataset,
+    download,
+    load,
+    names,
+    names_for_langpair,
+)
+from understudy.datasets.fetch import ProgressFn
 
 EXAMPLES = """examples:
   understudy testset list                          every test set, with its description
@@ -50,11 +59,11 @@ def add_parser(commands: Any) -> None:
     info.add_argument("-l", "--language-pair", dest="langpair", metavar="SRC-TRG")
     add_cache_options(info)
     info.set_defaults(run=run_info)
-    download = actions.add_parser("download", help="fetch, check and unpack a set into the cache")
-    download.add_argument("name", metavar="NAME")
-    download.add_argument("-l", "--language-pair", dest="langpair", metavar="SRC-TRG")
-    add_cache_options(download)
-    download.set_defaults(run=run_download)
+    fetching = actions.add_parser("download", help="fetch, check and unpack a set into the cache")
+    fetching.add_argument("name", metavar="NAME")
+    fetching.add_argument("-l", "--language-pair", dest="langpair", metavar="SRC-TRG")
+    add_cache_options(fetching)
+    fetching.set_defaults(run=run_download)
     echo = actions.add_parser("echo", help="print fields of a set, TAB-separated, one segment per line")
     echo.add_argument("name", metavar="NAME", help="a test set; several, comma-separated, are concatenated")
     echo.add_argument(
@@ -174,19 +183,13 @@ def run_info(args: argparse.Namespace) -> int:
 
 def run_download(args: argparse.Namespace) -> int:
     """Fetch every download of a set (and parse the pair, with -l)."""
-    info = dataset(args.name)
-    if args.langpair:
-        info.langpair(args.langpair)
     bars = _Bars()
-    cache = cache_for(args, bars)
     try:
-        for item in info.downloads:
-            cache.ensure(item, info.name)
-        if args.langpair:
-            load(info.name, args.langpair, cache)
+        cache = download(args.name, args.langpair, cache_for(args, bars))
     finally:
         bars.close()
-    write(f"{info.name}: {len(info.downloads)} download(s) checked and cached in {cache.root}")
+    count = len(dataset(args.name).downloads)
+    write(f"{args.name}: {count} download(s) checked and cached in {cache.root}")
     return 0
 
 

@@ -16,7 +16,7 @@ scores against.
 """
 
 from understudy.datasets.cache import CACHE_ENV, OFFLINE_ENV, Cache, default_cache_dir
-from understudy.datasets.download import FetchPolicy
+from understudy.datasets.fetch import FetchPolicy
 from understudy.datasets.fields import DatasetFields, load
 from understudy.datasets.registry import (
     REGISTRY_ENV,

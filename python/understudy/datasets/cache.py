@@ -28,7 +28,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from understudy.datasets.archive import read_manifest, unpack
-from understudy.datasets.download import FetchPolicy, ProgressFn, fetch, md5_of
+from understudy.datasets.fetch import FetchPolicy, ProgressFn, fetch, md5_of
 from understudy.datasets.registry import Dataset, Download
 from understudy.errors import CacheError, ChecksumError, DatasetError, DatasetFormatError, OfflineError
 
