@@ -201,6 +201,19 @@ def test_offline_without_a_cache_names_the_missing_file(server, tmp_path, monkey
     assert server.hits["/offline.tgz"] == 0
 
 
+def test_leftovers_of_a_killed_process_are_cleared(server, tmp_path, monkeypatch) -> None:
+    register(tmp_path, monkeypatch, server.serve("/left.tgz", GOOD), md5(GOOD))
+    cache = Cache(tmp_path / "c", policy=FAST)
+    download = dataset("demo").downloads[0]
+    part = cache.download_path(download).with_name(cache.download_path(download).name + ".part-x1")
+    half = cache.unpacked_path(download).with_name(f".{cache.unpacked_path(download).name}.tmp-x2")
+    half.mkdir(parents=True)
+    part.parent.mkdir(parents=True)
+    part.write_bytes(GOOD[:10])
+    assert load("demo", "de-en", cache).src == ["Guten Morgen .", "Danke"]
+    assert not part.exists() and not half.exists()
+
+
 def test_offline_with_a_cache_needs_no_network(server, tmp_path, monkeypatch) -> None:
     register(tmp_path, monkeypatch, server.serve("/cached.tgz", GOOD), md5(GOOD))
     expected = load("demo", "de-en", Cache(tmp_path / "c", policy=FAST)).fields

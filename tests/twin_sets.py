@@ -95,7 +95,9 @@ class TwinSet:
         if name.startswith("wmt08"):
             record["doc_fields"] = False
         registry = write_registry(
-            tmp / f"{name.replace('/', '_')}.json", {name: record}, {name: subsets or {}}
+            tmp / f"{name.replace('/', '_')}.json",
+            {name: record},
+            {name: subsets} if subsets is not None else None,
         )
         monkeypatch.setenv("UNDERSTUDY_REGISTRY", str(registry))
         self.cache_dir = tmp / "cache"
