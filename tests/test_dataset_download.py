@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -240,7 +239,6 @@ def test_two_processes_download_the_same_set_once(server, tmp_path, monkeypatch)
     assert [job.returncode for job in jobs] == [0, 0], outputs
     assert [out for out, _ in outputs] == ["[['Good morning .', 'Thanks']]\n"] * 2
     assert server.hits["/shared.tgz"] == 1
-    assert cache_files(tmp_path / "c") == cache_files(tmp_path / "c")  # stable
     assert not [p for p in (tmp_path / "c").rglob("*.part-*")]
 
 
@@ -320,4 +318,3 @@ def test_default_cache_dir(monkeypatch) -> None:
         assert default_cache_dir() == Path("/var/cache/me/understudy")
     monkeypatch.setenv("UNDERSTUDY_CACHE", "/data/c")
     assert default_cache_dir() == Path("/data/c")
-    assert os.environ["UNDERSTUDY_CACHE"] == "/data/c"

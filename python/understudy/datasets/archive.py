@@ -51,12 +51,17 @@ class _Member:
     link_target: str = ""
 
 
+def _is_absolute(path: str) -> bool:
+    """A POSIX root or a Windows drive letter (``C:``), with ``/`` or ``\\`` already unified."""
+    return path.startswith("/") or (len(path) > 1 and path[1] == ":")
+
+
 def safe_name(name: str, archive: str) -> str:
     """``name`` as a clean relative path, or :class:`UnsafeArchiveError` if it could escape."""
     unified = name.replace("\\", "/")
     if "\x00" in unified:
         raise UnsafeArchiveError(f"{archive}: member {name!r} has a NUL byte in its name")
-    if unified.startswith("/") or (len(unified) > 1 and unified[1] == ":"):
+    if _is_absolute(unified):
         raise UnsafeArchiveError(f"{archive}: member {name!r} has an absolute path")
     parts = [p for p in unified.split("/") if p not in ("", ".")]
     if ".." in parts:
@@ -66,7 +71,7 @@ def safe_name(name: str, archive: str) -> str:
 
 def _link_target(member: str, target: str, archive: str) -> str:
     unified = target.replace("\\", "/")
-    if unified.startswith("/") or (len(unified) > 1 and unified[1] == ":"):
+    if _is_absolute(unified):
         raise UnsafeArchiveError(f"{archive}: link {member!r} points to the absolute path {target!r}")
     joined = posixpath.normpath(posixpath.join(posixpath.dirname(member), unified))
     if joined == ".." or joined.startswith("../"):

@@ -208,4 +208,5 @@ def names_for_langpair(pair: str) -> list[str]:
     """The sets that have ``pair`` in either direction (``en-de`` finds de-en sets too)."""
     src, _, trg = pair.partition("-")
     both = {pair, f"{trg}-{src}"}
-    return [name for name in names() if both & set(registry()[name].langpairs)]
+    sets = registry()
+    return [name for name in sorted(sets, reverse=True) if both & set(sets[name].langpairs)]
