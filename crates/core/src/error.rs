@@ -9,6 +9,20 @@ pub enum CoreError {
     UnknownTokenizer(String),
     /// A maximum n-gram order below 1.
     InvalidOrder(usize),
+    /// An n-gram order above what the metric accepts.
+    OrderTooLarge {
+        name: &'static str,
+        order: usize,
+        max: usize,
+    },
+    /// TER's beam search left the final cell unreachable (sacrebleu raises too).
+    TerBeam,
+    /// More references for one segment than TER's exact sum can hold.
+    TooManyReferences {
+        segment: usize,
+        found: usize,
+        max: usize,
+    },
     /// Two streams that should be parallel have different lengths.
     LengthMismatch {
         /// What the first stream is (for example "hypotheses").
@@ -47,6 +61,22 @@ impl fmt::Display for CoreError {
             CoreError::InvalidOrder(n) => {
                 write!(f, "maximum n-gram order must be at least 1, got {n}")
             }
+            CoreError::OrderTooLarge { name, order, max } => {
+                write!(f, "{name} must be at most {max}, got {order}")
+            }
+            CoreError::TerBeam => write!(
+                f,
+                "TER's beam search found no alignment for this sentence pair (sacrebleu fails here too)"
+            ),
+            CoreError::TooManyReferences {
+                segment,
+                found,
+                max,
+            } => write!(
+                f,
+                "segment {} has {found} references; TER takes at most {max} per segment",
+                segment + 1
+            ),
             CoreError::LengthMismatch {
                 what,
                 expected,

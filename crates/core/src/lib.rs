@@ -6,6 +6,7 @@
 //! segment ([`segment`], [`stats`]), for cached references and for all pairs
 //! ([`pairwise`]), serially or on a rayon pool ([`parallel`]).
 
+pub mod chrf;
 pub mod config;
 pub mod error;
 pub mod pairwise;
@@ -13,6 +14,7 @@ pub mod parallel;
 pub mod segment;
 mod smallmap;
 pub mod stats;
+pub mod ter;
 pub mod text;
 pub mod tok13a;
 pub mod tokenize;

@@ -72,6 +72,29 @@ pub fn fill_rows<T, O, S>(
     }
 }
 
+/// `f(scratch, item)` for each item, which it may change (each item is its own output).
+pub fn for_each_mut<T, S>(
+    exec: Exec,
+    items: &mut [T],
+    init: impl Fn() -> S + Sync + Send,
+    f: impl Fn(&mut S, &mut T) + Sync + Send,
+) where
+    T: Send,
+{
+    match exec {
+        Exec::Serial => {
+            let mut scratch = init();
+            for item in items.iter_mut() {
+                f(&mut scratch, item);
+            }
+        }
+        Exec::Parallel => items
+            .par_iter_mut()
+            .with_min_len(MIN_ITEMS_PER_TASK)
+            .for_each_init(init, |s, item| f(s, item)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

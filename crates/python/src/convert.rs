@@ -1,0 +1,87 @@
+//! Borrowing Python strings and running chunked work with the GIL released.
+
+use pyo3::prelude::*;
+use pyo3::types::PyString;
+use understudy_core::{CoreError, Exec};
+
+use crate::errors::Result;
+use crate::pools;
+
+/// Segments (or, for all pairs, a sixteenth of the cells) per call into the core
+/// between two checks for Ctrl-C: a few milliseconds of work.
+pub const CHUNK: usize = 16_384;
+
+/// A list of reference streams as Python gives them (`None`: no reference there).
+pub type Streams<'py> = Vec<Vec<Option<Bound<'py, PyString>>>>;
+
+/// The UTF-8 text of Python strings, borrowed from the string objects.
+pub fn borrow_all<'a>(strings: &'a [Bound<'_, PyString>]) -> PyResult<Vec<&'a str>> {
+    strings.iter().map(|s| s.to_str()).collect()
+}
+
+/// Reference streams (`None` for a missing reference), borrowed.
+pub fn borrow_streams<'a>(
+    streams: &'a [Vec<Option<Bound<'_, PyString>>>],
+) -> PyResult<Vec<Vec<Option<&'a str>>>> {
+    streams
+        .iter()
+        .map(|s| {
+            s.iter()
+                .map(|r| r.as_ref().map(|r| r.to_str()).transpose())
+                .collect()
+        })
+        .collect()
+}
+
+/// Run `work` on consecutive ranges of `0..n`, at most `chunk` long, with the GIL
+/// released, checking for Ctrl-C between ranges. `cells` is the work per item (in
+/// segments), which decides whether a range is worth running in parallel.
+pub fn chunked(
+    py: Python<'_>,
+    threads: usize,
+    n: usize,
+    chunk: usize,
+    cells: usize,
+    mut work: impl FnMut(std::ops::Range<usize>, Exec) -> std::result::Result<(), CoreError> + Send,
+) -> Result<()> {
+    let mut start = 0;
+    while start < n {
+        let end = (start + chunk).min(n);
+        pools::run(py, threads, (end - start) * cells, |exec| {
+            work(start..end, exec)
+        })?;
+        py.check_signals()?;
+        start = end;
+    }
+    Ok(())
+}
+
+/// Rows `start..stop` of a table of `n` hypotheses, or a `ValueError`.
+pub fn check_range(start: usize, stop: usize, n: usize) -> Result<()> {
+    if start > stop || stop > n {
+        let message = format!("rows({start}, {stop}) outside 0..{n}");
+        return Err(pyo3::exceptions::PyValueError::new_err(message).into());
+    }
+    Ok(())
+}
+
+/// The rows in `out` as a `(len / width, width)` NumPy array.
+pub fn rows_array(
+    py: Python<'_>,
+    out: Vec<i64>,
+    width: usize,
+) -> Result<Bound<'_, numpy::PyArray2<i64>>> {
+    use numpy::{IntoPyArray, PyArrayMethods};
+    let n = out.len() / width.max(1);
+    Ok(out.into_pyarray(py).reshape([n, width])?)
+}
+
+/// Counts as an int64 NumPy array.
+pub fn counts_array<'py>(py: Python<'py>, counts: &[usize]) -> Bound<'py, numpy::PyArray1<i64>> {
+    use numpy::IntoPyArray;
+    counts
+        .iter()
+        .map(|&n| n as i64)
+        .collect::<Vec<_>>()
+        .into_pyarray(py)
+}

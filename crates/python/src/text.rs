@@ -1,0 +1,71 @@
+//! Tokenizing as BLEU sees text, and the C library's `log` and `exp` for NumPy arrays.
+
+use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
+use pyo3::prelude::*;
+use pyo3::types::PyString;
+use understudy_core::config::tokens;
+use understudy_core::Tokenizer;
+
+use crate::bleu::make_config;
+use crate::convert::borrow_all;
+use crate::errors::Result;
+
+/// Tokenize lines exactly as BLEU sees them: tokens joined by single spaces.
+#[pyfunction]
+#[pyo3(signature = (lines, tokenizer, lowercase = false))]
+pub fn tokenize(
+    py: Python<'_>,
+    lines: Vec<Bound<'_, PyString>>,
+    tokenizer: &str,
+    lowercase: bool,
+) -> Result<Vec<String>> {
+    let config = make_config(tokenizer, lowercase, 1)?;
+    let borrowed = borrow_all(&lines)?;
+    Ok(py.detach(|| {
+        let mut scratch = understudy_core::tok13a::Scratch::default();
+        borrowed
+            .iter()
+            .map(|l| {
+                tokens(config.preprocess_into(l, &mut scratch))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect()
+    }))
+}
+
+/// The names of the tokenizers implemented in Rust.
+#[pyfunction]
+pub fn tokenizer_names() -> Vec<&'static str> {
+    Tokenizer::NAMES.to_vec()
+}
+
+fn map_f64<'py>(
+    py: Python<'py>,
+    values: PyReadonlyArray1<'py, f64>,
+    f: fn(f64) -> f64,
+) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    let out: Vec<f64> = values.as_array().iter().map(|&v| f(v)).collect();
+    Ok(out.into_pyarray(py))
+}
+
+/// Elementwise natural log through the C library, as `math.log` computes it.
+///
+/// NumPy's SIMD `log` can differ from the C library in the last bit; sacrebleu uses
+/// `math.log`, so bit-identical scores need the C library's.
+#[pyfunction]
+pub fn ln<'py>(
+    py: Python<'py>,
+    values: PyReadonlyArray1<'py, f64>,
+) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    map_f64(py, values, f64::ln)
+}
+
+/// Elementwise exponential through the C library, as `math.exp` computes it.
+#[pyfunction]
+pub fn exp<'py>(
+    py: Python<'py>,
+    values: PyReadonlyArray1<'py, f64>,
+) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    map_f64(py, values, f64::exp)
+}
