@@ -10,4 +10,5 @@ cargo test --workspace
 ruff format --check .
 ruff check .
 mypy
+python -m mypy.stubtest understudy._core
 python -m pytest

@@ -59,11 +59,11 @@ def test_pairwise_of_nothing_is_an_empty_matrix() -> None:
 
 
 def test_pairwise_reports_progress_and_blocks_do_not_change_cells(monkeypatch: pytest.MonkeyPatch) -> None:
-    import understudy.bleu
+    import understudy.metric
 
     hyps, refs = UEDIN[:50], REF[:20]
     whole = BLEU().pairwise(hyps, refs)
-    monkeypatch.setattr(understudy.bleu, "PAIRWISE_ROWS_PER_CALL", 7 * len(refs))
+    monkeypatch.setattr(understudy.metric, "PAIRWISE_CELLS_PER_CALL", 7 * len(refs))
     seen: list[tuple[int, int]] = []
     blocked = BLEU().pairwise(hyps, refs, progress=lambda done, total: seen.append((done, total)))
     assert blocked.tolist() == whole.tolist()

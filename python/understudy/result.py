@@ -1,4 +1,4 @@
-"""Result records: frozen, printable as sacrebleu prints them, serialisable to JSON.
+"""Result records of every metric: frozen, printable as sacrebleu prints them, serialisable to JSON.
 
 >>> from understudy import corpus_bleu
 >>> r = corpus_bleu(["the cat sat on the mat"], [["the cat sat on the mat"]])
@@ -13,6 +13,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from understudy.config import CHRFConfig
 from understudy.signature import Signature
 
 
@@ -85,3 +86,118 @@ class BLEUResult:
 
     def __str__(self) -> str:
         return self.format()
+
+
+@dataclass(frozen=True)
+class CHRFResult:
+    """One chrF (or chrF++) score, with the summed statistics row it was computed from.
+
+    ``stats`` is ``[hyp, ref, match]`` per order, character orders first.
+
+    >>> from understudy import corpus_chrf
+    >>> print(corpus_chrf(["the cat"], [["the cat"]]))
+    chrF2|nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|beta:2|version:understudy-0.1.0 = 100.00
+    """
+
+    score: float
+    stats: tuple[int, ...]
+    signature: Signature
+
+    @property
+    def name(self) -> str:
+        """``chrF<beta>``, with a ``+`` per word order."""
+        return self.signature.config.name
+
+    @property
+    def char_order(self) -> int:
+        """The character n-gram order."""
+        return _chrf(self).char_order
+
+    @property
+    def word_order(self) -> int:
+        """The word n-gram order (2 for chrF++)."""
+        return _chrf(self).word_order
+
+    @property
+    def beta(self) -> float:
+        """The weight of recall against precision."""
+        return _chrf(self).beta
+
+    def format(self, width: int = 2, score_only: bool = False, short: bool = False) -> str:
+        """``chrF2|<signature> = <score>``, or the score alone."""
+        score = f"{self.score:.{width}f}"
+        return score if score_only else f"{self.name}|{self.signature.format(short)} = {score}"
+
+    def to_dict(self, width: int | None = None) -> dict[str, Any]:
+        """Every number, plus the signature as a string and key by key."""
+        out: dict[str, Any] = {
+            "name": self.name,
+            "score": self.score if width is None else round(self.score, width),
+            "signature": self.signature.format(),
+            "char_order": self.char_order,
+            "word_order": self.word_order,
+            "beta": self.beta,
+            "stats": list(self.stats),
+        }
+        return out | dict(self.signature.items())
+
+    def to_json(self, width: int | None = None) -> str:
+        """:meth:`to_dict` as indented JSON."""
+        return json.dumps(self.to_dict(width), indent=1, ensure_ascii=False)
+
+    def __str__(self) -> str:
+        return self.format()
+
+
+@dataclass(frozen=True)
+class TERResult:
+    """One TER score: edits per reference word, times 100 (lower is better).
+
+    ``num_edits`` is the summed fewest edits; ``ref_length`` the summed average
+    reference length (as sacrebleu's ``TERScore`` has them).
+
+    >>> from understudy import corpus_ter
+    >>> r = corpus_ter(["a b c x"], [["a b c d"]])
+    >>> r.score, r.num_edits, r.ref_length
+    (25.0, 1, 4.0)
+    """
+
+    score: float
+    num_edits: int
+    ref_length: float
+    signature: Signature
+
+    name = "TER"
+
+    def format(self, width: int = 2, score_only: bool = False, short: bool = False) -> str:
+        """``TER|<signature> = <score>``, or the score alone."""
+        score = f"{self.score:.{width}f}"
+        return score if score_only else f"{self.name}|{self.signature.format(short)} = {score}"
+
+    def to_dict(self, width: int | None = None) -> dict[str, Any]:
+        """Every number, plus the signature as a string and key by key."""
+        out: dict[str, Any] = {
+            "name": self.name,
+            "score": self.score if width is None else round(self.score, width),
+            "signature": self.signature.format(),
+            "num_edits": self.num_edits,
+            "ref_length": self.ref_length,
+        }
+        return out | dict(self.signature.items())
+
+    def to_json(self, width: int | None = None) -> str:
+        """:meth:`to_dict` as indented JSON."""
+        return json.dumps(self.to_dict(width), indent=1, ensure_ascii=False)
+
+    def __str__(self) -> str:
+        return self.format()
+
+
+def _chrf(result: CHRFResult) -> CHRFConfig:
+    config = result.signature.config
+    assert isinstance(config, CHRFConfig)
+    return config
+
+
+Result = BLEUResult | CHRFResult | TERResult
+"""A result of any metric."""

@@ -1,26 +1,42 @@
 """The signature: every parameter that can change a score, in sacrebleu's ``key:value|...`` form.
 
-Unlike sacrebleu's, it names the maximum n-gram order (``ngram``), so two scores with
-the same signature are comparable, and it parses back into the configuration.
+One class serves every metric: the number of references, the keys of the metric's
+configuration (``config.signature_pairs()``), test-set and significance keys, and the
+version. Unlike sacrebleu's, it names BLEU's maximum n-gram order (``ngram``) and
+chrF's ``beta``, so two scores with the same signature are comparable, and it parses
+back into the configuration, for any metric.
 
 >>> sig = Signature(nrefs=1, config=BLEUConfig())
 >>> sig.format()
 'nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|ngram:4|version:understudy-0.1.0'
 >>> Signature.parse("#:1|c:lc|e:no|tok:intl|s:floor[0.10]|v:2.6.0").config.smooth_value
 0.1
+>>> Signature.parse("nrefs:1|case:mixed|eff:yes|nc:6|nw:2|space:no|version:2.6.0").config.name
+'chrF2++'
+>>> Signature.parse("#:1|c:lc|t:tercom|nr:no|pn:yes|as:no|v:2.6.0").config
+TERConfig(normalized=False, no_punct=False, asian_support=False, case_sensitive=False)
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from understudy._version import __version__
-from understudy.config import SMOOTH_DEFAULTS, BLEUConfig
+from understudy.config import BLEUConfig, CHRFConfig, MetricConfig, TERConfig
 from understudy.errors import ConfigError, SignatureError
 
-_SHORT = {"nrefs": "#", "case": "c", "eff": "e", "tok": "tok", "smooth": "s", "ngram": "n", "version": "v"}
-_LONG = {short: long for long, short in _SHORT.items()}
+_COMMON = {"nrefs": "#", "version": "v"}
+# Each metric's own keys and their short forms (sacrebleu's, plus ngram and beta).
+_METRIC_SHORT: dict[str, dict[str, str]] = {
+    "bleu": {"case": "c", "eff": "e", "tok": "tok", "smooth": "s", "ngram": "n"},
+    "chrf": {"case": "c", "eff": "e", "nc": "nc", "nw": "nw", "space": "s", "beta": "b"},
+    "ter": {"case": "c", "tok": "t", "norm": "nr", "punct": "pn", "asian": "as"},
+}
+_CONFIGS: dict[str, type[BLEUConfig] | type[CHRFConfig] | type[TERConfig]] = {
+    "bleu": BLEUConfig,
+    "chrf": CHRFConfig,
+    "ter": TERConfig,
+}
 # Keys sacrebleu defines for test sets and significance tests; kept verbatim when parsed.
 _PASSTHROUGH = {
     "bs": "bs",
@@ -34,30 +50,21 @@ _PASSTHROUGH = {
     "subset": "S",
 }
 _PASSTHROUGH_LONG = {short: long for long, short in _PASSTHROUGH.items()}
-_SMOOTH_RE = re.compile(r"^(none|exp|floor|add-k)(?:\[([^\]]+)\])?$")
-
-
-def _format_smooth(config: BLEUConfig) -> str:
-    value = config.smooth
-    if value is None:
-        return config.smooth_method
-    text = f"{value:.2f}"
-    # sacrebleu prints two decimals; print more only where two would lose the value.
-    if float(text) != value:
-        text = repr(value)
-    return f"{config.smooth_method}[{text}]"
+# Keys only one metric has, which tell a parsed signature's metric.
+_MARKERS = {"nc": "chrf", "nw": "chrf", "space": "chrf", "beta": "chrf", "b": "chrf"}
+_MARKERS |= {key: "ter" for key in ("norm", "nr", "punct", "pn", "asian", "as")}
 
 
 @dataclass(frozen=True)
 class Signature:
-    """A BLEU signature: number of references (``None`` when it varies) and the config.
+    """A metric's signature: number of references (``None`` when it varies) and the config.
 
     ``extras`` holds keys of other tools' signatures (test set, bootstrap settings) in
     order, so a parsed signature prints back the same.
     """
 
     nrefs: int | None
-    config: BLEUConfig
+    config: MetricConfig
     version: str = f"understudy-{__version__}"
     extras: tuple[tuple[str, str], ...] = field(default=())
 
@@ -71,22 +78,15 @@ class Signature:
 
     def items(self) -> list[tuple[str, str]]:
         """The ``(long key, value)`` pairs in print order (version last)."""
-        cfg = self.config
         pairs = [("nrefs", "var" if self.nrefs is None else str(self.nrefs))]
         pairs += list(self.extras)
-        pairs += [
-            ("case", "lc" if cfg.lowercase else "mixed"),
-            ("eff", "yes" if cfg.effective_order else "no"),
-            ("tok", cfg.tokenize),
-            ("smooth", _format_smooth(cfg)),
-            ("ngram", str(cfg.max_ngram_order)),
-            ("version", self.version),
-        ]
+        pairs += self.config.signature_pairs()
+        pairs.append(("version", self.version))
         return pairs
 
     def format(self, short: bool = False) -> str:
         """The signature string, with abbreviated keys when ``short``."""
-        abbr = {**_SHORT, **_PASSTHROUGH}
+        abbr = {**_COMMON, **_PASSTHROUGH, **_METRIC_SHORT[self.config.metric]}
         return "|".join(f"{abbr[k] if short else k}:{v}" for k, v in self.items())
 
     def __str__(self) -> str:
@@ -94,67 +94,48 @@ class Signature:
 
     @classmethod
     def parse(cls, text: str) -> Signature:
-        """Parse a long or short signature, understudy's or sacrebleu's.
+        """Parse a long or short signature of any metric, understudy's or sacrebleu's.
 
-        A sacrebleu signature has no ``ngram`` key: its order is sacrebleu's fixed 4.
+        The metric is told by its keys (``nc``/``nw``/``space``: chrF; ``norm``/``punct``/
+        ``asian``: TER; else BLEU). A sacrebleu BLEU signature has no ``ngram`` key: its
+        order is sacrebleu's fixed 4; a sacrebleu chrF signature has no ``beta``: 2.
 
         >>> Signature.parse("nrefs:var|case:mixed|eff:yes|tok:13a|smooth:exp|ngram:2|version:x").config
         BLEUConfig(tokenize='13a', lowercase=False, smooth_method='exp', smooth_value=None, \
 max_ngram_order=2, effective_order=True)
         """
-        values: dict[str, str] = {}
-        extras: list[tuple[str, str]] = []
+        parts = []
         for part in text.strip().split("|"):
             key, sep, value = part.partition(":")
             if not sep or not value:
                 raise SignatureError(f"signature part {part!r} is not key:value")
-            key = _LONG.get(key, key)
-            if key in _PASSTHROUGH or key in _PASSTHROUGH_LONG:
-                extras.append((_PASSTHROUGH_LONG.get(key, key), value))
-            elif key in _SHORT:
+            parts.append((key, value))
+        metric = next((_MARKERS[k] for k, _ in parts if k in _MARKERS), "bleu")
+        own = {short: long for long, short in _METRIC_SHORT[metric].items()}
+        values: dict[str, str] = {}
+        extras: list[tuple[str, str]] = []
+        for key, value in parts:
+            # TER's short tokenizer key is sacrebleu's short test-set key too.
+            if metric == "ter" and key == "t" and value == "tercom":
+                key = "tok"
+            key = {"#": "nrefs", "v": "version"}.get(key, key)
+            if key in ("nrefs", "version") or key in _METRIC_SHORT[metric]:
                 values[key] = value
+            elif key in own and key not in _PASSTHROUGH_LONG:
+                values[own[key]] = value
+            elif key in _PASSTHROUGH or key in _PASSTHROUGH_LONG:
+                extras.append((_PASSTHROUGH_LONG.get(key, key), value))
             else:
-                raise SignatureError(f"unknown signature key {key!r}")
-        missing = [k for k in ("nrefs", "case", "eff", "tok", "smooth") if k not in values]
-        if missing:
-            raise SignatureError(f"signature lacks {', '.join(missing)}")
-        smooth_method, smooth_value = _parse_smooth(values["smooth"])
+                raise SignatureError(f"unknown signature key {key!r} for {metric}")
+        if "nrefs" not in values:
+            raise SignatureError("signature lacks nrefs")
         try:
-            config = BLEUConfig(
-                tokenize=values["tok"],
-                lowercase=_choice(values, "case", {"lc": True, "mixed": False}),
-                effective_order=_choice(values, "eff", {"yes": True, "no": False}),
-                max_ngram_order=_integer(values.get("ngram", "4"), "ngram"),
-                smooth_method=smooth_method,
-                smooth_value=smooth_value,
-            )
+            config = _CONFIGS[metric].from_signature(values)
         except ConfigError as err:
             raise SignatureError(f"signature names a configuration understudy cannot run: {err}") from err
-        nrefs = None if values["nrefs"] == "var" else _integer(values["nrefs"], "nrefs")
+        nrefs_text = values["nrefs"]
+        if nrefs_text != "var" and not nrefs_text.isdigit():
+            raise SignatureError(f"nrefs must be a whole number or var, got {nrefs_text!r}")
+        nrefs = None if nrefs_text == "var" else int(nrefs_text)
         version = values.get("version", f"understudy-{__version__}")
         return cls(nrefs=nrefs, config=config, version=version, extras=tuple(extras))
-
-
-def _choice(values: dict[str, str], key: str, options: dict[str, bool]) -> bool:
-    if values[key] not in options:
-        raise SignatureError(f"{key} must be one of {', '.join(options)}, got {values[key]!r}")
-    return options[values[key]]
-
-
-def _integer(text: str, key: str) -> int:
-    if not text.isdigit():
-        raise SignatureError(f"{key} must be a whole number, got {text!r}")
-    return int(text)
-
-
-def _parse_smooth(text: str) -> tuple[str, float | None]:
-    match = _SMOOTH_RE.match(text)
-    if not match:
-        raise SignatureError(f"cannot read smoothing {text!r}")
-    method, value = match.group(1), match.group(2)
-    if value is None or SMOOTH_DEFAULTS[method] is None:
-        return method, None
-    try:
-        return method, float(value)
-    except ValueError as err:
-        raise SignatureError(f"cannot read smoothing value {value!r}") from err

@@ -1,4 +1,7 @@
-"""Is a difference in BLEU real? Confidence intervals and paired tests, from segment statistics.
+"""Is a difference in score real? Confidence intervals and paired tests, from segment statistics.
+
+Every function takes the statistics of any metric (:class:`~understudy.stats.Stats`:
+BLEU, chrF or TER) and scores resampled sums with that metric's one scoring function.
 
 - :func:`bootstrap_ci`: a 95% interval for one system (sacrebleu's ``--confidence``).
 - :func:`paired_test`: each system against a baseline by paired bootstrap resampling
@@ -42,11 +45,10 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from understudy.config import BLEUConfig
+from understudy.config import MetricConfig
 from understudy.errors import ConfigError
-from understudy.scoring import score_rows
 from understudy.signature import Signature
-from understudy.stats import BLEUStats
+from understudy.stats import Stats
 
 DEFAULT_SEED = 12345
 """sacrebleu's default seed."""
@@ -115,14 +117,14 @@ class PairedResult:
         return json.dumps(self.to_dict(), indent=1, ensure_ascii=False)
 
 
-def _check(stats: Sequence[BLEUStats], names: Sequence[str]) -> BLEUConfig:
+def _check(stats: Sequence[Stats[Any, Any]], names: Sequence[str]) -> MetricConfig:
     if len(stats) != len(names):
         raise ConfigError(f"{len(stats)} systems but {len(names)} names")
     if not stats:
         raise ConfigError("no systems to test")
-    config = stats[0].config
+    config: MetricConfig = stats[0].config
     for s, name in zip(stats, names, strict=True):
-        if s.config != config:
+        if type(s) is not type(stats[0]) or s.config != config:
             raise ConfigError(f"{name} was counted with {s.config}, not {config}")
         if len(s) != len(stats[0]):
             raise ConfigError(f"{name} has {len(s)} segments but {names[0]} has {len(stats[0])}")
@@ -167,12 +169,12 @@ def _bootstrap_indices(seed: int, n: int, n_segments: int) -> NDArray[np.int64]:
     return indices
 
 
-def _signature(stats: BLEUStats, extras: list[tuple[str, str]]) -> Signature:
+def _signature(stats: Stats[Any, Any], extras: list[tuple[str, str]]) -> Signature:
     return replace(stats.signature, extras=tuple(extras))
 
 
 def bootstrap_ci(
-    stats: BLEUStats, n: int = 1000, seed: int = DEFAULT_SEED, name: str = ""
+    stats: Stats[Any, Any], n: int = 1000, seed: int = DEFAULT_SEED, name: str = ""
 ) -> ConfidenceResult:
     """The resampled mean and 95% interval of one system's BLEU, as sacrebleu's ``--confidence``.
 
@@ -186,7 +188,7 @@ def bootstrap_ci(
     if n < 1:
         raise ConfigError(f"the number of bootstrap resamples must be at least 1, got {n}")
     counts = _resample_counts(_bootstrap_indices(seed, n, len(stats)), len(stats))
-    scores = score_rows(_sums(counts, stats.rows), stats.config, float32=True).scores.tolist()
+    scores = stats.scores_of(_sums(counts, stats.rows), float32=True).tolist()
     ordered = sorted(scores)
     low = n // 40
     # sacrebleu's single-system interval takes statistics.mean (exactly rounded).
@@ -206,12 +208,14 @@ def _samples(test: str, n: int | None) -> int:
     return n
 
 
-def _ar_difference(baseline: BLEUStats, system: BLEUStats, swapped: NDArray[np.int64]) -> NDArray[np.float64]:
+def _ar_difference(
+    baseline: Stats[Any, Any], system: Stats[Any, Any], swapped: NDArray[np.int64]
+) -> NDArray[np.float64]:
     """|score(A) - score(B)| per trial, where A takes the baseline's segments where the mask
     is set and the system's elsewhere, and B the rest: with ``swapped`` = mask @ (baseline -
     system), A = total(system) + swapped and B = total(baseline) - swapped."""
-    scores_a = score_rows(system.total() + swapped, baseline.config).scores
-    scores_b = score_rows(baseline.total() - swapped, baseline.config).scores
+    scores_a = baseline.scores_of(system.total() + swapped)
+    scores_b = baseline.scores_of(baseline.total() - swapped)
     return np.abs(scores_a - scores_b)
 
 
@@ -226,7 +230,7 @@ def _p_value(extremes: NDArray[np.float64], observed: float, p_values: PValues) 
 
 
 def paired_test(
-    stats: Sequence[BLEUStats],
+    stats: Sequence[Stats[Any, Any]],
     names: Sequence[str],
     test: Test = "bs",
     n: int | None = None,
@@ -243,7 +247,7 @@ def paired_test(
     off) and its p-value against the baseline. ``progress(done, total)`` is called as
     systems are done.
     """
-    config = _check(stats, names)
+    _check(stats, names)
     if len(stats) < 2:
         raise ConfigError("a paired test needs a baseline and at least one other system")
     n = _samples(test, n)
@@ -253,16 +257,14 @@ def paired_test(
     baseline_mean = baseline_ci = None
     if confidence > 0:
         counts = _resample_counts(_bootstrap_indices(seed, confidence, n_segments), n_segments)
-        baseline_mean, baseline_ci = _estimate(score_rows(_sums(counts, stats[0].rows), config, True).scores)
+        baseline_mean, baseline_ci = _estimate(stats[0].scores_of(_sums(counts, stats[0].rows), True))
     systems = []
     if test == "bs":
         # One draw serves every system: sacrebleu reseeds per system with the same seed.
         # All systems' rows side by side make the sums one matrix product.
         width = stats[0].rows.shape[1]
         sums = _sums(counts, np.hstack([s.rows for s in stats]))
-        scores = [
-            score_rows(sums[:, k * width : (k + 1) * width], config, True).scores for k in range(len(stats))
-        ]
+        scores = [stats[0].scores_of(sums[:, k * width : (k + 1) * width], True) for k in range(len(stats))]
         for k in range(1, len(stats)):
             mean, ci = _estimate(scores[k])
             diffs = np.abs(scores[k] - scores[0])
@@ -282,8 +284,8 @@ def paired_test(
 
 
 def _ar_one(
-    baseline: BLEUStats,
-    system: BLEUStats,
+    baseline: Stats[Any, Any],
+    system: Stats[Any, Any],
     name: str,
     actual: list[float],
     k: int,
@@ -300,7 +302,7 @@ def _ar_one(
     if confidence > 0:
         indices: NDArray[np.int64] = rng.choice(len(baseline), size=(confidence, len(baseline)), replace=True)
         counts = _resample_counts(indices, len(baseline))
-        mean, ci = _estimate(score_rows(_sums(counts, system.rows), system.config, True).scores)
+        mean, ci = _estimate(system.scores_of(_sums(counts, system.rows), True))
     return SystemScore(name, actual[k], mean, ci, p)
 
 
@@ -354,7 +356,7 @@ class AllPairsResult:
 
 
 def all_pairs(
-    stats: Sequence[BLEUStats],
+    stats: Sequence[Stats[Any, Any]],
     names: Sequence[str],
     test: Test = "bs",
     n: int | None = None,
@@ -370,7 +372,7 @@ def all_pairs(
     cluster unless it is significantly different (p <= ``alpha``) from the cluster's
     best system, where it starts a new one.
     """
-    config = _check(stats, names)
+    _check(stats, names)
     if len(set(names)) != len(names):
         raise ConfigError("system names must be distinct")
     n = _samples(test, n)
@@ -381,7 +383,7 @@ def all_pairs(
         _bootstrap_indices(seed, DEFAULT_SAMPLES["bs"] if test == "ar" else n, n_segments), n_segments
     )
     sums = _sums(counts, rows)
-    boot = [score_rows(sums[:, k * width : (k + 1) * width], config, True).scores for k in range(len(stats))]
+    boot = [stats[0].scores_of(sums[:, k * width : (k + 1) * width], True) for k in range(len(stats))]
     if test == "ar":
         mask = np.random.default_rng(seed).integers(2, size=(n, n_segments), dtype=bool)
         masked = _sums(mask, rows)
@@ -396,7 +398,9 @@ def all_pairs(
                 swapped = masked[:, i * width : (i + 1) * width] - masked[:, j * width : (j + 1) * width]
                 p = _p_value(_ar_difference(stats[i], stats[j], swapped), observed, p_values)
             pairs.append(PairComparison(names[i], names[j], p))
-    order = sorted(range(len(stats)), key=lambda k: (-actual[k], names[k]))
+    # Best first: the highest score, or the lowest for an error rate (TER).
+    sign = -1 if stats[0].higher_is_better else 1
+    order = sorted(range(len(stats)), key=lambda k: (sign * actual[k], names[k]))
     ranking = tuple(SystemScore(names[k], actual[k], *_estimate(boot[k])) for k in order)
     result = AllPairsResult(test, n, seed, p_values, alpha, ranking, tuple(pairs), (), stats[0].signature)
     clusters: list[list[str]] = []
@@ -512,7 +516,7 @@ class BlockTestResult:
         return json.dumps(self.to_dict(), indent=1, ensure_ascii=False)
 
 
-def block_ttest(stats: Sequence[BLEUStats], names: Sequence[str], blocks: int = 20) -> BlockTestResult:
+def block_ttest(stats: Sequence[Stats[Any, Any]], names: Sequence[str], blocks: int = 20) -> BlockTestResult:
     """The BLEU paper's significance test (Section 3, Table 2).
 
     The segments are split into ``blocks`` runs of consecutive segments; when they do
@@ -532,16 +536,18 @@ def block_ttest(stats: Sequence[BLEUStats], names: Sequence[str], blocks: int = 
     systems = []
     for s, name in zip(stats, names, strict=True):
         block_rows = np.add.reduceat(s.rows, bounds[:-1], axis=0)
-        scores = score_rows(block_rows, s.config).scores
+        scores = s.scores_of(block_rows)
         systems.append(
             BlockSystem(
                 name, s.score().score, tuple(scores.tolist()), float(scores.mean()), float(scores.std(ddof=1))
             )
         )
-    systems.sort(key=lambda b: (-b.mean, b.name))
+    sign = -1 if stats[0].higher_is_better else 1
+    systems.sort(key=lambda b: (sign * b.mean, b.name))
     comparisons = []
     for better, worse in itertools.pairwise(systems):
-        diffs = np.array(better.block_scores) - np.array(worse.block_scores)
+        # Positive when the better system is better, whichever way the metric points.
+        diffs = -sign * (np.array(better.block_scores) - np.array(worse.block_scores))
         sd = float(diffs.std(ddof=1))
         t = (
             float(diffs.mean()) / (sd / math.sqrt(blocks))

@@ -1,77 +1,109 @@
-"""Per-segment BLEU sufficient statistics: a value that can be summed, merged, sliced and scored.
+"""Per-segment sufficient statistics of any metric: values that can be summed, merged, sliced and scored.
+
+Every metric is text to integer statistics rows (the Rust core), then one scoring
+function from rows to scores (:mod:`understudy.scoring`). :class:`Stats` is that
+protocol: its subclasses (:class:`BLEUStats`, :class:`CHRFStats`, :class:`TERStats`)
+only say which scoring function turns rows into scores and how a row becomes a
+result record. Significance tests, streaming, the command line and saved files work
+through it for every metric. :class:`Totals` is a running sum of rows: what a stream,
+a shard or a training loop keeps.
 
 >>> from understudy import BLEU
 >>> stats = BLEU().segment_stats(["a b c d", "x y"], [["a b c d", "x z"]])
 >>> len(stats), stats.total().tolist()
 (2, [6, 6, 5, 3, 2, 1, 6, 4, 2, 1])
->>> round(stats[:1].score().score, 2), round((stats[:1] + stats[1:]).score().score, 4) == \
-round(stats.score().score, 4)
+>>> round(stats[:1].score().score, 2), (stats[:1] + stats[1:]).score() == stats.score()
 (100.0, True)
 """
 
 from __future__ import annotations
 
 import json
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from os import PathLike
+from typing import Any, ClassVar, Generic, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
 
-from understudy.config import BLEUConfig
-from understudy.errors import ConfigError
-from understudy.result import BLEUResult
-from understudy.scoring import ScoreArrays, score_rows
+from understudy._atomic import atomic_write
+from understudy.config import BLEUConfig, CHRFConfig, MetricConfig, TERConfig
+from understudy.errors import ConfigError, InputFileError
+from understudy.result import BLEUResult, CHRFResult, Result, TERResult
+from understudy.scoring import ScoreArrays, score_chrf_rows, score_rows, score_ter_rows
 from understudy.signature import Signature
 
+C = TypeVar("C", BLEUConfig, CHRFConfig, TERConfig)
+R = TypeVar("R", BLEUResult, CHRFResult, TERResult)
+S = TypeVar("S", bound="Stats[Any, Any]")
 
-def _frozen(array: NDArray[np.int64]) -> NDArray[np.int64]:
+
+def _frozen(array: NDArray[Any]) -> NDArray[np.int64]:
     array = np.ascontiguousarray(array, dtype=np.int64)
     array.flags.writeable = False
     return array
 
 
 @dataclass(frozen=True, eq=False)
-class BLEUStats:
-    """Statistics rows ``[hyp_len, ref_len, match_1..N, total_1..N]`` (int64), one per segment.
+class Stats(ABC, Generic[C, R]):
+    """Statistics rows (int64), one per segment, of one metric under one configuration.
 
     ``refs_per_segment`` counts each segment's references, for the signature's ``nrefs``.
     """
 
     rows: NDArray[np.int64]
     refs_per_segment: NDArray[np.int64]
-    config: BLEUConfig
+    config: C
+
+    metric: ClassVar[str]
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "rows", _frozen(self.rows))
         object.__setattr__(self, "refs_per_segment", _frozen(self.refs_per_segment))
-        width = 2 + 2 * self.config.max_ngram_order
+        width = self.config.row_width
         if self.rows.ndim != 2 or self.rows.shape[1] != width:
             raise ConfigError(f"statistics rows must have shape (n, {width}), got {self.rows.shape}")
         if len(self.refs_per_segment) != len(self.rows):
             raise ConfigError("refs_per_segment must have one entry per row")
 
+    @abstractmethod
+    def scores_of(self, rows: NDArray[np.integer], float32: bool = False) -> NDArray[np.float64]:
+        """The score of each row of ``rows`` (for example resampled sums) under this configuration.
+
+        ``float32=True`` reproduces sacrebleu's bootstrap arithmetic.
+        """
+
+    @abstractmethod
+    def _results(self, rows: NDArray[np.int64], signatures: Sequence[Signature]) -> list[R]:
+        """Result records of ``rows``, one signature each."""
+
+    @property
+    def higher_is_better(self) -> bool:
+        """False for error rates (TER), whose best system has the lowest score."""
+        return self.config.higher_is_better
+
     def __len__(self) -> int:
         return len(self.rows)
 
-    def __getitem__(self, index: int | slice | Sequence[int] | NDArray[np.integer]) -> BLEUStats:
-        """The statistics of a subset of segments (always a :class:`BLEUStats`)."""
+    def __getitem__(self: S, index: int | slice | Sequence[int] | NDArray[np.integer]) -> S:
+        """The statistics of a subset of segments (always statistics, never a row)."""
         if isinstance(index, int | np.integer):
             index = slice(int(index), int(index) + 1 if index != -1 else None)
-        return BLEUStats(self.rows[index], self.refs_per_segment[index], self.config)
+        return type(self)(self.rows[index], self.refs_per_segment[index], self.config)
 
-    def __add__(self, other: BLEUStats) -> BLEUStats:
+    def __add__(self: S, other: S) -> S:
         """The statistics of both corpora, ``self``'s segments first."""
         return self.merge(other)
 
-    def merge(self, *others: BLEUStats) -> BLEUStats:
+    def merge(self: S, *others: S) -> S:
         """Concatenate corpora counted under the same configuration."""
         for other in others:
-            if other.config != self.config:
+            if type(other) is not type(self) or other.config != self.config:
                 raise ConfigError(f"cannot merge statistics of {other.config} into {self.config}")
         parts = (self, *others)
-        return BLEUStats(
+        return type(self)(
             np.concatenate([p.rows for p in parts]),
             np.concatenate([p.refs_per_segment for p in parts]),
             self.config,
@@ -93,51 +125,56 @@ class BLEUStats:
         """The signature of scores computed from these statistics."""
         return Signature(nrefs=self.nrefs, config=self.config)
 
-    def score(self) -> BLEUResult:
-        """Corpus BLEU of all segments together."""
-        return score_total(self.total(), self.nrefs, self.config)
+    def score(self) -> R:
+        """The corpus score of all segments together."""
+        return self._results(self.total()[None, :], [self.signature])[0]
 
-    def sentence_results(self) -> list[BLEUResult]:
-        """Sentence BLEU of every segment, as full result records (scored in one vectorised call)."""
-        scored = score_rows(self.rows, self.config)
+    def sentence_scores(self) -> NDArray[np.float64]:
+        """The score of every segment, vectorised."""
+        return self.scores_of(self.rows)
+
+    def sentence_results(self) -> list[R]:
+        """The score of every segment as a full result record (scored in one vectorised call)."""
         signatures = {
             n: Signature(nrefs=int(n), config=self.config) for n in np.unique(self.refs_per_segment)
         }
-        return [
-            self._result(row, scored, i, signatures[n])
-            for i, (row, n) in enumerate(zip(self.rows, self.refs_per_segment, strict=True))
-        ]
+        return self._results(self.rows, [signatures[n] for n in self.refs_per_segment])
 
-    def sentence_scores(self) -> NDArray[np.float64]:
-        """Sentence BLEU of every segment (0-100), vectorised."""
-        return score_rows(self.rows, self.config).scores
-
-    def _result(
-        self, row: NDArray[np.int64], scored: ScoreArrays, i: int, signature: Signature
-    ) -> BLEUResult:
-        return _result(row, scored, i, signature, self.config)
+    def totals(self) -> Totals:
+        """A running total holding these statistics' sum."""
+        return Totals.of(self)
 
     def save(self, path: str | PathLike[str]) -> None:
-        """Write to a ``.npz`` file that :meth:`load` reads back exactly."""
-        with open(path, "wb") as fh:
+        """Write to a ``.npz`` file (atomically) that :meth:`load` reads back exactly."""
+        config = json.dumps({"metric": self.metric, **asdict(self.config)})
+        with atomic_write(path) as fh:
             np.savez_compressed(
-                fh,
-                rows=self.rows,
-                refs_per_segment=self.refs_per_segment,
-                config=np.array(json.dumps(asdict(self.config))),
+                fh, rows=self.rows, refs_per_segment=self.refs_per_segment, config=np.array(config)
             )
 
     @classmethod
-    def load(cls, path: str | PathLike[str]) -> BLEUStats:
-        """Read statistics written by :meth:`save`."""
-        with np.load(path, allow_pickle=False) as data:
-            config = BLEUConfig(**json.loads(str(data["config"])))
-            return cls(data["rows"], data["refs_per_segment"], config)
+    def load(cls, path: str | PathLike[str]) -> Stats[Any, Any]:
+        """Read statistics written by :meth:`save` (of the metric they were saved from)."""
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                fields = json.loads(str(data["config"]))
+                rows, refs_per_segment = data["rows"], data["refs_per_segment"]
+        except (OSError, ValueError, KeyError) as err:
+            raise InputFileError(f"{path}: not a statistics file written by understudy ({err})") from err
+        metric = fields.pop("metric", "bleu")
+        kind = _KINDS.get(metric)
+        if kind is None or (cls is not Stats and kind is not cls):
+            raise InputFileError(f"{path}: holds {metric} statistics, not {cls.__name__}")
+        if rows.dtype.kind not in "iu" or (rows < 0).any() or (refs_per_segment < 1).any():
+            raise InputFileError(f"{path}: statistics must be whole numbers >= 0")
+        return kind(rows, refs_per_segment, kind.config_type(**fields))
+
+    config_type: ClassVar[Any]
 
 
-def _result(
-    row: NDArray[np.int64], scored: ScoreArrays, i: int, signature: Signature, config: BLEUConfig
-) -> BLEUResult:
+def _bleu_result(row: NDArray[np.int64], scored: ScoreArrays, i: int, signature: Signature) -> BLEUResult:
+    config = signature.config
+    assert isinstance(config, BLEUConfig)
     order = config.max_ngram_order
     return BLEUResult(
         score=float(scored.scores[i]),
@@ -151,6 +188,130 @@ def _result(
     )
 
 
+@dataclass(frozen=True, eq=False)
+class BLEUStats(Stats[BLEUConfig, BLEUResult]):
+    """BLEU rows ``[hyp_len, ref_len, match_1..N, total_1..N]``."""
+
+    metric: ClassVar[str] = "bleu"
+    config_type: ClassVar[Any] = BLEUConfig
+
+    def scores_of(self, rows: NDArray[np.integer], float32: bool = False) -> NDArray[np.float64]:
+        """BLEU of each row."""
+        return score_rows(rows, self.config, float32).scores
+
+    def _results(self, rows: NDArray[np.int64], signatures: Sequence[Signature]) -> list[BLEUResult]:
+        scored = score_rows(rows, self.config)
+        return [
+            _bleu_result(row, scored, i, sig)
+            for i, (row, sig) in enumerate(zip(rows, signatures, strict=True))
+        ]
+
+
+@dataclass(frozen=True, eq=False)
+class CHRFStats(Stats[CHRFConfig, CHRFResult]):
+    """chrF rows ``[hyp, ref, match]`` per order (character orders, then word orders)."""
+
+    metric: ClassVar[str] = "chrf"
+    config_type: ClassVar[Any] = CHRFConfig
+
+    def scores_of(self, rows: NDArray[np.integer], float32: bool = False) -> NDArray[np.float64]:
+        """chrF of each row."""
+        return score_chrf_rows(rows, self.config, float32)
+
+    def _results(self, rows: NDArray[np.int64], signatures: Sequence[Signature]) -> list[CHRFResult]:
+        scores = score_chrf_rows(rows, self.config)
+        return [
+            CHRFResult(float(score), tuple(int(x) for x in row), sig)
+            for score, row, sig in zip(scores, rows, signatures, strict=True)
+        ]
+
+
+@dataclass(frozen=True, eq=False)
+class TERStats(Stats[TERConfig, TERResult]):
+    """TER rows ``[edits, ref_length * TERConfig.length_scale]``."""
+
+    metric: ClassVar[str] = "ter"
+    config_type: ClassVar[Any] = TERConfig
+
+    def scores_of(self, rows: NDArray[np.integer], float32: bool = False) -> NDArray[np.float64]:
+        """TER of each row."""
+        return score_ter_rows(rows, self.config, float32)
+
+    def _results(self, rows: NDArray[np.int64], signatures: Sequence[Signature]) -> list[TERResult]:
+        scores = score_ter_rows(rows, self.config)
+        scale = self.config.length_scale
+        return [
+            TERResult(float(score), int(row[0]), float(row[1] / scale), sig)
+            for score, row, sig in zip(scores, rows, signatures, strict=True)
+        ]
+
+
+_KINDS: dict[str, type[Stats[Any, Any]]] = {"bleu": BLEUStats, "chrf": CHRFStats, "ter": TERStats}
+
+
+def stats_type(config: MetricConfig) -> type[Stats[Any, Any]]:
+    """The statistics class of a configuration's metric."""
+    return _KINDS[config.metric]
+
+
+@dataclass
+class Totals:
+    """A running total of statistics rows: what streaming, shards and training loops keep.
+
+    Adding statistics (or another total) sums their rows exactly, in any order; the
+    score is the one the concatenated statistics give.
+
+    >>> from understudy import CHRF
+    >>> chrf = CHRF()
+    >>> run = chrf.segment_stats(["a cat"], [["a cat"]]).totals()
+    >>> run += chrf.segment_stats(["the dog"], [["a dog"]])
+    >>> run.n_segments, run.score() == chrf.corpus_score(["a cat", "the dog"], [["a cat", "a dog"]])
+    (2, True)
+    """
+
+    config: MetricConfig
+    total: NDArray[np.int64]
+    n_segments: int = 0
+    ref_counts: frozenset[int] = field(default_factory=frozenset)
+
+    @classmethod
+    def empty(cls, config: MetricConfig) -> Totals:
+        """No segments yet."""
+        return cls(config, np.zeros(config.row_width, dtype=np.int64))
+
+    @classmethod
+    def of(cls, stats: Stats[Any, Any]) -> Totals:
+        """The total of ``stats``."""
+        counts = frozenset(int(n) for n in np.unique(stats.refs_per_segment))
+        return cls(stats.config, stats.total(), len(stats), counts)
+
+    def __add__(self, other: Totals | Stats[Any, Any]) -> Totals:
+        """Both totals summed (statistics are totalled first)."""
+        if isinstance(other, Stats):
+            other = Totals.of(other)
+        if other.config != self.config:
+            raise ConfigError(f"cannot add totals of {other.config} to {self.config}")
+        return Totals(
+            self.config,
+            self.total + other.total,
+            self.n_segments + other.n_segments,
+            self.ref_counts | other.ref_counts,
+        )
+
+    @property
+    def nrefs(self) -> int | None:
+        """References per segment, or ``None`` when it varies."""
+        return next(iter(self.ref_counts)) if len(self.ref_counts) == 1 else None
+
+    def score(self) -> Result:
+        """The corpus score of every segment added so far."""
+        kind = stats_type(self.config)
+        stats = kind(self.total[None, :], np.array([self.nrefs or 1]), self.config)
+        signature = Signature(nrefs=self.nrefs, config=self.config)
+        result: Result = stats._results(stats.rows, [signature])[0]
+        return result
+
+
 def score_total(total: NDArray[np.int64], nrefs: int | None, config: BLEUConfig) -> BLEUResult:
     """Corpus BLEU from the column sums of a corpus's rows (for example summed while streaming).
 
@@ -160,7 +321,8 @@ def score_total(total: NDArray[np.int64], nrefs: int | None, config: BLEUConfig)
     >>> score_total(np.array([4, 4, 3, 2, 1, 0, 4, 3, 2, 1]), 1, BLEUConfig()).score  # sacrebleu's
     59.460355750136046
     """
-    total = np.asarray(total, dtype=np.int64)
-    return _result(
-        total, score_rows(total[None, :], config), 0, Signature(nrefs=nrefs, config=config), config
-    )
+    counts = frozenset() if nrefs is None else frozenset([nrefs])
+    totals = Totals(config, np.asarray(total, dtype=np.int64), 1, counts)
+    result = totals.score()
+    assert isinstance(result, BLEUResult)
+    return result

@@ -1,14 +1,15 @@
-//! BLEU: reference caches, one-shot sentence statistics and all pairs.
+//! BLEU: one compiled scorer per configuration, with its references.
 
-use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3, PyArrayMethods};
+use numpy::{PyArray1, PyArray2};
 use pyo3::prelude::*;
-use pyo3::types::PyString;
-use understudy_core::stats::{check_parallel, sentence_stats as core_sentence_stats};
+use pyo3::types::{PyString, PyType};
+use understudy_core::stats::{check_parallel, sentence_stats};
 use understudy_core::{Config, CoreError, Pairwise, References, Tokenizer};
 
-use crate::convert::{borrow_all, borrow_streams, check_range, chunked, CHUNK};
-use crate::errors::{Error, Result};
-use crate::pools;
+use crate::convert::{
+    borrow_all, borrow_streams, check_range, chunked, counts_array, rows_array, Streams, CHUNK,
+};
+use crate::errors::Result;
 
 /// The BLEU configuration from its Python arguments.
 pub fn make_config(tokenizer: &str, lowercase: bool, max_order: usize) -> Result<Config> {
@@ -16,198 +17,175 @@ pub fn make_config(tokenizer: &str, lowercase: bool, max_order: usize) -> Result
     Ok(Config::new(tok, lowercase, max_order)?)
 }
 
-/// Reference streams tokenized and counted once, to score any number of systems.
-#[pyclass(frozen, module = "understudy._core")]
-pub struct RefCache {
-    inner: References,
+type Rows<'py> = Bound<'py, PyArray2<i64>>;
+
+/// A BLEU configuration (tokenizer, case, maximum order), compiled once, with
+/// references tokenized and counted once inside.
+#[pyclass(module = "understudy._core", name = "BleuScorer")]
+pub struct BleuScorer {
+    refs: References,
     threads: usize,
 }
 
 #[pymethods]
-impl RefCache {
+impl BleuScorer {
     #[new]
-    #[pyo3(signature = (streams, tokenizer, lowercase, max_order, threads = 1))]
-    fn new(
-        py: Python<'_>,
-        streams: Vec<Vec<Option<Bound<'_, PyString>>>>,
-        tokenizer: &str,
-        lowercase: bool,
-        max_order: usize,
-        threads: usize,
-    ) -> Result<Self> {
-        let config = make_config(tokenizer, lowercase, max_order)?;
+    #[pyo3(signature = (tokenizer, lowercase, max_order, threads = 1))]
+    fn new(tokenizer: &str, lowercase: bool, max_order: usize, threads: usize) -> Result<Self> {
+        Ok(BleuScorer {
+            refs: References::empty(make_config(tokenizer, lowercase, max_order)?),
+            threads,
+        })
+    }
+
+    /// Pickled as its configuration (references are the caller's to add again).
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> (Bound<'py, PyType>, (String, bool, usize, usize)) {
+        let me = slf.borrow();
+        let c = me.refs.config();
+        let args = (
+            c.tokenizer.name().to_owned(),
+            c.lowercase,
+            c.max_order,
+            me.threads,
+        );
+        (slf.get_type(), args)
+    }
+
+    /// Columns of a statistics row.
+    #[getter]
+    fn row_width(&self) -> usize {
+        self.refs.config().row_width()
+    }
+
+    /// Append reference streams (sacrebleu's layout) to the cached references.
+    fn add_references(&mut self, py: Python<'_>, streams: Streams<'_>) -> Result<()> {
         let borrowed = borrow_streams(&streams)?;
         let n = check_parallel(&borrowed)?;
-        let mut inner = References::empty(config);
-        chunked(py, threads, n, CHUNK, 1, |range, exec| {
-            let part: Vec<&[Option<&str>]> = borrowed.iter().map(|s| &s[range.clone()]).collect();
-            inner.extend(&part, exec)
-        })?;
-        Ok(RefCache { inner, threads })
-    }
-
-    /// Statistics rows `(len(hyps), 2 + 2 * max_order)` as int64.
-    fn stats<'py>(
-        &self,
-        py: Python<'py>,
-        hyps: Vec<Bound<'py, PyString>>,
-    ) -> Result<Bound<'py, PyArray2<i64>>> {
-        let width = self.inner.config().row_width();
-        let n = hyps.len();
-        if n != self.inner.len() {
-            return Err(CoreError::hyps_vs_refs(n, self.inner.len()).into());
-        }
-        let borrowed = borrow_all(&hyps)?;
-        let mut rows = vec![0i64; n * width];
+        let refs = &mut self.refs;
         chunked(py, self.threads, n, CHUNK, 1, |range, exec| {
-            let out = &mut rows[range.start * width..range.end * width];
-            self.inner
-                .stats_into(range.start, &borrowed[range], out, exec);
-            Ok(())
-        })?;
-        Ok(rows.into_pyarray(py).reshape([n, width])?)
+            let part: Vec<&[Option<&str>]> = borrowed.iter().map(|s| &s[range.clone()]).collect();
+            refs.extend(&part, exec)
+        })
     }
 
-    /// Statistics rows of several systems, `(len(hyps), len(systems), 2 + 2 * max_order)`;
-    /// each segment's references are loaded once for all systems.
+    /// Number of cached segments.
+    fn __len__(&self) -> usize {
+        self.refs.len()
+    }
+
+    /// How many references each cached segment has.
+    fn refs_per_segment<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+        counts_array(py, self.refs.refs_per_segment())
+    }
+
+    /// Rows of several systems against the cached references, segment-major (row
+    /// `i * len(systems) + k` is system k's segment i); each segment's references
+    /// are loaded once for all systems.
     fn stats_many<'py>(
         &self,
         py: Python<'py>,
         systems: Vec<Vec<Bound<'py, PyString>>>,
-    ) -> Result<Bound<'py, PyArray3<i64>>> {
-        let width = self.inner.config().row_width();
-        let n = self.inner.len();
-        for (k, system) in systems.iter().enumerate() {
-            if system.len() != n {
-                return Err(Error::Core(CoreError::LengthMismatch {
-                    what: format!("system {}", k + 1),
-                    expected: system.len(),
-                    other: "the references".into(),
-                    found: n,
-                }));
-            }
-        }
+    ) -> Result<Rows<'py>> {
+        let n = self.refs.len();
         let borrowed: Vec<Vec<&str>> = systems
             .iter()
             .map(|s| borrow_all(s))
             .collect::<PyResult<_>>()?;
-        let per_segment = systems.len() * width;
+        for (k, system) in borrowed.iter().enumerate() {
+            if system.len() != n {
+                return Err(CoreError::LengthMismatch {
+                    what: format!("system {}", k + 1),
+                    expected: system.len(),
+                    other: "the references".into(),
+                    found: n,
+                }
+                .into());
+            }
+        }
+        let width = self.refs.config().row_width();
+        let per_segment = borrowed.len() * width;
         let mut rows = vec![0i64; n * per_segment];
-        let chunk = (CHUNK / systems.len().max(1)).max(1);
-        chunked(py, self.threads, n, chunk, systems.len(), |range, exec| {
+        let chunk = (CHUNK / borrowed.len().max(1)).max(1);
+        chunked(py, self.threads, n, chunk, borrowed.len(), |range, exec| {
             let part: Vec<&[&str]> = borrowed.iter().map(|s| &s[range.clone()]).collect();
             let out = &mut rows[range.start * per_segment..range.end * per_segment];
-            self.inner.stats_many_into(range.start, &part, out, exec);
+            self.refs.stats_many_into(range.start, &part, out, exec);
             Ok(())
         })?;
-        Ok(rows.into_pyarray(py).reshape([n, systems.len(), width])?)
+        rows_array(py, rows, width)
     }
 
-    /// Number of segments.
-    fn __len__(&self) -> usize {
-        self.inner.len()
-    }
-
-    /// Number of references (not None) of each segment.
-    fn refs_per_segment<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
-        let counts: Vec<i64> = self
-            .inner
-            .refs_per_segment()
-            .iter()
-            .map(|&n| n as i64)
-            .collect();
-        counts.into_pyarray(py)
-    }
-}
-
-/// Statistics rows of `hyps` against reference streams used once (not cached), and
-/// the number of references of each segment.
-#[pyfunction]
-#[pyo3(signature = (hyps, streams, tokenizer, lowercase, max_order, threads = 1))]
-#[allow(clippy::type_complexity)]
-pub fn sentence_stats<'py>(
-    py: Python<'py>,
-    hyps: Vec<Bound<'py, PyString>>,
-    streams: Vec<Vec<Option<Bound<'py, PyString>>>>,
-    tokenizer: &str,
-    lowercase: bool,
-    max_order: usize,
-    threads: usize,
-) -> Result<(Bound<'py, PyArray2<i64>>, Bound<'py, PyArray1<i64>>)> {
-    let config = make_config(tokenizer, lowercase, max_order)?;
-    let hyps = borrow_all(&hyps)?;
-    let streams = borrow_streams(&streams)?;
-    let n = check_parallel(&streams)?;
-    if n != hyps.len() {
-        let err = CoreError::hyps_vs_refs(hyps.len(), n);
-        return Err(err.into());
-    }
-    let width = config.row_width();
-    let mut rows = vec![0i64; n * width];
-    let mut counts = vec![0i64; n];
-    chunked(py, threads, n, CHUNK, 1, |range, exec| {
-        let part: Vec<&[Option<&str>]> = streams.iter().map(|s| &s[range.clone()]).collect();
-        let (part_rows, part_counts) =
-            core_sentence_stats(config, &hyps[range.clone()], &part, exec).map_err(
-                |e| match e {
+    /// Rows of `hyps` against references used once (tokenized straight into the
+    /// matching tables, not cached), and each segment's number of references.
+    #[allow(clippy::type_complexity)]
+    fn sentence_stats<'py>(
+        &self,
+        py: Python<'py>,
+        hyps: Vec<Bound<'py, PyString>>,
+        streams: Streams<'py>,
+    ) -> Result<(Rows<'py>, Bound<'py, PyArray1<i64>>)> {
+        let config = self.refs.config();
+        let hyps = borrow_all(&hyps)?;
+        let streams = borrow_streams(&streams)?;
+        let n = check_parallel(&streams)?;
+        if n != hyps.len() {
+            return Err(CoreError::hyps_vs_refs(hyps.len(), n).into());
+        }
+        let width = config.row_width();
+        let mut rows = vec![0i64; n * width];
+        let mut counts = vec![0usize; n];
+        chunked(py, self.threads, n, CHUNK, 1, |range, exec| {
+            let part: Vec<&[Option<&str>]> = streams.iter().map(|s| &s[range.clone()]).collect();
+            let (part_rows, part_counts) =
+                sentence_stats(config, &hyps[range.clone()], &part, exec).map_err(|e| match e {
                     CoreError::NoReference { segment } => CoreError::NoReference {
                         segment: segment + range.start,
                     },
                     other => other,
-                },
-            )?;
-        rows[range.start * width..range.end * width].copy_from_slice(&part_rows);
-        for (slot, count) in counts[range].iter_mut().zip(part_counts) {
-            *slot = count as i64;
-        }
-        Ok(())
-    })?;
-    Ok((
-        rows.into_pyarray(py).reshape([n, width])?,
-        counts.into_pyarray(py),
-    ))
+                })?;
+            rows[range.start * width..range.end * width].copy_from_slice(&part_rows);
+            counts[range].copy_from_slice(&part_counts);
+            Ok(())
+        })?;
+        Ok((rows_array(py, rows, width)?, counts_array(py, &counts)))
+    }
+
+    /// Every hypothesis against every reference, each sentence counted once.
+    fn pairwise(
+        &self,
+        py: Python<'_>,
+        hyps: Vec<Bound<'_, PyString>>,
+        refs: Vec<Bound<'_, PyString>>,
+    ) -> Result<BleuPairs> {
+        let config = self.refs.config();
+        let (h, r) = (borrow_all(&hyps)?, borrow_all(&refs)?);
+        let inner = crate::pools::run(py, self.threads, h.len() + r.len(), |exec| {
+            Pairwise::new(config, &h, &r, exec)
+        });
+        py.check_signals()?;
+        Ok(BleuPairs {
+            inner,
+            threads: self.threads,
+        })
+    }
 }
 
-/// Every hypothesis against every reference, each sentence counted once.
-#[pyclass(frozen, module = "understudy._core", name = "Pairwise")]
-pub struct PyPairwise {
+/// BLEU statistics of every hypothesis against every reference.
+#[pyclass(frozen, module = "understudy._core")]
+pub struct BleuPairs {
     inner: Pairwise,
     threads: usize,
 }
 
 #[pymethods]
-impl PyPairwise {
-    #[new]
-    #[pyo3(signature = (hyps, refs, tokenizer, lowercase, max_order, threads = 1))]
-    fn new(
-        py: Python<'_>,
-        hyps: Vec<Bound<'_, PyString>>,
-        refs: Vec<Bound<'_, PyString>>,
-        tokenizer: &str,
-        lowercase: bool,
-        max_order: usize,
-        threads: usize,
-    ) -> Result<Self> {
-        let config = make_config(tokenizer, lowercase, max_order)?;
-        let (h, r) = (borrow_all(&hyps)?, borrow_all(&refs)?);
-        let inner = pools::run(py, threads, h.len() + r.len(), |exec| {
-            Pairwise::new(config, &h, &r, exec)
-        });
-        py.check_signals()?;
-        Ok(PyPairwise { inner, threads })
-    }
-
-    /// Rows of hypotheses `start..stop` against every reference:
-    /// shape `((stop - start) * n_refs, 2 + 2 * max_order)`.
-    fn rows<'py>(
-        &self,
-        py: Python<'py>,
-        start: usize,
-        stop: usize,
-    ) -> Result<Bound<'py, PyArray2<i64>>> {
+impl BleuPairs {
+    /// Rows of hypotheses `start..stop` against every reference, hypothesis-major.
+    fn rows<'py>(&self, py: Python<'py>, start: usize, stop: usize) -> Result<Rows<'py>> {
         check_range(start, stop, self.inner.n_hyps())?;
         let per_hyp = self.inner.n_refs();
-        let width = 2 + 2 * self.max_order();
+        let width = self.inner.config().row_width();
         let mut rows = vec![0i64; (stop - start) * per_hyp * width];
         // Chunks of hypotheses small enough that each call stays short.
         let hyps_per_chunk = (CHUNK * 16 / per_hyp.max(1)).max(1);
@@ -224,9 +202,7 @@ impl PyPairwise {
                 Ok(())
             },
         )?;
-        Ok(rows
-            .into_pyarray(py)
-            .reshape([(stop - start) * per_hyp, width])?)
+        rows_array(py, rows, width)
     }
 
     /// Number of hypotheses.
@@ -239,11 +215,5 @@ impl PyPairwise {
     #[getter]
     fn n_refs(&self) -> usize {
         self.inner.n_refs()
-    }
-
-    /// The maximum n-gram order.
-    #[getter]
-    fn max_order(&self) -> usize {
-        self.inner.config().max_order
     }
 }

@@ -3,7 +3,7 @@
 use numpy::{PyArray1, PyArray2};
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyType};
-use understudy_core::chrf::{sentence_stats, ChrfConfig, ChrfPairwise, ChrfReferences};
+use understudy_core::chrf::{sentence_stats, ChrfConfig, ChrfPairwise, ChrfReferences, MAX_ORDER};
 use understudy_core::stats::check_parallel;
 use understudy_core::CoreError;
 
@@ -55,6 +55,12 @@ impl ChrfScorer {
             me.threads,
         );
         (slf.get_type(), args)
+    }
+
+    /// The largest character or word order accepted.
+    #[classattr]
+    fn max_order() -> usize {
+        MAX_ORDER
     }
 
     /// Columns of a statistics row.

@@ -20,9 +20,8 @@ use pyo3::prelude::*;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<bleu::RefCache>()?;
-    m.add_class::<bleu::PyPairwise>()?;
-    m.add_function(wrap_pyfunction!(bleu::sentence_stats, m)?)?;
+    m.add_class::<bleu::BleuScorer>()?;
+    m.add_class::<bleu::BleuPairs>()?;
     m.add_class::<chrf::ChrfScorer>()?;
     m.add_class::<chrf::ChrfPairs>()?;
     m.add_class::<ter::TerScorer>()?;

@@ -1,0 +1,246 @@
+"""What every metric object does, once: checking inputs, caching references, scoring many systems.
+
+A metric object (:class:`~understudy.BLEU`, :class:`~understudy.CHRF`,
+:class:`~understudy.TER`) holds a frozen configuration and one compiled scorer of
+the Rust core for it (``_core.BleuScorer``, ``ChrfScorer``, ``TerScorer``: config
+given once, references cached inside). This base class turns text into
+:class:`~understudy.stats.Stats` through that scorer; the subclasses only say which
+scorer and statistics type they use, and how the core's rows become one row per
+segment (chrF keeps the best reference's row, which takes its scoring function).
+
+References are laid out as sacrebleu lays them out: a list of reference *streams*,
+each as long as the hypotheses; ``refs[k][i]`` is the k-th reference of segment i.
+``None`` in a stream means "no k-th reference for this segment"; ``''`` is an empty one.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from typing import Any, Generic, Protocol, TypeVar
+
+import numpy as np
+from numpy.typing import NDArray
+
+from understudy._text import explaining_bad_text
+from understudy.config import MetricConfig
+from understudy.errors import EmptyInputError, LengthMismatchError, NoReferenceError
+from understudy.stats import Stats
+from understudy.threads import resolve_threads
+
+RefStreams = Sequence[Sequence[str | None]]
+"""Reference streams: ``refs[k][i]`` is the k-th reference of segment i (``None``: none)."""
+
+PAIRWISE_CELLS_PER_CALL = 1 << 18
+"""All-pairs cells scored per call: bounds memory (a few hundred bytes a cell at most)."""
+
+S = TypeVar("S", bound=Stats[Any, Any])
+
+
+class _Pairs(Protocol):
+    def rows(self, start: int, stop: int) -> NDArray[np.int64]: ...
+
+
+class _Scorer(Protocol):
+    def add_references(self, streams: list[list[str | None]]) -> None: ...
+    def refs_per_segment(self) -> NDArray[np.int64]: ...
+    def stats_many(self, systems: list[list[str]]) -> NDArray[np.int64]: ...
+    def sentence_stats(
+        self, hyps: list[str], streams: list[list[str | None]]
+    ) -> tuple[NDArray[np.int64], NDArray[np.int64]]: ...
+    def pairwise(self, hyps: list[str], refs: list[str]) -> _Pairs: ...
+    def __len__(self) -> int: ...
+
+
+def check_sentences(name: str, sentences: Sequence[str]) -> list[str]:
+    """``sentences`` as a list, or a ``TypeError`` naming what was given instead."""
+    # Elements are checked by the core (see understudy._text): a loop here would cost
+    # more than scoring.
+    if isinstance(sentences, str) or not isinstance(sentences, Sequence):
+        what = "a single string" if isinstance(sentences, str) else type(sentences).__name__
+        raise TypeError(f"{name} must be a sequence (a list) of strings, not {what}")
+    return list(sentences)
+
+
+def check_hyps(hyps: Sequence[str]) -> list[str]:
+    """Hypotheses as a non-empty list."""
+    checked = check_sentences("hyps", hyps)
+    if not checked:
+        raise EmptyInputError("no hypotheses to score")
+    return checked
+
+
+def check_refs(refs: RefStreams, n_segments: int | None) -> list[list[str | None]]:
+    """Reference streams as lists, each ``n_segments`` long (or as long as the first)."""
+    if isinstance(refs, str) or not isinstance(refs, Sequence):
+        raise TypeError("refs must be a list of reference streams, each a list of strings")
+    if not refs:
+        raise EmptyInputError("no reference streams given")
+    streams = []
+    for k, stream in enumerate(refs):
+        if isinstance(stream, str) or not isinstance(stream, Sequence):
+            raise TypeError(
+                f"reference stream {k + 1} is {type(stream).__name__}; refs must be a list of "
+                "streams (refs[k][i] is the k-th reference of segment i)"
+            )
+        expected = len(refs[0]) if n_segments is None else n_segments
+        if len(stream) != expected:
+            first = "the first reference stream" if n_segments is None else "the hypotheses"
+            raise LengthMismatchError(
+                f"{first} has {expected} segments but reference stream {k + 1} has {len(stream)}"
+            )
+        streams.append(list(stream))
+    return streams
+
+
+class Metric(ABC, Generic[S]):
+    """A metric with a fixed configuration and, optionally, cached references.
+
+    ``threads`` is the number of cores the Rust core uses (default:
+    ``$UNDERSTUDY_THREADS``, else every core); results never depend on it.
+    """
+
+    config: MetricConfig
+    stats_type: type[S]
+
+    def _setup(self, config: MetricConfig, references: RefStreams | None, threads: int | None) -> None:
+        self.config = config
+        self.threads = resolve_threads(threads)
+        self._references: list[list[str | None]] | None = None
+        self._cache: _Scorer | None = None
+        if references is not None:
+            streams = check_refs(references, None)
+            if not streams[0]:
+                raise EmptyInputError("the reference streams have no segments")
+            self._cache = self._scorer_with(streams)
+            self._references = streams
+
+    @abstractmethod
+    def _scorer(self) -> _Scorer:
+        """A new compiled scorer of the core for this configuration (no references)."""
+
+    def _select(
+        self, rows: NDArray[np.int64], refs_per_segment: NDArray[np.int64], n_systems: int
+    ) -> NDArray[np.int64]:
+        """The core's rows (segment-major, then system) as ``(segments, systems, width)``."""
+        return rows.reshape(len(refs_per_segment), n_systems, self.config.row_width)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled by configuration (and the reference text, when cached): the compiled
+        # scorer is rebuilt on the other side.
+        return (_rebuild, (type(self), self.config, self.threads, self._references))
+
+    def _scorer_with(self, streams: list[list[str | None]]) -> _Scorer:
+        scorer = self._scorer()
+        with explaining_bad_text("references", streams, allow_none=True):
+            scorer.add_references(streams)
+        return scorer
+
+    def _cached(self, n_segments: int) -> _Scorer:
+        if self._cache is None:
+            raise NoReferenceError(
+                f"no refs given and this {type(self).__name__} was built without references="
+            )
+        if len(self._cache) != n_segments:
+            raise LengthMismatchError(
+                f"the hypotheses have {n_segments} segments but the references have {len(self._cache)}"
+            )
+        return self._cache
+
+    def _stats(self, rows: NDArray[np.int64], refs_per_segment: NDArray[np.int64]) -> S:
+        return self.stats_type(rows, refs_per_segment, self.config)
+
+    def segment_stats(self, hyps: Sequence[str], refs: RefStreams | None = None) -> S:
+        """Per-segment sufficient statistics of ``hyps`` against ``refs`` (or the cached ones)."""
+        checked = check_hyps(hyps)
+        if refs is None:
+            return self.segment_stats_many([checked])[0]
+        # References used once: not cached.
+        streams = check_refs(refs, len(checked))
+        scorer = self._scorer()
+        with explaining_bad_text("hypotheses", [checked]), explaining_bad_text("references", streams, True):
+            rows, refs_per_segment = scorer.sentence_stats(checked, streams)
+        return self._stats(self._select(rows, refs_per_segment, 1)[:, 0, :], refs_per_segment)
+
+    def segment_stats_many(self, systems: Sequence[Sequence[str]], refs: RefStreams | None = None) -> list[S]:
+        """:meth:`segment_stats` of several systems at once, faster than one by one.
+
+        Each segment's references are loaded once for all systems, so scoring many
+        systems (or checkpoints) against one test set costs little more than reading them.
+        """
+        if isinstance(systems, str) or not isinstance(systems, Sequence) or not systems:
+            raise TypeError("systems must be a non-empty sequence of hypothesis lists")
+        checked = [check_hyps(hyps) for hyps in systems]
+        for k, hyps in enumerate(checked[1:], 2):
+            if len(hyps) != len(checked[0]):
+                raise LengthMismatchError(
+                    f"system 1 has {len(checked[0])} segments but system {k} has {len(hyps)}"
+                )
+        if refs is None:
+            scorer = self._cached(len(checked[0]))
+        else:
+            scorer = self._scorer_with(check_refs(refs, len(checked[0])))
+        with explaining_bad_text("hypotheses", checked):
+            rows = scorer.stats_many(checked)
+        refs_per_segment = scorer.refs_per_segment()
+        per_system = self._select(rows, refs_per_segment, len(checked))
+        return [self._stats(per_system[:, k, :], refs_per_segment) for k in range(len(checked))]
+
+    def corpus_score(self, hyps: Sequence[str], refs: RefStreams | None = None) -> Any:
+        """The corpus score of ``hyps`` against ``refs`` (or the cached references)."""
+        return self.segment_stats(hyps, refs).score()
+
+    def corpus_scores(self, systems: Sequence[Sequence[str]], refs: RefStreams | None = None) -> list[Any]:
+        """The corpus score of each system: ``[corpus_score(hyps) for hyps in systems]``, faster."""
+        return [stats.score() for stats in self.segment_stats_many(systems, refs)]
+
+    def sentence_scores(self, hyps: Sequence[str], refs: RefStreams | None = None) -> NDArray[np.float64]:
+        """The sentence score of every segment at once (references cached when ``refs`` is omitted)."""
+        return self.segment_stats(hyps, refs).sentence_scores()
+
+    def sentence_score(self, hyp: str, refs: Sequence[str | None]) -> Any:
+        """The score of one hypothesis against its references (a list of strings)."""
+        if not isinstance(hyp, str):
+            raise TypeError(f"hyp must be a string, not {type(hyp).__name__}")
+        if isinstance(refs, str) or not isinstance(refs, Sequence):
+            raise TypeError("refs must be a list of reference strings for this one hypothesis")
+        return self.corpus_score([hyp], [[ref] for ref in refs])
+
+    def pairwise(
+        self,
+        hyps: Sequence[str],
+        refs: Sequence[str],
+        progress: Callable[[int, int], None] | None = None,
+    ) -> NDArray[np.float64]:
+        """The sentence score of every hypothesis against every reference, as its only reference.
+
+        Returns a ``(len(hyps), len(refs))`` array whose cell ``[i, j]`` is exactly
+        ``self.sentence_score(hyps[i], [refs[j]]).score``: the matrix of
+        minimum-Bayes-risk decoding. Each sentence is prepared once.
+        ``progress(done, total)`` is called after each block of hypotheses.
+        """
+        hyp_list = check_sentences("hyps", hyps)
+        ref_list = check_sentences("refs", refs)
+        if not hyp_list or not ref_list:
+            return np.zeros((len(hyp_list), len(ref_list)), dtype=np.float64)
+        with explaining_bad_text("hypotheses", [hyp_list]), explaining_bad_text("references", [ref_list]):
+            table = self._scorer().pairwise(hyp_list, ref_list)
+        empty = np.zeros((0, self.config.row_width), dtype=np.int64)
+        scorer = self.stats_type(empty, np.zeros(0, dtype=np.int64), self.config)
+        scores = np.zeros((len(hyp_list), len(ref_list)), dtype=np.float64)
+        step = max(1, PAIRWISE_CELLS_PER_CALL // len(ref_list))
+        for start in range(0, len(hyp_list), step):
+            stop = min(start + step, len(hyp_list))
+            block = scorer.scores_of(table.rows(start, stop))
+            scores[start:stop] = block.reshape(stop - start, len(ref_list))
+            if progress is not None:
+                progress(stop, len(hyp_list))
+        return scores
+
+
+def _rebuild(
+    kind: type[Metric[Any]], config: MetricConfig, threads: int, references: list[list[str | None]] | None
+) -> Metric[Any]:
+    metric = kind.__new__(kind)
+    metric._setup(config, references, threads)
+    return metric
