@@ -1,0 +1,135 @@
+"""The parity harness: every path of understudy against sacrebleu 2.6.0's public API.
+
+``assert_parity(config, hyps, refs)`` computes the same thing every way understudy
+can (one-shot statistics, cached references, many systems at once, vectorised
+sentence scores, all pairs, slice and merge, running totals) and compares each with
+sacrebleu, bit for bit (``==``). The CLI's chunked path has its own tests.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from sacrebleu.metrics import BLEU as SacreBLEU
+from sacrebleu.metrics import CHRF as SacreCHRF
+from sacrebleu.metrics import TER as SacreTER
+from understudy import BLEU, CHRF, TER, BLEUConfig, CHRFConfig, TERConfig, Totals
+from understudy.config import MetricConfig
+from understudy.metric import Metric
+
+Refs = list[list[str | None]]
+
+
+def ours(config: MetricConfig, references: Refs | None = None, threads: int | None = None) -> Metric[Any]:
+    """understudy's metric object for ``config``."""
+    if isinstance(config, BLEUConfig):
+        return BLEU(
+            tokenize=config.tokenize,
+            lowercase=config.lowercase,
+            smooth_method=config.smooth_method,
+            smooth_value=config.smooth_value,
+            max_ngram_order=config.max_ngram_order,
+            effective_order=config.effective_order,
+            references=references,
+            threads=threads,
+        )
+    if isinstance(config, CHRFConfig):
+        c = config
+        return CHRF(
+            c.char_order,
+            c.word_order,
+            c.beta,
+            c.lowercase,
+            c.whitespace,
+            c.eps_smoothing,
+            references,
+            threads,
+        )
+    return TER(
+        config.normalized, config.no_punct, config.asian_support, config.case_sensitive, references, threads
+    )
+
+
+def theirs(config: MetricConfig, references: Refs | None = None) -> Any:
+    """sacrebleu's metric object for ``config``."""
+    if isinstance(config, BLEUConfig):
+        return SacreBLEU(
+            tokenize=config.tokenize,
+            lowercase=config.lowercase,
+            smooth_method=config.smooth_method,
+            smooth_value=config.smooth_value,
+            max_ngram_order=config.max_ngram_order,
+            effective_order=config.effective_order,
+            references=references,
+        )
+    if isinstance(config, CHRFConfig):
+        c = config
+        return SacreCHRF(
+            c.char_order, c.word_order, c.beta, c.lowercase, c.whitespace, c.eps_smoothing, references
+        )
+    return SacreTER(
+        config.normalized, config.no_punct, config.asian_support, config.case_sensitive, references
+    )
+
+
+def their_rows(config: MetricConfig, metric: Any, hyps: list[str], refs: Refs | None) -> np.ndarray:
+    """sacrebleu's segment statistics in understudy's layout (TER's length times the scale)."""
+    stats = metric._extract_corpus_statistics(hyps, refs)
+    if isinstance(config, TERConfig):
+        return np.array([[edits, length] for edits, length in stats], dtype=np.float64)
+    return np.array(stats, dtype=np.int64)
+
+
+def as_their_layout(config: MetricConfig, rows: np.ndarray) -> np.ndarray:
+    """understudy's rows as sacrebleu lays its statistics out (TER: the average length)."""
+    if isinstance(config, TERConfig):
+        return np.column_stack([rows[:, 0], rows[:, 1] / config.length_scale])
+    return rows
+
+
+def assert_parity(
+    config: MetricConfig, hyps: list[str], refs: Refs, pairwise: int = 12, sentences: int = 50
+) -> None:
+    """Every understudy path equals sacrebleu for these hypotheses and references."""
+    sacre = theirs(config, refs)
+    expected = their_rows(config, sacre, hyps, None)
+    cached = ours(config, references=refs)
+    one_shot = ours(config, threads=1)
+
+    stats = cached.segment_stats(hyps)
+    np.testing.assert_array_equal(as_their_layout(config, stats.rows), expected)
+    np.testing.assert_array_equal(one_shot.segment_stats(hyps, refs).rows, stats.rows)
+    many = cached.segment_stats_many([hyps, hyps[::-1], hyps])
+    np.testing.assert_array_equal(many[0].rows, stats.rows)
+    np.testing.assert_array_equal(many[2].rows, stats.rows)
+
+    corpus = sacre.corpus_score(hyps, None)
+    assert stats.score().score == corpus.score
+    assert one_shot.corpus_score(hyps, refs).score == corpus.score
+    if isinstance(config, TERConfig):
+        assert stats.score().num_edits == corpus.num_edits
+        assert stats.score().ref_length == corpus.ref_length
+
+    # Slice and merge, and running totals, in any split.
+    cut = len(hyps) // 3
+    assert (stats[:cut] + stats[cut:]).score() == stats.score()
+    running = Totals.empty(config) + stats[cut:] + stats[:cut]
+    assert running.score() == stats.score()
+
+    # Sentence scores: vectorised, and sacrebleu's own sentence_score.
+    vector = cached.sentence_scores(hyps)
+    for i in range(min(sentences, len(hyps))):
+        segment_refs = [stream[i] for stream in refs]
+        want = sacre.sentence_score(hyps[i], segment_refs).score
+        assert vector[i] == want, (i, hyps[i], segment_refs)
+        assert one_shot.sentence_score(hyps[i], segment_refs).score == want
+
+    # All pairs against the first reference stream's (non-None) references.
+    pool = [r for r in refs[0] if r is not None][:pairwise]
+    cands = hyps[:pairwise]
+    if pool and cands:
+        matrix = one_shot.pairwise(cands, pool)
+        for i, hyp in enumerate(cands):
+            for j, ref in enumerate(pool):
+                assert matrix[i, j] == sacre.sentence_score(hyp, [ref]).score, (hyp, ref)
