@@ -134,12 +134,9 @@ class CHRFResult:
             "name": self.name,
             "score": self.score if width is None else round(self.score, width),
             "signature": self.signature.format(),
-            "char_order": self.char_order,
-            "word_order": self.word_order,
-            "beta": self.beta,
-            "stats": list(self.stats),
         }
-        return out | dict(self.signature.items())
+        numbers = {"char_order": self.char_order, "word_order": self.word_order, "beta": self.beta}
+        return out | dict(self.signature.items()) | numbers | {"stats": list(self.stats)}
 
     def to_json(self, width: int | None = None) -> str:
         """:meth:`to_dict` as indented JSON."""
@@ -180,10 +177,10 @@ class TERResult:
             "name": self.name,
             "score": self.score if width is None else round(self.score, width),
             "signature": self.signature.format(),
-            "num_edits": self.num_edits,
-            "ref_length": self.ref_length,
         }
-        return out | dict(self.signature.items())
+        return (
+            out | dict(self.signature.items()) | {"num_edits": self.num_edits, "ref_length": self.ref_length}
+        )
 
     def to_json(self, width: int | None = None) -> str:
         """:meth:`to_dict` as indented JSON."""

@@ -157,6 +157,12 @@ class _Weak:
         """This value where ``mask``, else ``other``'s."""
         return _Weak(np.where(mask, self.value, other.value), np.where(mask, self.is32, other.is32))
 
+    def array(self) -> NDArray[np.floating[Any]]:
+        """The values as NumPy would collect them: float32 if every one is, else float64."""
+        if len(self.is32) and self.is32.all():
+            return self.value.astype(np.float32)
+        return self.value
+
 
 _EPS = 1e-16
 """chrF's epsilon (sacrebleu's, as chrF++.py, Moses and NLTK have it)."""
@@ -164,12 +170,14 @@ _EPS = 1e-16
 
 def score_chrf_rows(
     rows: NDArray[np.integer], config: CHRFConfig, float32: bool = False
-) -> NDArray[np.float64]:
+) -> NDArray[np.floating[Any]]:
     """chrF (0-100) of each statistics row of ``rows`` (shape (k, 3 * orders)) under ``config``.
 
     Without ``eps_smoothing`` (the default), precision and recall are averaged over
     the orders with n-grams on both sides, and F-beta taken of the averages; with it,
-    F-beta is taken per order (epsilon for empty ones) and averaged.
+    F-beta is taken per order (epsilon for empty ones) and averaged. With ``float32``
+    the scores are float32 where sacrebleu's bootstrap gives float32 (all of them, in
+    practice), and the array is float32 then, as sacrebleu's is.
 
     >>> score_chrf_rows(np.array([[4, 4, 4] * 6, [4, 4, 2] * 6]), CHRFConfig()).tolist()
     [100.0, 50.0]
@@ -201,8 +209,7 @@ def score_chrf_rows(
             avg_rec = avg_rec.op(rec, np.add).where(both, avg_rec)
             effective += both
     if config.eps_smoothing:
-        result = score.op(100, lambda s, h: h * s).op(config.orders, np.divide)
-        return result.value
+        return score.op(100, lambda s, h: h * s).op(config.orders, np.divide).array()
     zero = _Weak.of(0.0, False, n)
     divisor = np.maximum(effective, 1)
     avg_prec = avg_prec.op(_Weak.of(divisor, False, n), np.divide).where(effective > 0, zero)
@@ -210,12 +217,12 @@ def score_chrf_rows(
     top = avg_prec.op(1 + factor, lambda p, f: f * p).op(avg_rec, np.multiply)
     bottom = avg_prec.op(factor, lambda p, f: f * p).op(avg_rec, np.add)
     score = top.op(bottom, np.divide).op(100, lambda s, h: h * s)
-    return np.where(avg_prec.value + avg_rec.value != 0, score.value, 0.0)
+    return score.where(avg_prec.value + avg_rec.value != 0, zero).array()
 
 
 def score_ter_rows(
     rows: NDArray[np.integer], config: TERConfig, float32: bool = False
-) -> NDArray[np.float64]:
+) -> NDArray[np.floating[Any]]:
     """TER (0-100 and above) of each statistics row ``[edits, ref_length * length_scale]``.
 
     Edits over the (average) reference length; 100 when the reference is empty and
@@ -238,4 +245,4 @@ def score_ter_rows(
         )
     ratio = _Weak.of(edits, float32, n).op(_Weak.of(ref_len, float32, n), np.divide)
     fallback = _Weak.of(np.where(edits > 0, 1.0, 0.0), False, n)
-    return ratio.where(ref_len > 0, fallback).op(100, lambda s, h: h * s).value
+    return ratio.where(ref_len > 0, fallback).op(100, lambda s, h: h * s).array()

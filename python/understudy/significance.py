@@ -155,7 +155,7 @@ def _sums(weights: NDArray[np.float64] | NDArray[np.bool_], rows: NDArray[np.int
     return out
 
 
-def _estimate(scores: NDArray[np.float64]) -> tuple[float, float]:
+def _estimate(scores: NDArray[np.floating[Any]]) -> tuple[float, float]:
     """sacrebleu's ``estimate_ci``: mean of the sorted scores, half the 2.5%-97.5% range."""
     ordered = np.sort(scores)
     low = len(ordered) // 40
@@ -188,13 +188,13 @@ def bootstrap_ci(
     if n < 1:
         raise ConfigError(f"the number of bootstrap resamples must be at least 1, got {n}")
     counts = _resample_counts(_bootstrap_indices(seed, n, len(stats)), len(stats))
-    scores = stats.scores_of(_sums(counts, stats.rows), float32=True).tolist()
-    ordered = sorted(scores)
+    scores = stats.scores_of(_sums(counts, stats.rows), float32=True)
+    # sacrebleu's single-system interval takes statistics.mean (exactly rounded) of its
+    # scores as they are: Python floats for BLEU, NumPy float32 scalars for chrF and TER.
+    ordered = sorted(scores.tolist() if scores.dtype == np.float64 else list(scores))
     low = n // 40
-    # sacrebleu's single-system interval takes statistics.mean (exactly rounded).
-    system = SystemScore(
-        name, stats.score().score, statistics.mean(ordered), 0.5 * (ordered[n - low - 1] - ordered[low])
-    )
+    half_width = 0.5 * (ordered[n - low - 1] - ordered[low])
+    system = SystemScore(name, stats.score().score, float(statistics.mean(ordered)), float(half_width))
     return ConfidenceResult(system, n, seed, _signature(stats, [("bs", str(n)), ("seed", str(seed))]))
 
 
@@ -210,7 +210,7 @@ def _samples(test: str, n: int | None) -> int:
 
 def _ar_difference(
     baseline: Stats[Any, Any], system: Stats[Any, Any], swapped: NDArray[np.int64]
-) -> NDArray[np.float64]:
+) -> NDArray[np.floating[Any]]:
     """|score(A) - score(B)| per trial, where A takes the baseline's segments where the mask
     is set and the system's elsewhere, and B the rest: with ``swapped`` = mask @ (baseline -
     system), A = total(system) + swapped and B = total(baseline) - swapped."""
@@ -219,7 +219,7 @@ def _ar_difference(
     return np.abs(scores_a - scores_b)
 
 
-def _p_value(extremes: NDArray[np.float64], observed: float, p_values: PValues) -> float:
+def _p_value(extremes: NDArray[np.floating[Any]], observed: float, p_values: PValues) -> float:
     if p_values == "sacrebleu":
         count = int(np.sum(extremes > observed))
     elif p_values == "at-least":

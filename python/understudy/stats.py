@@ -69,10 +69,11 @@ class Stats(ABC, Generic[C, R]):
             raise ConfigError("refs_per_segment must have one entry per row")
 
     @abstractmethod
-    def scores_of(self, rows: NDArray[np.integer], float32: bool = False) -> NDArray[np.float64]:
+    def scores_of(self, rows: NDArray[np.integer], float32: bool = False) -> NDArray[np.floating[Any]]:
         """The score of each row of ``rows`` (for example resampled sums) under this configuration.
 
-        ``float32=True`` reproduces sacrebleu's bootstrap arithmetic.
+        ``float32=True`` reproduces sacrebleu's bootstrap arithmetic, including the type
+        of the array it collects (float32 for chrF and TER, float64 for BLEU).
         """
 
     @abstractmethod
@@ -131,7 +132,7 @@ class Stats(ABC, Generic[C, R]):
 
     def sentence_scores(self) -> NDArray[np.float64]:
         """The score of every segment, vectorised."""
-        return self.scores_of(self.rows)
+        return self.scores_of(self.rows).astype(np.float64)
 
     def sentence_results(self) -> list[R]:
         """The score of every segment as a full result record (scored in one vectorised call)."""
@@ -195,7 +196,7 @@ class BLEUStats(Stats[BLEUConfig, BLEUResult]):
     metric: ClassVar[str] = "bleu"
     config_type: ClassVar[Any] = BLEUConfig
 
-    def scores_of(self, rows: NDArray[np.integer], float32: bool = False) -> NDArray[np.float64]:
+    def scores_of(self, rows: NDArray[np.integer], float32: bool = False) -> NDArray[np.floating[Any]]:
         """BLEU of each row."""
         return score_rows(rows, self.config, float32).scores
 
@@ -214,7 +215,7 @@ class CHRFStats(Stats[CHRFConfig, CHRFResult]):
     metric: ClassVar[str] = "chrf"
     config_type: ClassVar[Any] = CHRFConfig
 
-    def scores_of(self, rows: NDArray[np.integer], float32: bool = False) -> NDArray[np.float64]:
+    def scores_of(self, rows: NDArray[np.integer], float32: bool = False) -> NDArray[np.floating[Any]]:
         """chrF of each row."""
         return score_chrf_rows(rows, self.config, float32)
 
@@ -233,7 +234,7 @@ class TERStats(Stats[TERConfig, TERResult]):
     metric: ClassVar[str] = "ter"
     config_type: ClassVar[Any] = TERConfig
 
-    def scores_of(self, rows: NDArray[np.integer], float32: bool = False) -> NDArray[np.float64]:
+    def scores_of(self, rows: NDArray[np.integer], float32: bool = False) -> NDArray[np.floating[Any]]:
         """TER of each row."""
         return score_ter_rows(rows, self.config, float32)
 

@@ -7,7 +7,13 @@ import sys
 from typing import Any
 
 from understudy.bleu import BLEU
+from understudy.chrf import CHRF
 from understudy.config import SMOOTH_DEFAULTS, TOKENIZERS
+from understudy.metric import Metric
+from understudy.ter import TER
+
+METRICS = ("bleu", "chrf", "ter")
+"""The metrics of ``-m``, in the order sacrebleu prints them whatever order they are given in."""
 
 
 def add_command(
@@ -60,6 +66,68 @@ def scorer(args: argparse.Namespace, effective_order: bool) -> BLEU:
         trg_lang=target_language(args),
         threads=args.threads,
     )
+
+
+def add_metric_options(parser: argparse.ArgumentParser) -> None:
+    """``-m`` and sacrebleu's chrF and TER flags (with their defaults)."""
+    parser.add_argument(
+        "-m",
+        "--metrics",
+        nargs="+",
+        choices=METRICS,
+        default=["bleu"],
+        metavar="METRIC",
+        help="any of bleu chrf ter (default: bleu); printed in that order, as sacrebleu does",
+    )
+    chrf = parser.add_argument_group("chrF (-m chrf)")
+    chrf.add_argument(
+        "-cc", "--chrf-char-order", type=int, default=6, metavar="N", help="character order (6)"
+    )
+    chrf.add_argument(
+        "-cw", "--chrf-word-order", type=int, default=0, metavar="N", help="word order (0; 2 is chrF++)"
+    )
+    chrf.add_argument("--chrf-beta", type=int, default=2, metavar="B", help="weight of recall (2)")
+    chrf.add_argument("--chrf-whitespace", action="store_true", help="count spaces as characters")
+    chrf.add_argument("--chrf-lowercase", action="store_true", help="case-insensitive chrF")
+    chrf.add_argument(
+        "--chrf-eps-smoothing", action="store_true", help="epsilon smoothing of chrF++.py, Moses and NLTK"
+    )
+    ter = parser.add_argument_group("TER (-m ter; defaults are Tercom's)")
+    ter.add_argument("--ter-case-sensitive", action="store_true", help="do not lowercase")
+    ter.add_argument("--ter-asian-support", action="store_true", help="split CJK characters and punctuation")
+    ter.add_argument("--ter-no-punct", action="store_true", help="remove punctuation")
+    ter.add_argument("--ter-normalized", action="store_true", help="Tercom's normalization and tokenization")
+
+
+def scorers(args: argparse.Namespace, effective_order: bool) -> list[Metric[Any]]:
+    """One scorer per metric of ``-m``, in sacrebleu's order; ``effective_order`` is BLEU's."""
+    out: list[Metric[Any]] = []
+    for name in (m for m in METRICS if m in getattr(args, "metrics", ["bleu"])):
+        if name == "bleu":
+            out.append(scorer(args, effective_order))
+        elif name == "chrf":
+            out.append(
+                CHRF(
+                    char_order=args.chrf_char_order,
+                    word_order=args.chrf_word_order,
+                    beta=args.chrf_beta,
+                    lowercase=args.chrf_lowercase,
+                    whitespace=args.chrf_whitespace,
+                    eps_smoothing=args.chrf_eps_smoothing,
+                    threads=args.threads,
+                )
+            )
+        else:
+            out.append(
+                TER(
+                    normalized=args.ter_normalized,
+                    no_punct=args.ter_no_punct,
+                    asian_support=args.ter_asian_support,
+                    case_sensitive=args.ter_case_sensitive,
+                    threads=args.threads,
+                )
+            )
+    return out
 
 
 def target_language(args: argparse.Namespace) -> str:

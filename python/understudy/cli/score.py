@@ -1,4 +1,4 @@
-"""``understudy score``: corpus or sentence BLEU of one or more systems, sacrebleu's flags."""
+"""``understudy score``: corpus or sentence BLEU, chrF and TER of one or more systems, sacrebleu's flags."""
 
 from __future__ import annotations
 
@@ -10,18 +10,15 @@ from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
-import numpy as np
-from numpy.typing import NDArray
-
-from understudy.bleu import BLEU
 from understudy.cli.output import (
     CliError,
     add_command,
+    add_metric_options,
     add_scoring_options,
     add_text_options,
     add_threads_option,
     latex_table,
-    scorer,
+    scorers,
     text_table,
     write,
 )
@@ -30,15 +27,18 @@ from understudy.cli.significance import add_significance_options, print_confiden
 from understudy.cli.testset import Refs, add_testset_options, testset_refs
 from understudy.errors import EmptyInputError, UnderstudyError
 from understudy.io import STDIN, LineReader, ListReader
-from understudy.result import BLEUResult
+from understudy.metric import Metric
+from understudy.result import BLEUResult, CHRFResult, Result, TERResult
 from understudy.significance import ConfidenceResult, PairedResult, Test, bootstrap_ci, paired_test
-from understudy.stats import BLEUStats, score_total
+from understudy.stats import Stats, Totals
 
 EXAMPLES = """examples:
   understudy score ref.de -i hyp.de                       JSON (sacrebleu's default)
   understudy score ref.de -i sysA.de sysB.de -f text      a table of systems
   understudy score ref1.de ref2.de -i hyp.de -lc -tok intl
   understudy score refs.tsv -nr 2 -i hyp.de               two references per line, TAB-separated
+  understudy score ref.de -i sysA.de sysB.de -m bleu chrf ter -f text   three metrics, a column each
+  understudy score ref.de -i hyp.de -m chrf -cw 2          chrF++
   understudy score ref.de -i hyp.de -sl -f text           one sentence score per line
   cat hyp.de | understudy score ref.de -b                 hypotheses from stdin, score only
   paste sysA.de sysB.de | understudy score ref.de         several systems on stdin, TAB-separated
@@ -60,9 +60,10 @@ def add_parser(commands: Any) -> None:
     p = add_command(
         commands,
         "score",
-        "BLEU of systems against reference files",
-        "Score hypothesis files against reference files with BLEU. Defaults are sacrebleu's: "
-        "13a tokenization, mixed case, exp smoothing, maximum order 4.",
+        "BLEU, chrF and TER of systems against reference files",
+        "Score hypothesis files against reference files with BLEU (default), chrF, chrF++ or TER "
+        "(-m). Defaults are sacrebleu's: for BLEU 13a tokenization, mixed case, exp smoothing, maximum "
+        "order 4; chrF2 with character order 6; TER as Tercom.",
         EXAMPLES,
     )
     p.add_argument(
@@ -71,6 +72,7 @@ def add_parser(commands: Any) -> None:
     p.add_argument("-i", "--input", nargs="+", metavar="HYP", help="system output file(s); default: stdin")
     add_text_options(p, "case-insensitive BLEU")
     add_scoring_options(p)
+    add_metric_options(p)
     p.add_argument(
         "-nr",
         "--num-refs",
@@ -181,16 +183,16 @@ def _length_error(sources: list[_Source]) -> UnderstudyError | CliError:
 
 @dataclass
 class _Scored:
-    """What one pass over the inputs gives: per system, summed rows and (when asked) all rows."""
+    """One pass over the inputs: per metric and system, the running total and (when asked) all rows."""
 
     names: list[str]
-    totals: list[NDArray[np.int64]]
-    nrefs: int | None
-    stats: list[BLEUStats] | None
+    metrics: list[Metric[Any]]
+    totals: list[list[Totals]]
+    stats: list[list[Stats[Any, Any]]] | None
 
 
 def _score_stream(
-    args: argparse.Namespace, bleu: BLEU, keep_rows: bool, testset: Refs | None, tag: _Tagger
+    args: argparse.Namespace, metrics: list[Metric[Any]], keep_rows: bool, testset: Refs | None, tag: _Tagger
 ) -> _Scored | None:
     """Read and score the inputs a chunk at a time; ``None`` when sentence scores were printed."""
     with ExitStack() as stack:
@@ -201,9 +203,8 @@ def _score_stream(
         keep = testset.keep if testset is not None else None
         first = 0
         sentences = _SentenceWriter(args) if args.sentence_level else None
-        totals: list[NDArray[np.int64]] = []
-        kept: list[list[BLEUStats]] = []
-        nrefs: set[int | None] = set()
+        totals: list[list[Totals]] = [[] for _ in metrics]
+        kept: list[list[list[Stats[Any, Any]]]] = [[] for _ in metrics]
         while True:
             sys_columns = [col for src in systems for col in src.chunk(CHUNK_LINES)]
             ref_columns = [col for src in refs for col in src.chunk(CHUNK_LINES)]
@@ -220,34 +221,34 @@ def _score_stream(
                 sys_columns, ref_columns = _kept(sys_columns, mask), _kept(ref_columns, mask)
                 if not any(mask):
                     continue
-            chunk_stats = bleu.segment_stats_many(sys_columns, ref_columns)
-            nrefs.add(chunk_stats[0].nrefs)
-            if sentences is not None:
-                sentences.write([tag(r) for r in chunk_stats[0].sentence_results()])
-            if not totals:
-                totals = [np.zeros_like(s.total()) for s in chunk_stats]
-                kept = [[] for _ in chunk_stats]
-            totals = [t + s.total() for t, s in zip(totals, chunk_stats, strict=True)]
-            if keep_rows:
-                for parts, part in zip(kept, chunk_stats, strict=True):
-                    parts.append(part)
+            for m, metric in enumerate(metrics):
+                chunk_stats = metric.segment_stats_many(sys_columns, ref_columns)
+                if sentences is not None:
+                    sentences.write([tag(r) for r in chunk_stats[0].sentence_results()])
+                if not totals[m]:
+                    totals[m] = [Totals.empty(metric.config) for _ in chunk_stats]
+                    kept[m] = [[] for _ in chunk_stats]
+                totals[m] = [t + s for t, s in zip(totals[m], chunk_stats, strict=True)]
+                if keep_rows:
+                    for parts, part in zip(kept[m], chunk_stats, strict=True):
+                        parts.append(part)
             progress.update(tracked.bytes_read)
         progress.close()
-        if not totals:
+        if not totals[0]:
             raise EmptyInputError(f"{refs[0].reader.name}: empty input (no lines)")
         if sentences is not None:
             sentences.close()
             return None
         names = [name for src in systems for name in src.names]
-        merged = [parts[0].merge(*parts[1:]) for parts in kept] if keep_rows else None
-        return _Scored(names, totals, nrefs.pop() if len(nrefs) == 1 else None, merged)
+        merged = [[parts[0].merge(*parts[1:]) for parts in per] for per in kept] if keep_rows else None
+        return _Scored(names, metrics, totals, merged)
 
 
 def _kept(columns: list[list[str]], mask: list[bool]) -> list[list[str]]:
     return [[line for line, k in zip(column, mask, strict=True) if k] for column in columns]
 
 
-_Tagged = TypeVar("_Tagged", BLEUResult, PairedResult, ConfidenceResult)
+_Tagged = TypeVar("_Tagged", BLEUResult, CHRFResult, TERResult, Result, PairedResult, ConfidenceResult)
 
 
 class _Tagger:
@@ -278,16 +279,18 @@ def _testset(args: argparse.Namespace) -> Refs | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Score every system, a chunk of segments at a time, and print the results."""
+    """Score every system with every metric, a chunk of segments at a time, and print the results."""
     if args.width < 0:
         raise CliError(f"--width must be 0 or more, got {args.width}")
     paired: Test | None = "bs" if args.paired_bs else "ar" if args.paired_ar else None
     if (paired or args.confidence) and args.sentence_level:
         raise CliError("confidence intervals and paired tests are for corpus scores, not -sl")
+    if args.sentence_level and len(set(args.metrics)) > 1:
+        raise CliError("sentence-level scoring (-sl) takes one metric, as in sacrebleu")
     testset = _testset(args)
     tag = _Tagger(testset.signature if testset else [])
-    bleu = scorer(args, effective_order=args.sentence_level)
-    scored = _score_stream(args, bleu, keep_rows=bool(paired or args.confidence), testset=testset, tag=tag)
+    metrics = scorers(args, effective_order=args.sentence_level)
+    scored = _score_stream(args, metrics, keep_rows=bool(paired or args.confidence), testset=testset, tag=tag)
     if scored is None:
         return 0
     if paired is not None:
@@ -295,28 +298,30 @@ def run(args: argparse.Namespace) -> int:
             raise CliError("paired tests need at least two systems (the first is the baseline)")
         assert scored.stats is not None
         n = args.paired_bs_n if paired == "bs" else args.paired_ar_n
-        with Progress("paired test", total=len(scored.names) - 1, unit="systems") as bar:
-            result = paired_test(
-                scored.stats,
-                scored.names,
-                paired,
-                n,
-                args.seed,
-                args.p_values,
-                progress=lambda k, _: bar.update(k),
-            )
-        print_paired(tag(result), args)
+        tests = []
+        per_metric = len(scored.names) - 1
+        with Progress("paired test", total=per_metric * len(metrics), unit="systems") as bar:
+            for m, stats in enumerate(scored.stats):
+
+                def advance(k: int, _: int, done: int = m * per_metric) -> None:
+                    bar.update(done + k)
+
+                result = paired_test(
+                    stats, scored.names, paired, n, args.seed, args.p_values, progress=advance
+                )
+                tests.append(tag(result))
+        print_paired(tests, args)
         return 0
     if args.confidence:
         if len(scored.names) > 1:
             raise CliError("--confidence takes one system; for several, use --paired-bs or --paired-ar")
         assert scored.stats is not None
-        ci = bootstrap_ci(scored.stats[0], args.confidence_n, args.seed)
-        print_confidence(tag(ci), scored.stats[0], args)
+        cis = [tag(bootstrap_ci(stats[0], args.confidence_n, args.seed)) for stats in scored.stats]
+        print_confidence(cis, [stats[0] for stats in scored.stats], args)
         return 0
     results = [
-        (name, tag(score_total(t, scored.nrefs, bleu.config)))
-        for name, t in zip(scored.names, scored.totals, strict=True)
+        (name, [tag(scored.totals[m][k].score()) for m in range(len(metrics))])
+        for k, name in enumerate(scored.names)
     ]
     _print_corpus(results, args)
     return 0
@@ -330,7 +335,7 @@ class _SentenceWriter:
         self.json = args.format == "json" and not args.score_only
         self.count = 0
 
-    def write(self, results: list[BLEUResult]) -> None:
+    def write(self, results: list[Result]) -> None:
         """Print one chunk's results."""
         args = self.args
         if not self.json:
@@ -351,25 +356,37 @@ class _SentenceWriter:
             write("\n]")
 
 
-def _print_corpus(results: list[tuple[str, BLEUResult]], args: argparse.Namespace) -> None:
+def _print_corpus(results: list[tuple[str, list[Result]]], args: argparse.Namespace) -> None:
+    """One system: each metric's line (JSON: its record, a list for several); several: a table."""
     if args.score_only:
-        for _, result in results:
-            write(result.format(args.width, score_only=True))
+        for _, scores in results:
+            for result in scores:
+                write(result.format(args.width, score_only=True))
         return
+    single_metric = len(results[0][1]) == 1
     if args.format == "json":
-        if len(results) == 1:
-            write(results[0][1].to_json(args.width))
+        if len(results) == 1 and single_metric:
+            write(results[0][1][0].to_json(args.width))
+        elif len(results) == 1:
+            write(json.dumps([r.to_dict(args.width) for r in results[0][1]], indent=1, ensure_ascii=False))
+        elif single_metric:
+            records = [{"system": name, **r[0].to_dict(args.width)} for name, r in results]
+            write(json.dumps(records, indent=1, ensure_ascii=False))
         else:
-            records = [{"system": name, **r.to_dict(args.width)} for name, r in results]
+            records = [
+                {"system": name, **{r.name: r.to_dict(args.width) for r in scores}}
+                for name, scores in results
+            ]
             write(json.dumps(records, indent=1, ensure_ascii=False))
         return
     if len(results) == 1:
-        write(results[0][1].format(args.width, short=args.short))
+        write("\n".join(r.format(args.width, short=args.short) for r in results[0][1]))
         return
-    signature = results[0][1].signature.format(args.short)
-    header = ["System", "BLEU"]
-    rows = [[name, f"{r.score:.{args.width}f}"] for name, r in results]
+    first = results[0][1]
+    header = ["System", *(r.name for r in first)]
+    rows = [[name, *(f"{r.score:.{args.width}f}" for r in scores)] for name, scores in results]
+    signatures = [f"{r.name} signature: {r.signature.format(args.short)}" for r in first]
     if args.format == "latex":
-        write(latex_table(header, rows, f"BLEU signature: {signature}"))
+        write(latex_table(header, rows, "\n% ".join(signatures)))
     else:
-        write(text_table(header, rows) + f"\n\nBLEU signature: {signature}")
+        write(text_table(header, rows) + "\n\n" + "\n".join(signatures))

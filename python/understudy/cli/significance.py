@@ -14,15 +14,18 @@ from typing import Any
 from understudy.cli.output import (
     CliError,
     add_command,
+    add_metric_options,
     add_scoring_options,
     add_text_options,
     add_threads_option,
     latex_table,
-    scorer,
+    scorers,
     text_table,
     write,
 )
 from understudy.io import read_lines
+from understudy.result import BLEUResult
+from understudy.signature import Signature
 from understudy.significance import (
     DEFAULT_SEED,
     AllPairsResult,
@@ -34,7 +37,7 @@ from understudy.significance import (
     all_pairs,
     block_ttest,
 )
-from understudy.stats import BLEUStats
+from understudy.stats import Stats
 
 ALPHA = 0.05
 
@@ -92,49 +95,73 @@ def _emit(
         write(text_table(header, rows) + "\n\n" + "\n".join(notes))
 
 
-def print_paired(result: PairedResult, args: argparse.Namespace) -> None:
-    """A paired test: each system's score, mean ± 95% interval and p-value against the baseline."""
+def _metric_name(signature: Signature) -> str:
+    return signature.config.name
+
+
+def print_paired(results: list[PairedResult], args: argparse.Namespace) -> None:
+    """Paired tests, one per metric: each system's score, mean ± 95% interval and p-value against
+    the baseline, a pair of columns per metric."""
     w = args.width
-    rows = [[f"Baseline: {result.baseline.name}", _score(result.baseline, w), ""]]
-    rows += [[s.name, _score(s, w), _p(s)] for s in result.systems]
-    test = "paired bootstrap resampling" if result.test == "bs" else "paired approximate randomization"
+    first = results[0]
+    names = [f"Baseline: {first.baseline.name}", *(s.name for s in first.systems)]
+    header = ["System"]
+    columns: list[list[str]] = []
+    for result in results:
+        name = _metric_name(result.signature)
+        header += [f"{name} (μ ± 95% CI)", "p-value"]
+        columns.append([_score(result.baseline, w), *(_score(s, w) for s in result.systems)])
+        columns.append(["", *(_p(s) for s in result.systems)])
+    rows = [[name, *(column[i] for column in columns)] for i, name in enumerate(names)]
+    test = "paired bootstrap resampling" if first.test == "bs" else "paired approximate randomization"
     notes = [
-        f"BLEU (mean ± 95% interval of bootstrap resamples); p-values by {test} "
-        f"({result.n} {'resamples' if result.test == 'bs' else 'trials'}, seed {result.seed}); "
+        f"Scores with mean ± 95% interval of bootstrap resamples; p-values by {test} "
+        f"({first.n} {'resamples' if first.test == 'bs' else 'trials'}, seed {first.seed}); "
         f"* p <= {ALPHA}: significantly different from the baseline.",
-        f"BLEU signature: {result.signature.format(args.short)}",
+        *(f"{_metric_name(r.signature)} signature: {r.signature.format(args.short)}" for r in results),
     ]
-    _emit(args, result.to_dict(), ["System", "BLEU (μ ± 95% CI)", "p-value"], rows, notes)
+    record: Any = results[0].to_dict() if len(results) == 1 else [r.to_dict() for r in results]
+    _emit(args, record, header, rows, notes)
 
 
-def print_confidence(result: ConfidenceResult, stats: BLEUStats, args: argparse.Namespace) -> None:
-    """One system's score with its bootstrap mean ± 95% interval."""
-    base = replace(stats.score(), signature=result.signature)
-    s, w = result.system, args.width
-    if args.score_only:
-        write(f"{s.score:.{w}f}")
+def print_confidence(
+    results: list[ConfidenceResult], stats: list[Stats[Any, Any]], args: argparse.Namespace
+) -> None:
+    """One system's score with its bootstrap mean ± 95% interval, a line (or record) per metric."""
+    w = args.width
+    lines, records = [], []
+    for result, system_stats in zip(results, stats, strict=True):
+        base = replace(system_stats.score(), signature=result.signature)
+        s = result.system
+        if args.score_only:
+            lines.append(f"{s.score:.{w}f}")
+            continue
+        records.append(
+            {
+                **base.to_dict(w),
+                "confidence_mean": s.mean,
+                "confidence_ci": s.ci,
+                "bs": result.n,
+                "seed": result.seed,
+            }
+        )
+        assert s.mean is not None and s.ci is not None
+        verbose = f" {base.verbose}" if isinstance(base, BLEUResult) else ""
+        lines.append(
+            f"{base.name}|{result.signature.format(args.short)} = {s.score:.{w}f} "
+            f"(μ = {s.mean:.{w}f} ± {s.ci:.{w}f}){verbose}"
+        )
+    if args.format == "json" and not args.score_only:
+        write(json.dumps(records[0] if len(records) == 1 else records, indent=1, ensure_ascii=False))
         return
-    if args.format == "json":
-        record = {
-            **base.to_dict(w),
-            "confidence_mean": s.mean,
-            "confidence_ci": s.ci,
-            "bs": result.n,
-            "seed": result.seed,
-        }
-        write(json.dumps(record, indent=1, ensure_ascii=False))
-        return
-    assert s.mean is not None and s.ci is not None
-    write(
-        f"BLEU|{result.signature.format(args.short)} = {s.score:.{w}f} "
-        f"(μ = {s.mean:.{w}f} ± {s.ci:.{w}f}) {base.verbose}"
-    )
+    write("\n".join(lines))
 
 
 EXAMPLES = """examples:
   understudy compare ref.de -i sys*.de -f text              all pairs by paired bootstrap, with clusters
   understudy compare ref.de -i sys*.de --paired-ar -n 2000  by approximate randomization
   understudy compare ref.de -i sys*.de --blocks -f text     the BLEU paper's block t-test, 20 blocks
+  understudy compare ref.de -i sys*.de -m bleu chrf ter     clusters by each metric in turn
 """
 
 
@@ -145,8 +172,9 @@ def add_parser(commands: Any) -> None:
         "compare",
         "all systems against each other: clusters, or the paper's block t-test",
         "Test every system against every other and group them into clusters of systems that are "
-        "not significantly different (ranked by BLEU), or with --blocks run the BLEU paper's test: "
-        "BLEU per block of consecutive segments and paired t-tests between adjacent systems.",
+        "not significantly different (ranked by score, for each metric of -m), or with --blocks run the "
+        "BLEU paper's test: scores per block of consecutive segments and paired t-tests between "
+        "adjacent systems.",
         EXAMPLES,
     )
     p.add_argument("refs", nargs="+", metavar="REF", help="reference file(s)")
@@ -169,6 +197,7 @@ def add_parser(commands: Any) -> None:
     add_significance_options(p, paired_flags=False)
     add_text_options(p, "case-insensitive BLEU")
     add_scoring_options(p)
+    add_metric_options(p)
     p.add_argument("-f", "--format", default="text", choices=["json", "text", "latex"], help="default: text")
     p.add_argument("-w", "--width", type=int, default=1, help="decimal places (default: 1)")
     p.add_argument("-sh", "--short", action="store_true", help="abbreviated signature")
@@ -187,21 +216,23 @@ def run(args: argparse.Namespace) -> int:
     for path, lines in zip([*args.input, *args.refs], [*systems, *refs], strict=True):
         if len(lines) != len(refs[0]):
             raise CliError(f"{args.refs[0]} has {len(refs[0])} lines but {path} has {len(lines)}")
-    bleu = scorer(args, effective_order=False)
-    stats = bleu.segment_stats_many(systems, refs)
-    if args.blocks is not None:
-        print_blocks(block_ttest(stats, args.input, args.blocks), args)
-    else:
-        test: Test = "ar" if args.paired_ar else "bs"
-        print_all_pairs(
-            all_pairs(stats, args.input, test, args.n, args.seed, args.p_values, args.alpha), args
-        )
+    for k, metric in enumerate(scorers(args, effective_order=False)):
+        if k:
+            write("")
+        stats = metric.segment_stats_many(systems, refs)
+        if args.blocks is not None:
+            print_blocks(block_ttest(stats, args.input, args.blocks), args)
+        else:
+            test: Test = "ar" if args.paired_ar else "bs"
+            print_all_pairs(
+                all_pairs(stats, args.input, test, args.n, args.seed, args.p_values, args.alpha), args
+            )
     return 0
 
 
 def print_all_pairs(result: AllPairsResult, args: argparse.Namespace) -> None:
     """Ranking with clusters, then the p-value of every pair."""
-    w = args.width
+    w, name = args.width, _metric_name(result.signature)
     cluster_of = {name: k + 1 for k, members in enumerate(result.clusters) for name in members}
     rows = [[str(cluster_of[s.name]), s.name, _score(s, w)] for s in result.ranking]
     pair_rows = [
@@ -215,13 +246,13 @@ def print_all_pairs(result: AllPairsResult, args: argparse.Namespace) -> None:
     notes = [
         f"Clusters: down the ranking, a system joins the cluster above unless it differs from that cluster's "
         f"best system with p <= {result.alpha} ({test}, n = {result.n}, seed {result.seed}).",
-        f"BLEU signature: {result.signature.format(args.short)}",
+        f"{name} signature: {result.signature.format(args.short)}",
     ]
     if args.format == "latex":
-        write(latex_table(["Cluster", "System", "BLEU (μ ± 95% CI)"], rows, " ".join(notes)))
+        write(latex_table(["Cluster", "System", f"{name} (μ ± 95% CI)"], rows, " ".join(notes)))
         return
     write(
-        text_table(["Cluster", "System", "BLEU (μ ± 95% CI)"], rows)
+        text_table(["Cluster", "System", f"{name} (μ ± 95% CI)"], rows)
         + "\n\n"
         + text_table(["Pair", "p-value"], pair_rows)
         + "\n\n"
@@ -230,8 +261,8 @@ def print_all_pairs(result: AllPairsResult, args: argparse.Namespace) -> None:
 
 
 def print_blocks(result: BlockTestResult, args: argparse.Namespace) -> None:
-    """The paper's Table 2: mean and standard deviation of block BLEU, t between adjacent systems."""
-    w = args.width
+    """The paper's Table 2: mean and standard deviation of block scores, t between adjacent systems."""
+    w, name = args.width, _metric_name(result.signature)
     t_of = {c.worse: c for c in result.comparisons}
     rows = []
     for s in result.systems:
@@ -247,9 +278,9 @@ def print_blocks(result: BlockTestResult, args: argparse.Namespace) -> None:
             ]
         )
     notes = [
-        f"{result.blocks_described}. Mean and standard deviation of BLEU over the blocks; t: paired "
+        f"{result.blocks_described}. Mean and standard deviation of {name} over the blocks; t: paired "
         f"t-statistic against the system above ({len(result.block_sizes) - 1} degrees of freedom), "
         "with its two-sided p-value.",
-        f"BLEU signature: {result.signature.format(args.short)}",
+        f"{name} signature: {result.signature.format(args.short)}",
     ]
-    _emit(args, result.to_dict(), ["System", "BLEU", "Mean", "StdDev", "t", "p-value"], rows, notes)
+    _emit(args, result.to_dict(), ["System", name, "Mean", "StdDev", "t", "p-value"], rows, notes)
