@@ -155,3 +155,19 @@ def test_ter_beam_widening_and_candidate_cap() -> None:
         cases.append((" ".join(rng.choice(list("abcd"), n)), " ".join(rng.choice(list("abcd"), m))))
     hyps, refs = [h for h, _ in cases], [r for _, r in cases]
     assert_parity(TERConfig(), hyps, [refs], pairwise=3, sentences=len(cases))
+
+
+@settings(max_examples=60, deadline=None)
+@given(hyps=st.lists(TEXT, min_size=1, max_size=4), normalized=st.booleans(), asian=st.booleans())
+def test_tercom_fixed_tokenizes_references_once(hyps: list[str], normalized: bool, asian: bool) -> None:
+    fixed = TERConfig(normalized=normalized, asian_support=asian, tokenizer="tercom-fixed")
+    # A hypothesis equal to its reference needs no edit, whatever the text.
+    assert ours(fixed).segment_stats(hyps, [hyps]).rows[:, 0].tolist() == [0] * len(hyps)
+    # Where tokenizing twice changes nothing, the fix is sacrebleu's TER.
+    sacre = TERConfig(normalized=normalized, asian_support=asian)
+    tokenizer = theirs(sacre).tokenizer
+    refs = [tokenizer(tokenizer(h.rstrip())) for h in hyps]
+    if all(tokenizer(r) == r for r in refs):
+        np.testing.assert_array_equal(
+            ours(fixed).segment_stats(hyps, [refs]).rows, ours(sacre).segment_stats(hyps, [refs]).rows
+        )

@@ -89,7 +89,13 @@ class TerScorer:
 
     length_scale: ClassVar[int]
     def __new__(
-        cls, normalized: bool, no_punct: bool, asian_support: bool, case_sensitive: bool, threads: int = 1
+        cls,
+        normalized: bool,
+        no_punct: bool,
+        asian_support: bool,
+        case_sensitive: bool,
+        fixed: bool = False,
+        threads: int = 1,
     ) -> TerScorer: ...
     @property
     def row_width(self) -> int: ...

@@ -201,6 +201,10 @@ class CHRFConfig:
         )
 
 
+TER_TOKENIZERS: tuple[str, ...] = ("tercom", "tercom-fixed")
+"""TER's tokenizers: sacrebleu's (references tokenized twice), and the fix (once)."""
+
+
 @dataclass(frozen=True)
 class TERConfig:
     """Every parameter that can change a TER score, with sacrebleu's (Tercom's) defaults.
@@ -208,6 +212,11 @@ class TERConfig:
     TER is case-insensitive unless ``case_sensitive``; ``normalized`` applies Tercom's
     tokenization (and, with ``asian_support``, splits CJK characters); ``no_punct``
     removes punctuation.
+
+    ``tokenizer="tercom"`` is sacrebleu's behaviour, bug included: it tokenizes every
+    reference twice, which with ``normalized`` changes some references (``Nima's,``
+    becomes ``Nima 's``), so a hypothesis equal to its reference can score above 0.
+    ``"tercom-fixed"`` tokenizes references once, as hypotheses are.
 
     >>> TERConfig(normalized=True).signature_pairs()[2]
     ('norm', 'yes')
@@ -224,18 +233,26 @@ class TERConfig:
     no_punct: bool = False
     asian_support: bool = False
     case_sensitive: bool = False
+    tokenizer: str = "tercom"
 
     def __post_init__(self) -> None:
         for key in ("normalized", "no_punct", "asian_support", "case_sensitive"):
             if not isinstance(getattr(self, key), bool):
                 raise ConfigError(f"{key} must be True or False, got {getattr(self, key)!r}")
+        if self.tokenizer not in TER_TOKENIZERS:
+            raise ConfigError(f"unknown TER tokenizer {self.tokenizer!r}; known: {', '.join(TER_TOKENIZERS)}")
+
+    @property
+    def fixed(self) -> bool:
+        """Whether references are tokenized once (``tercom-fixed``), not twice as sacrebleu does."""
+        return self.tokenizer == "tercom-fixed"
 
     def signature_pairs(self) -> list[tuple[str, str]]:
         """sacrebleu's TER keys."""
         yes_no = {True: "yes", False: "no"}
         return [
             ("case", "mixed" if self.case_sensitive else "lc"),
-            ("tok", "tercom"),
+            ("tok", self.tokenizer),
             ("norm", yes_no[self.normalized]),
             ("punct", yes_no[not self.no_punct]),
             ("asian", yes_no[self.asian_support]),
@@ -244,10 +261,9 @@ class TERConfig:
     @classmethod
     def from_signature(cls, values: dict[str, str]) -> TERConfig:
         """The configuration a parsed signature names."""
-        if values.get("tok", "tercom") != "tercom":
-            raise SignatureError(f"TER's tokenizer is tercom, not {values['tok']!r}")
         yes_no = {"yes": True, "no": False}
         return cls(
+            tokenizer=values.get("tok", "tercom"),
             case_sensitive=_choice(values, "case", {"mixed": True, "lc": False}),
             normalized=_choice(values, "norm", yes_no),
             no_punct=not _choice(values, "punct", yes_no),

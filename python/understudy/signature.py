@@ -14,7 +14,8 @@ back into the configuration, for any metric.
 >>> Signature.parse("nrefs:1|case:mixed|eff:yes|nc:6|nw:2|space:no|version:2.6.0").config.name
 'chrF2++'
 >>> Signature.parse("#:1|c:lc|t:tercom|nr:no|pn:yes|as:no|v:2.6.0").config
-TERConfig(normalized=False, no_punct=False, asian_support=False, case_sensitive=False)
+TERConfig(normalized=False, no_punct=False, asian_support=False, case_sensitive=False, \
+tokenizer='tercom')
 """
 
 from __future__ import annotations
@@ -116,7 +117,7 @@ max_ngram_order=2, effective_order=True)
         extras: list[tuple[str, str]] = []
         for key, value in parts:
             # TER's short tokenizer key is sacrebleu's short test-set key too.
-            if metric == "ter" and key == "t" and value == "tercom":
+            if metric == "ter" and key == "t" and value.startswith("tercom"):
                 key = "tok"
             key = {"#": "nrefs", "v": "version"}.get(key, key)
             if key in ("nrefs", "version") or key in _METRIC_SHORT[metric]:

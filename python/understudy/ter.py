@@ -28,6 +28,13 @@ class TER(Metric[TERStats]):
     Keyword arguments and defaults are sacrebleu's (Tercom's): case-insensitive,
     no normalization, punctuation kept, no special treatment of Asian scripts.
     Up to 16 references per segment (so that averaged reference lengths sum exactly).
+    ``tokenizer="tercom-fixed"`` fixes sacrebleu's double tokenization of references
+    (see :class:`~understudy.config.TERConfig`); it matters only with ``normalized``.
+
+    >>> TER(normalized=True).sentence_score("Nima's, x", ["Nima's, x"]).score  # sacrebleu: 50.0
+    50.0
+    >>> TER(normalized=True, tokenizer="tercom-fixed").sentence_score("Nima's, x", ["Nima's, x"]).score
+    0.0
 
     >>> ter = TER(references=[["a b c d", "e f"]])
     >>> [r.score for r in ter.corpus_scores([["a b c d", "e f"], ["a b d c", "e"]])]
@@ -47,13 +54,16 @@ class TER(Metric[TERStats]):
         case_sensitive: bool = False,
         references: RefStreams | None = None,
         threads: int | None = None,
+        tokenizer: str = "tercom",
     ) -> None:
-        config = TERConfig(normalized, no_punct, asian_support, case_sensitive)
+        config = TERConfig(normalized, no_punct, asian_support, case_sensitive, tokenizer)
         self._setup(config, references, threads)
 
     def _scorer(self) -> _core.TerScorer:
         c = self.config
-        return _core.TerScorer(c.normalized, c.no_punct, c.asian_support, c.case_sensitive, self.threads)
+        return _core.TerScorer(
+            c.normalized, c.no_punct, c.asian_support, c.case_sensitive, c.fixed, self.threads
+        )
 
     def corpus_score(self, hyps: Sequence[str], refs: RefStreams | None = None) -> TERResult:
         """Corpus TER of ``hyps`` against ``refs`` (or the cached references)."""

@@ -32,12 +32,19 @@ const MAX_SHIFT_CANDIDATES: usize = 1000;
 const INFINITY: i64 = 10_000_000_000_000_000;
 
 /// Everything that decides how text becomes TER statistics.
+///
+/// sacrebleu tokenizes every reference twice (once when caching it, once more when
+/// extracting its words); with `normalized` the Tercom tokenizer is not idempotent
+/// (`Nima's,` becomes `Nima's`, then `Nima 's`), so an exact copy of the reference
+/// scores 50. `fixed: false` keeps that behaviour (sacrebleu's `tercom`); `fixed:
+/// true` tokenizes references once, as hypotheses are (`tercom-fixed`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct TerConfig {
     pub normalized: bool,
     pub no_punct: bool,
     pub asian_support: bool,
     pub case_sensitive: bool,
+    pub fixed: bool,
 }
 
 /// Tercom's "Western" punctuation, padded with spaces when normalizing.
@@ -165,6 +172,16 @@ impl TerConfig {
             }
         }
         text::collapse_whitespace(&s)
+    }
+
+    /// A reference as sacrebleu tokenizes it: twice, unless `fixed`.
+    pub fn tokenize_ref(&self, line: &str) -> String {
+        let once = self.tokenize(line);
+        if self.fixed {
+            once
+        } else {
+            self.tokenize(&once)
+        }
     }
 }
 
@@ -595,9 +612,14 @@ pub fn segment_row<'a>(
     Ok(())
 }
 
-/// Tokenize every line.
+/// Tokenize every line, as hypotheses are tokenized.
 pub fn tokenize_all(config: &TerConfig, lines: &[&str], exec: Exec) -> Vec<String> {
     parallel::map(exec, lines, || (), |_, line| config.tokenize(line))
+}
+
+/// Tokenize every line, as references are tokenized.
+pub fn tokenize_refs(config: &TerConfig, lines: &[&str], exec: Exec) -> Vec<String> {
+    parallel::map(exec, lines, || (), |_, line| config.tokenize_ref(line))
 }
 
 /// Reference streams tokenized once.
@@ -647,7 +669,7 @@ impl TerReferences {
             bounds.push(self.bounds[self.bounds.len() - 1] + lines.len());
         }
         self.bounds.extend(bounds);
-        self.refs.extend(tokenize_all(&self.config, &lines, exec));
+        self.refs.extend(tokenize_refs(&self.config, &lines, exec));
         Ok(())
     }
 
@@ -742,7 +764,7 @@ impl TerPairwise {
     pub fn new(config: TerConfig, hyps: &[&str], refs: &[&str], exec: Exec) -> Self {
         TerPairwise {
             hyps: tokenize_all(&config, hyps, exec),
-            refs: tokenize_all(&config, refs, exec),
+            refs: tokenize_refs(&config, refs, exec),
         }
     }
 
@@ -837,6 +859,25 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(asian.tokenize("中文，好"), "中 文 ， 好");
+    }
+
+    #[test]
+    fn references_are_tokenized_twice_unless_fixed() {
+        let sacrebleu = TerConfig {
+            normalized: true,
+            ..Default::default()
+        };
+        let fixed = TerConfig {
+            fixed: true,
+            ..sacrebleu
+        };
+        assert_eq!(sacrebleu.tokenize_ref("Nima's, x"), "nima 's , x");
+        assert_eq!(fixed.tokenize_ref("Nima's, x"), fixed.tokenize("Nima's, x"));
+        let streams = vec![vec![Some("Nima's, x")]];
+        let (rows, _) = sentence_stats(sacrebleu, &["Nima's, x"], &streams, Exec::Serial).unwrap();
+        assert_eq!(rows, [2, 4 * LENGTH_SCALE]);
+        let (rows, _) = sentence_stats(fixed, &["Nima's, x"], &streams, Exec::Serial).unwrap();
+        assert_eq!(rows, [0, 3 * LENGTH_SCALE]);
     }
 
     #[test]

@@ -31,12 +31,13 @@ type Rows<'py> = Bound<'py, PyArray2<i64>>;
 #[pymethods]
 impl TerScorer {
     #[new]
-    #[pyo3(signature = (normalized, no_punct, asian_support, case_sensitive, threads = 1))]
+    #[pyo3(signature = (normalized, no_punct, asian_support, case_sensitive, fixed = false, threads = 1))]
     fn new(
         normalized: bool,
         no_punct: bool,
         asian_support: bool,
         case_sensitive: bool,
+        fixed: bool,
         threads: usize,
     ) -> Self {
         let config = TerConfig {
@@ -44,6 +45,7 @@ impl TerScorer {
             no_punct,
             asian_support,
             case_sensitive,
+            fixed,
         };
         TerScorer {
             refs: TerReferences::empty(config),
@@ -55,7 +57,7 @@ impl TerScorer {
     #[allow(clippy::type_complexity)]
     fn __reduce__<'py>(
         slf: &Bound<'py, Self>,
-    ) -> (Bound<'py, PyType>, (bool, bool, bool, bool, usize)) {
+    ) -> (Bound<'py, PyType>, (bool, bool, bool, bool, bool, usize)) {
         let me = slf.borrow();
         let c = me.refs.config();
         let args = (
@@ -63,6 +65,7 @@ impl TerScorer {
             c.no_punct,
             c.asian_support,
             c.case_sensitive,
+            c.fixed,
             me.threads,
         );
         (slf.get_type(), args)

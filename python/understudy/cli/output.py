@@ -8,7 +8,7 @@ from typing import Any
 
 from understudy.bleu import BLEU
 from understudy.chrf import CHRF
-from understudy.config import SMOOTH_DEFAULTS, TOKENIZERS
+from understudy.config import SMOOTH_DEFAULTS, TER_TOKENIZERS, TOKENIZERS
 from understudy.metric import Metric
 from understudy.ter import TER
 
@@ -97,6 +97,13 @@ def add_metric_options(parser: argparse.ArgumentParser) -> None:
     ter.add_argument("--ter-asian-support", action="store_true", help="split CJK characters and punctuation")
     ter.add_argument("--ter-no-punct", action="store_true", help="remove punctuation")
     ter.add_argument("--ter-normalized", action="store_true", help="Tercom's normalization and tokenization")
+    ter.add_argument(
+        "--ter-tokenizer",
+        choices=TER_TOKENIZERS,
+        default="tercom",
+        help="tercom: sacrebleu's, which tokenizes references twice (with --ter-normalized an exact copy "
+        "can score above 0); tercom-fixed: once (default: tercom)",
+    )
 
 
 def scorers(args: argparse.Namespace, effective_order: bool) -> list[Metric[Any]]:
@@ -124,6 +131,7 @@ def scorers(args: argparse.Namespace, effective_order: bool) -> list[Metric[Any]
                     no_punct=args.ter_no_punct,
                     asian_support=args.ter_asian_support,
                     case_sensitive=args.ter_case_sensitive,
+                    tokenizer=args.ter_tokenizer,
                     threads=args.threads,
                 )
             )

@@ -359,9 +359,12 @@ class _SentenceWriter:
 def _print_corpus(results: list[tuple[str, list[Result]]], args: argparse.Namespace) -> None:
     """One system: each metric's line (JSON: its record, a list for several); several: a table."""
     if args.score_only:
-        for _, scores in results:
-            for result in scores:
-                write(result.format(args.width, score_only=True))
+        numbers = [[r.format(args.width, score_only=True) for r in scores] for _, scores in results]
+        if len(results) == 1 and len(numbers[0]) > 1 and args.format == "json":
+            # sacrebleu's form for one system and several metrics: a JSON list of scores.
+            write("[\n" + ",\n".join(numbers[0]) + "\n]")
+            return
+        write("\n".join(n for system in numbers for n in system))
         return
     single_metric = len(results[0][1]) == 1
     if args.format == "json":
