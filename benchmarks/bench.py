@@ -1,4 +1,4 @@
-"""Side-by-side timings: understudy against sacrebleu 2.6.0, bleuscore and fast-bleu.
+"""Side-by-side timings: understudy against sacrebleu 2.6.0, bleuscore, fast-bleu and fastchrf.
 
 Every task is timed in this one run on this one machine; each figure is the median of
 --repeat runs (of more, up to 200, while they add up to less than a second), and the
@@ -16,6 +16,9 @@ Tasks (the issue's numbering):
   pairwise  the all-pairs matrix of 500 x 500 segments
   stream    `score` on a 1,000,000-segment file pair (time and peak memory)
   paired-bs, paired-ar   paired tests of 16 systems against the first (issue 4)
+  chrf, chrfpp, ter      corpus chrF, chrF++ and TER of the 16 systems (issue 10)
+  ter-sentence           sentence TER of the 3004 segments of one system
+  chrf-pairwise          the all-pairs chrF matrix of 500 x 500 segments (MBR)
   wc -w over the same bytes is timed for corpus and stream, as the floor that
   merely touching the text costs.
 """
@@ -247,6 +250,90 @@ def task_paired(data: Path, repeat: int, slow_repeat: int, test: str) -> list[Ti
     ]
 
 
+def _systems(data: Path) -> tuple[list[str], list[list[str]]]:
+    ref = read(str(data / "newstest2017.ref.en-de.de"))
+    sys_paths = sorted(p for p in glob.glob(str(data / "newstest2017.*.de")) if ".ref." not in p)
+    return ref, [read(p) for p in sys_paths]
+
+
+def task_metric_corpus(data: Path, repeat: int, slow_repeat: int, metric: str) -> list[Timing]:
+    import sacrebleu.metrics
+    import understudy
+
+    ref, systems = _systems(data)
+    name, kwargs = {"chrf": ("CHRF", {}), "chrfpp": ("CHRF", {"word_order": 2}), "ter": ("TER", {})}[metric]
+
+    def ours() -> None:
+        getattr(understudy, name)(references=[ref], **kwargs).corpus_scores(systems)
+
+    def ours_one_by_one() -> None:
+        scorer = getattr(understudy, name)(references=[ref], **kwargs)
+        for hyps in systems:
+            scorer.corpus_score(hyps)
+
+    def sacre() -> None:
+        scorer = getattr(sacrebleu.metrics, name)(references=[ref], **kwargs)
+        for hyps in systems:
+            scorer.corpus_score(hyps, None)
+
+    return [
+        Timing(f"understudy {name}.corpus_scores", median_time(ours, repeat)),
+        Timing("understudy corpus_score, one system at a time", median_time(ours_one_by_one, repeat)),
+        Timing(f"sacrebleu {name}(references=...)", median_time(sacre, slow_repeat), "cached references"),
+    ]
+
+
+def task_ter_sentence(data: Path, repeat: int, slow_repeat: int) -> list[Timing]:
+    from sacrebleu.metrics import TER as SacreTER
+    from understudy import TER
+
+    ref, systems = _systems(data)
+    hyps = systems[0]
+
+    def ours() -> None:
+        TER().sentence_scores(hyps, [ref])
+
+    def sacre() -> None:
+        ter = SacreTER()
+        for h, r in zip(hyps, ref, strict=True):
+            ter.sentence_score(h, [r])
+
+    return [
+        Timing("understudy TER.sentence_scores", median_time(ours, repeat)),
+        Timing("sacrebleu sentence_score, 3004 calls", median_time(sacre, slow_repeat)),
+    ]
+
+
+def task_chrf_pairwise(data: Path, repeat: int, slow_repeat: int) -> list[Timing]:
+    from sacrebleu.metrics import CHRF as SacreCHRF
+    from understudy import CHRF
+
+    hyps = read(str(data / "newstest2017.uedin-nmt.4722.en-de.de"))[:500]
+    refs = read(str(data / "newstest2017.online-B.0.en-de.de"))[:500]
+
+    def ours() -> None:
+        CHRF().pairwise(hyps, refs)
+
+    def sacre() -> None:
+        chrf = SacreCHRF()
+        for h in hyps:
+            for r in refs:
+                chrf.sentence_score(h, [r])
+
+    rows = [
+        Timing("understudy CHRF.pairwise", median_time(ours, repeat)),
+        Timing("sacrebleu sentence_score, 250,000 calls", median_time(sacre, slow_repeat)),
+    ]
+    fastchrf = optional("fastchrf")
+    if fastchrf is not None:
+
+        def peer() -> None:
+            fastchrf.pairwise_chrf([hyps], [refs])  # type: ignore[attr-defined]
+
+        rows.append(Timing("fastchrf.pairwise_chrf", median_time(peer, repeat), "not sacrebleu-identical"))
+    return rows
+
+
 def make_stream_files(data: Path, folder: Path, segments: int) -> tuple[str, str]:
     """The WMT17 reference and one system, repeated to ``segments`` lines."""
     paths = []
@@ -345,7 +432,21 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=5, help="repetitions per measurement (median)")
     parser.add_argument("--quick", action="store_true", help="3 repetitions; the slow peers' long runs once")
     parser.add_argument(
-        "--tasks", nargs="+", default=["corpus", "sentence", "pairwise", "stream", "paired-bs", "paired-ar"]
+        "--tasks",
+        nargs="+",
+        default=[
+            "corpus",
+            "sentence",
+            "pairwise",
+            "stream",
+            "paired-bs",
+            "paired-ar",
+            "chrf",
+            "chrfpp",
+            "ter",
+            "ter-sentence",
+            "chrf-pairwise",
+        ],
     )
     parser.add_argument("--markdown", action="store_true", help="print Markdown tables (for README.md)")
     args = parser.parse_args()
@@ -374,6 +475,26 @@ def main() -> int:
         "stream": (
             f"4. Streaming {STREAM_SEGMENTS:,} segments",
             lambda: task_stream(args.data, repeat, slow_repeat),
+        ),
+        "chrf": (
+            "7. Corpus chrF, 16 WMT17 systems",
+            lambda: task_metric_corpus(args.data, repeat, slow_repeat, "chrf"),
+        ),
+        "chrfpp": (
+            "8. Corpus chrF++, 16 WMT17 systems",
+            lambda: task_metric_corpus(args.data, repeat, slow_repeat, "chrfpp"),
+        ),
+        "ter": (
+            "9. Corpus TER, 16 WMT17 systems",
+            lambda: task_metric_corpus(args.data, repeat, slow_repeat, "ter"),
+        ),
+        "ter-sentence": (
+            "10. Sentence TER, 3004 segments",
+            lambda: task_ter_sentence(args.data, repeat, slow_repeat),
+        ),
+        "chrf-pairwise": (
+            "11. All pairs chrF, 500 x 500",
+            lambda: task_chrf_pairwise(args.data, repeat, slow_repeat),
         ),
     }
     for name in args.tasks:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
+from understudy.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLE = REPO / "data" / "wmt17-en-de"
@@ -38,3 +40,11 @@ def wmt17_systems(wmt17_dir: Path) -> dict[str, list[str]]:
     paths = sorted(p for p in wmt17_dir.glob("newstest2017.*.de") if ".ref." not in p.name)
     assert len(paths) == 16
     return {p.name.split(".")[1]: read_raw(p) for p in paths}
+
+
+def run_cli(capture: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """The command line run in process: its exit status, stdout and stderr (capsys or capfd)."""
+    status = main(list(argv))
+    sys.stdout.flush()
+    out, err = capture.readouterr()
+    return status, out, err

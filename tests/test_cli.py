@@ -10,21 +10,15 @@ from pathlib import Path
 
 import pytest
 import sacrebleu
-from understudy.cli import main
 from understudy.signature import Signature
 
 from .conftest import SAMPLE, read_raw
+from .conftest import run_cli as run
 
 REF = SAMPLE / "newstest2017.ref.en-de.de"
 UEDIN = SAMPLE / "newstest2017.uedin-nmt.4722.en-de.de"
 ONLINE_A = SAMPLE / "newstest2017.online-A.0.en-de.de"  # starts with a byte-order mark
 PROMT = SAMPLE / "newstest2017.PROMT-Rule-based.4735.en-de.de"  # has non-breaking spaces
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def write(path: Path, data: bytes) -> str:

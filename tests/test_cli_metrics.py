@@ -3,31 +3,24 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
 from sacrebleu.metrics import CHRF as SacreCHRF
 from sacrebleu.metrics import TER as SacreTER
 from understudy import CHRF, TER, CHRFConfig, TERConfig
-from understudy.cli import main, score
+from understudy.cli import score
 from understudy.signature import Signature
 from understudy.significance import paired_test
 
 from .conftest import SAMPLE, read_raw
+from .conftest import run_cli as run
 from .test_cli_testset import SYSTEMS, wmt_sgml  # noqa: F401  (a fixture)
 from .twin_sets import run_sacrebleu
 
 REF = SAMPLE / "newstest2017.ref.en-de.de"
 UEDIN = SAMPLE / "newstest2017.uedin-nmt.4722.en-de.de"
 PROMT = SAMPLE / "newstest2017.PROMT-Rule-based.4735.en-de.de"
-
-
-def run(capfd: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    sys.stdout.flush()
-    out, err = capfd.readouterr()
-    return status, out, err
 
 
 def test_table_of_three_metrics_for_two_systems(capfd: pytest.CaptureFixture[str]) -> None:

@@ -8,15 +8,14 @@ so filters select real subsets; a WMT21+ XML set and a Chinese-target set are sm
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
 from testset_server import sgml
 from twin_sets import TwinSet, run_sacrebleu
-from understudy.cli import main
 
 from .conftest import SAMPLE, read_raw
+from .conftest import run_cli as run
 from .test_dataset_formats import XML_DOCS, wmt_xml
 
 REF = SAMPLE / "newstest2017.ref.en-de.de"
@@ -26,13 +25,6 @@ SYSTEMS = sorted(
 )
 DOC_SIZE = 30
 TAGS = ["US-politics", "GB-sport", "OTHER-world-ID", "EU-business-DE"]
-
-
-def run(capfd: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    sys.stdout.flush()
-    out, err = capfd.readouterr()
-    return status, out, err
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import SHARED, read_raw
+from .conftest import SHARED, read_raw
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from parity import assert_parity, ours, their_rows, theirs

@@ -13,11 +13,11 @@ import sacrebleu
 from sacrebleu.metrics import BLEU as SacreBLEU
 from sacrebleu.significance import PairedTest
 from understudy import BLEU, ConfigError
-from understudy.cli import main
 from understudy.io import read_lines
 from understudy.significance import all_pairs, block_ttest, bootstrap_ci, paired_test, student_t_p_value
 
 from .conftest import SAMPLE, read_raw
+from .conftest import run_cli as run
 
 REF = SAMPLE / "newstest2017.ref.en-de.de"
 UEDIN = SAMPLE / "newstest2017.uedin-nmt.4722.en-de.de"
@@ -182,12 +182,6 @@ def test_bad_arguments_are_typed_errors() -> None:
 def cli_lines(path: object) -> list[str]:
     """Lines as the command line reads them (a leading BOM dropped, unlike read_raw)."""
     return [line.rstrip() for line in read_lines(str(path))]
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def test_cli_paired_bs_confidence_and_compare(capsys: pytest.CaptureFixture[str]) -> None:

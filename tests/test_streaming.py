@@ -15,10 +15,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from understudy import BLEU, InputFileError
-from understudy.cli import main, score
+from understudy.cli import score
 from understudy.io import LineReader, decode_lines, read_lines
 
 from .conftest import SAMPLE, read_raw
+from .conftest import run_cli as run
 
 REF = SAMPLE / "newstest2017.ref.en-de.de"
 UEDIN = SAMPLE / "newstest2017.uedin-nmt.4722.en-de.de"
@@ -54,12 +55,6 @@ def test_bad_utf8_deep_in_a_file_names_its_line(tmp_path: Path) -> None:
         while reader.take(10):
             pass
     assert decode_lines(b"\xef\xbb\xbfx\n", "f", first_line=2) == ["\ufeffx"]
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 @pytest.mark.parametrize("extra", [[], ["-sl"], ["-sl", "-f", "text"], ["-f", "text", "-lc", "-tok", "intl"]])

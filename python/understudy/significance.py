@@ -46,7 +46,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from understudy.config import MetricConfig
-from understudy.errors import ConfigError
+from understudy.errors import ConfigError, LengthMismatchError
 from understudy.signature import Signature
 from understudy.stats import Stats
 
@@ -127,7 +127,7 @@ def _check(stats: Sequence[Stats[Any, Any]], names: Sequence[str]) -> MetricConf
         if type(s) is not type(stats[0]) or s.config != config:
             raise ConfigError(f"{name} was counted with {s.config}, not {config}")
         if len(s) != len(stats[0]):
-            raise ConfigError(f"{name} has {len(s)} segments but {names[0]} has {len(stats[0])}")
+            raise LengthMismatchError(f"{name} has {len(s)} segments but {names[0]} has {len(stats[0])}")
     return config
 
 

@@ -22,7 +22,7 @@ use rustc_hash::{FxBuildHasher, FxHashMap};
 use std::hash::BuildHasher;
 
 use crate::error::CoreError;
-use crate::parallel::{self, Exec};
+use crate::parallel::{self, Exec, Grain};
 use crate::smallmap::SmallMap;
 use crate::text;
 
@@ -433,7 +433,7 @@ impl ChrfReferences {
                 }
             }
         };
-        parallel::for_each_mut(exec, &mut parts, Default::default, work);
+        parallel::for_each_mut(exec, &mut parts, Grain::Fine, Default::default, work);
     }
 }
 
@@ -637,6 +637,7 @@ impl ChrfPairwise {
             &items,
             out,
             n_refs * width,
+            Grain::Fine,
             || vec![0u32; self.n_grams],
             |dense, &h, rows| {
                 let hyp = self.hyps.get(h);

@@ -12,7 +12,7 @@
 use rustc_hash::FxHashMap;
 
 use crate::config::{tokens, Config};
-use crate::parallel::{self, Exec};
+use crate::parallel::{self, Exec, Grain};
 use crate::tok13a::Scratch;
 
 const ROOT: u32 = u32::MAX;
@@ -188,6 +188,7 @@ impl Pairwise {
             &hyp_ids,
             out,
             n_refs * width,
+            Grain::Fine,
             || vec![0u32; self.n_grams],
             |dense, &h, rows| {
                 let hyp = self.hyps.get(h);

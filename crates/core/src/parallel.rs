@@ -50,6 +50,7 @@ pub fn fill_rows<T, O, S>(
     items: &[T],
     out: &mut [O],
     width: usize,
+    grain: Grain,
     init: impl Fn() -> S + Sync + Send,
     f: impl Fn(&mut S, &T, &mut [O]) + Sync + Send,
 ) where
@@ -67,8 +68,26 @@ pub fn fill_rows<T, O, S>(
         Exec::Parallel => items
             .par_iter()
             .zip(out.par_chunks_mut(width))
-            .with_min_len(MIN_ITEMS_PER_TASK)
+            .with_min_len(grain.min_len())
             .for_each_init(init, |s, (item, row)| f(s, item, row)),
+    }
+}
+
+/// How much work one item is, which decides how many items a parallel task takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Grain {
+    /// Microseconds an item (n-gram counting): tasks of many items amortise scheduling.
+    Fine,
+    /// Tens of microseconds an item or more (TER's edit distances): a task per item.
+    Coarse,
+}
+
+impl Grain {
+    fn min_len(self) -> usize {
+        match self {
+            Grain::Fine => MIN_ITEMS_PER_TASK,
+            Grain::Coarse => 1,
+        }
     }
 }
 
@@ -76,6 +95,7 @@ pub fn fill_rows<T, O, S>(
 pub fn for_each_mut<T, S>(
     exec: Exec,
     items: &mut [T],
+    grain: Grain,
     init: impl Fn() -> S + Sync + Send,
     f: impl Fn(&mut S, &mut T) + Sync + Send,
 ) where
@@ -90,7 +110,7 @@ pub fn for_each_mut<T, S>(
         }
         Exec::Parallel => items
             .par_iter_mut()
-            .with_min_len(MIN_ITEMS_PER_TASK)
+            .with_min_len(grain.min_len())
             .for_each_init(init, |s, item| f(s, item)),
     }
 }
@@ -116,8 +136,18 @@ mod tests {
             row[0] = *x;
             row[1] = x + 1;
         };
-        fill_rows(Exec::Serial, &items, &mut a, 2, || (), pair);
-        pool.install(|| fill_rows(Exec::Parallel, &items, &mut b, 2, || (), pair));
+        fill_rows(Exec::Serial, &items, &mut a, 2, Grain::Fine, || (), pair);
+        pool.install(|| {
+            fill_rows(
+                Exec::Parallel,
+                &items,
+                &mut b,
+                2,
+                Grain::Coarse,
+                || (),
+                pair,
+            )
+        });
         assert_eq!(a, b);
         assert_eq!(&a[..4], &[0, 1, 1, 2]);
     }

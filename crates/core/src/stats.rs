@@ -8,7 +8,7 @@
 
 use crate::config::Config;
 use crate::error::CoreError;
-use crate::parallel::{self, Exec};
+use crate::parallel::{self, Exec, Grain};
 use crate::segment::{Counter, RefSegment};
 use crate::tok13a::Scratch;
 
@@ -69,6 +69,7 @@ pub fn sentence_stats<'a, S: AsRef<[Option<&'a str>]> + Sync>(
         &segments,
         &mut out,
         1,
+        Grain::Fine,
         Counter::default,
         |c, &(i, hyp), slot| {
             let (row, count) = &mut slot[0];
@@ -186,6 +187,7 @@ impl References {
             &segments,
             out,
             systems.len() * config.row_width(),
+            Grain::Fine,
             Counter::default,
             |c, &i, rows| {
                 let seg = &self.segments[i];

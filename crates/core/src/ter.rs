@@ -15,7 +15,7 @@
 use rustc_hash::FxHashMap;
 
 use crate::error::CoreError;
-use crate::parallel::{self, Exec};
+use crate::parallel::{self, Exec, Grain};
 use crate::text;
 
 /// The average reference length is stored times this: lcm(1, ..., 16).
@@ -718,6 +718,7 @@ impl TerReferences {
         parallel::for_each_mut(
             exec,
             &mut items,
+            Grain::Coarse,
             TerScratch::default,
             |s, (i, rows, err)| {
                 let refs = &self.refs[self.bounds[*i]..self.bounds[*i + 1]];
@@ -794,6 +795,7 @@ impl TerPairwise {
             &items,
             out,
             n_refs * ROW_WIDTH,
+            Grain::Coarse,
             TerScratch::default,
             |s, &h, rows| {
                 for (reference, row) in self.refs.iter().zip(rows.chunks_mut(ROW_WIDTH)) {

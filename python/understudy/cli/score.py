@@ -25,7 +25,7 @@ from understudy.cli.output import (
 from understudy.cli.progress import Progress
 from understudy.cli.significance import add_significance_options, print_confidence, print_paired
 from understudy.cli.testset import Refs, add_testset_options, testset_refs
-from understudy.errors import EmptyInputError, UnderstudyError
+from understudy.errors import EmptyInputError, LengthMismatchError, UnderstudyError
 from understudy.io import STDIN, LineReader, ListReader
 from understudy.metric import Metric
 from understudy.result import BLEUResult, CHRFResult, Result, TERResult
@@ -171,14 +171,14 @@ def _open_sources(
     return refs, systems
 
 
-def _length_error(sources: list[_Source]) -> UnderstudyError | CliError:
+def _length_error(sources: list[_Source]) -> UnderstudyError:
     counts = [(name, src.reader.count_all()) for src in sources for name in src.names]
     empty = next((name for name, count in counts if count == 0), None)
     if empty is not None:
         return EmptyInputError(f"{empty}: empty input (no lines)")
     first_name, first_count = counts[0]
     name, count = next((n, c) for n, c in counts if c != first_count)
-    return CliError(f"{first_name} has {first_count} lines but {name} has {count}")
+    return LengthMismatchError(f"{first_name} has {first_count} lines but {name} has {count}")
 
 
 @dataclass

@@ -23,6 +23,7 @@ from understudy.cli.output import (
     text_table,
     write,
 )
+from understudy.errors import LengthMismatchError
 from understudy.io import read_lines
 from understudy.result import BLEUResult
 from understudy.signature import Signature
@@ -215,7 +216,7 @@ def run(args: argparse.Namespace) -> int:
     systems = [[line.rstrip() for line in read_lines(path)] for path in args.input]
     for path, lines in zip([*args.input, *args.refs], [*systems, *refs], strict=True):
         if len(lines) != len(refs[0]):
-            raise CliError(f"{args.refs[0]} has {len(refs[0])} lines but {path} has {len(lines)}")
+            raise LengthMismatchError(f"{args.refs[0]} has {len(refs[0])} lines but {path} has {len(lines)}")
     for k, metric in enumerate(scorers(args, effective_order=False)):
         if k:
             write("")
