@@ -13,13 +13,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from .conftest import SHARED, read_raw
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from parity import assert_parity, ours, their_rows, theirs
 from understudy import BLEUConfig, CHRFConfig, TERConfig
 from understudy.config import MetricConfig
 from understudy.errors import InputError
+
+from .conftest import SHARED, read_raw
 
 CHRF_CONFIGS = [
     CHRFConfig(),

@@ -311,19 +311,3 @@ class Totals:
         signature = Signature(nrefs=self.nrefs, config=self.config)
         result: Result = stats._results(stats.rows, [signature])[0]
         return result
-
-
-def score_total(total: NDArray[np.int64], nrefs: int | None, config: BLEUConfig) -> BLEUResult:
-    """Corpus BLEU from the column sums of a corpus's rows (for example summed while streaming).
-
-    ``nrefs`` is the number of references per segment, ``None`` when it varies.
-
-    >>> from understudy.config import BLEUConfig
-    >>> score_total(np.array([4, 4, 3, 2, 1, 0, 4, 3, 2, 1]), 1, BLEUConfig()).score  # sacrebleu's
-    59.460355750136046
-    """
-    counts = frozenset() if nrefs is None else frozenset([nrefs])
-    totals = Totals(config, np.asarray(total, dtype=np.int64), 1, counts)
-    result = totals.score()
-    assert isinstance(result, BLEUResult)
-    return result

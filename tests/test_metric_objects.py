@@ -1,0 +1,126 @@
+"""The metric objects of every metric: pickling, signatures that parse back, saved statistics,
+typed errors, and properties every metric must have."""
+
+from __future__ import annotations
+
+import pickle
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from understudy import (
+    BLEU,
+    CHRF,
+    TER,
+    CHRFConfig,
+    ConfigError,
+    InputFileError,
+    LengthMismatchError,
+    NoReferenceError,
+    Signature,
+    Stats,
+    TERConfig,
+    Totals,
+    _core,
+)
+from understudy.metric import Metric
+
+HYPS = ["the cat sat on the mat", "a dog barked", "", "Nima's, x"]
+REFS = [["the cat sat on a mat", "the dog barked", "nothing", "Nima's, x"]]
+METRICS = [BLEU(), CHRF(), CHRF(word_order=2, beta=1), TER(), TER(normalized=True, tokenizer="tercom-fixed")]
+
+
+@pytest.mark.parametrize("metric", METRICS, ids=lambda m: m.config.name)
+def test_pickled_metric_scores_the_same(metric: Metric) -> None:
+    cached = type(metric).__new__(type(metric))
+    cached._setup(metric.config, REFS, 1)
+    clone = pickle.loads(pickle.dumps(cached))
+    assert clone.config == metric.config
+    assert clone.corpus_score(HYPS) == cached.corpus_score(HYPS)
+    assert pickle.loads(pickle.dumps(metric)).corpus_score(HYPS, REFS) == metric.corpus_score(HYPS, REFS)
+
+
+def test_core_scorers_pickle_by_configuration() -> None:
+    for scorer in (
+        _core.BleuScorer("intl", True, 3),
+        _core.ChrfScorer(4, 2, True, False),
+        _core.TerScorer(True, False, True, False, True),
+    ):
+        clone = pickle.loads(pickle.dumps(scorer))
+        rows, _ = scorer.sentence_stats(HYPS, REFS)
+        np.testing.assert_array_equal(clone.sentence_stats(HYPS, REFS)[0], rows)
+
+
+@pytest.mark.parametrize("metric", METRICS, ids=lambda m: m.config.name)
+def test_signatures_parse_back_long_and_short(metric: Metric) -> None:
+    signature = metric.corpus_score(HYPS, REFS).signature.with_extras([("test", "wmt17"), ("lang", "en-de")])
+    for short in (False, True):
+        parsed = Signature.parse(signature.format(short))
+        assert parsed == signature
+        assert parsed.format(short) == signature.format(short)
+
+
+def test_sacrebleu_signatures_of_chrf_and_ter_parse() -> None:
+    chrf = Signature.parse("#:1|c:mixed|e:yes|nc:6|nw:2|s:no|v:2.6.0")
+    assert chrf.config == CHRFConfig(word_order=2) and chrf.version == "2.6.0"
+    ter = Signature.parse(
+        "nrefs:2|test:wmt21|case:mixed|tok:tercom|norm:yes|punct:no|asian:yes|version:2.6.0"
+    )
+    assert ter.config == TERConfig(normalized=True, no_punct=True, asian_support=True, case_sensitive=True)
+    assert ter.extras == (("test", "wmt21"),)
+
+
+@pytest.mark.parametrize("metric", METRICS, ids=lambda m: m.config.name)
+def test_saved_statistics_load_as_their_metric(metric: Metric, tmp_path: Path) -> None:
+    stats = metric.segment_stats(HYPS, REFS)
+    path = tmp_path / "s.npz"
+    stats.save(path)
+    loaded = Stats.load(path)
+    assert type(loaded) is type(stats) and loaded.config == stats.config
+    assert loaded.score() == stats.score()
+    assert list(tmp_path.iterdir()) == [path]  # written atomically: no temporary file left
+    other = BLEU() if not isinstance(metric, BLEU) else CHRF()
+    with pytest.raises(InputFileError, match="statistics, not"):
+        type(other.segment_stats(HYPS, REFS)).load(path)
+
+
+def test_typed_errors() -> None:
+    for metric in (CHRF(), TER()):
+        with pytest.raises(LengthMismatchError):
+            metric.corpus_score(HYPS, [REFS[0][:2]])
+        with pytest.raises(NoReferenceError):
+            metric.corpus_score(HYPS)
+        with pytest.raises(NoReferenceError, match="segment 2"):
+            metric.corpus_score(["a", "b"], [["a", None]])
+        with pytest.raises(TypeError, match="not a single string"):
+            metric.corpus_score("a b", REFS)  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match="char_order"):
+        CHRF(char_order=65)
+    with pytest.raises(ConfigError):
+        CHRF(char_order=0, word_order=0)
+    with pytest.raises(ConfigError, match="TER tokenizer"):
+        TER(tokenizer="13a")
+    with pytest.raises(Exception, match="at most 16"):
+        TER().corpus_score(["a"], [["a"]] * 17)
+
+
+TEXT = st.text(alphabet=st.sampled_from("ab c.,'s\u00a0Éé中"), max_size=30)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(TEXT, min_size=1, max_size=6), st.data())
+def test_exact_properties(hyps: list[str], data: st.DataObject) -> None:
+    refs = [data.draw(st.lists(TEXT, min_size=len(hyps), max_size=len(hyps)))]
+    for metric in METRICS[1:]:
+        stats = metric.segment_stats(hyps, refs)
+        # Merging is associative and order-free.
+        parts = [stats[: len(hyps) // 2], stats[len(hyps) // 2 :]]
+        assert (Totals.empty(metric.config) + parts[1] + parts[0]).score() == stats.score()
+        assert ((parts[0] + parts[1]) + stats).score() == (parts[0] + (parts[1] + stats)).score()
+        # Identical hypothesis and reference give the best score, whenever the text has content.
+        best = metric.segment_stats(hyps, [hyps]).sentence_scores()
+        for hyp, score in zip(hyps, best, strict=True):
+            if hyp.strip() and not (isinstance(metric, TER) and metric.config.tokenizer == "tercom"):
+                assert score == (0.0 if isinstance(metric, TER) else 100.0), hyp
