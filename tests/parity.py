@@ -15,40 +15,17 @@ import numpy as np
 from sacrebleu.metrics import BLEU as SacreBLEU
 from sacrebleu.metrics import CHRF as SacreCHRF
 from sacrebleu.metrics import TER as SacreTER
-from understudy import BLEU, CHRF, TER, BLEUConfig, CHRFConfig, TERConfig, Totals
+from understudy import BLEUConfig, CHRFConfig, TERConfig, Totals
 from understudy.config import MetricConfig
 from understudy.metric import Metric
+from understudy.metrics import metric_for
 
 Refs = list[list[str | None]]
 
 
 def ours(config: MetricConfig, references: Refs | None = None, threads: int | None = None) -> Metric[Any]:
     """understudy's metric object for ``config``."""
-    if isinstance(config, BLEUConfig):
-        return BLEU(
-            tokenize=config.tokenize,
-            lowercase=config.lowercase,
-            smooth_method=config.smooth_method,
-            smooth_value=config.smooth_value,
-            max_ngram_order=config.max_ngram_order,
-            effective_order=config.effective_order,
-            references=references,
-            threads=threads,
-        )
-    if isinstance(config, CHRFConfig):
-        c = config
-        return CHRF(
-            c.char_order,
-            c.word_order,
-            c.beta,
-            c.lowercase,
-            c.whitespace,
-            c.eps_smoothing,
-            references,
-            threads,
-        )
-    c = config
-    return TER(c.normalized, c.no_punct, c.asian_support, c.case_sensitive, references, threads, c.tokenizer)
+    return metric_for(config, references, threads)
 
 
 def theirs(config: MetricConfig, references: Refs | None = None) -> Any:

@@ -24,7 +24,7 @@ from numpy.typing import NDArray
 
 from understudy._text import explaining_bad_text
 from understudy.config import MetricConfig
-from understudy.errors import EmptyInputError, LengthMismatchError, NoReferenceError
+from understudy.errors import ConfigError, EmptyInputError, LengthMismatchError, NoReferenceError
 from understudy.stats import Stats
 from understudy.threads import resolve_threads
 
@@ -35,6 +35,7 @@ PAIRWISE_CELLS_PER_CALL = 1 << 18
 """All-pairs cells scored per call: bounds memory (a few hundred bytes a cell at most)."""
 
 S = TypeVar("S", bound=Stats[Any, Any])
+M = TypeVar("M", bound="Metric[Any]")
 
 
 class _Pairs(Protocol):
@@ -125,10 +126,26 @@ class Metric(ABC, Generic[S]):
         """The core's rows (segment-major, then system) as ``(segments, systems, width)``."""
         return rows.reshape(len(refs_per_segment), n_systems, self.config.row_width)
 
+    @classmethod
+    def from_config(
+        cls: type[M], config: MetricConfig, references: RefStreams | None = None, threads: int | None = None
+    ) -> M:
+        """The metric object of ``config`` (of this class's metric).
+
+        >>> from understudy import CHRF, CHRFConfig
+        >>> CHRF.from_config(CHRFConfig(word_order=2)).config.name
+        'chrF2++'
+        """
+        if cls.stats_type.config_type is not type(config):
+            raise ConfigError(f"{cls.__name__} cannot take {type(config).__name__}")
+        metric = cls.__new__(cls)
+        metric._setup(config, references, threads)
+        return metric
+
     def __reduce__(self) -> tuple[Any, ...]:
         # Pickled by configuration (and the reference text, when cached): the compiled
         # scorer is rebuilt on the other side.
-        return (_rebuild, (type(self), self.config, self.threads, self._references))
+        return (type(self).from_config, (self.config, self._references, self.threads))
 
     def _scorer_with(self, streams: list[list[str | None]]) -> _Scorer:
         scorer = self._scorer()
@@ -236,11 +253,3 @@ class Metric(ABC, Generic[S]):
             if progress is not None:
                 progress(stop, len(hyp_list))
         return scores
-
-
-def _rebuild(
-    kind: type[Metric[Any]], config: MetricConfig, threads: int, references: list[list[str | None]] | None
-) -> Metric[Any]:
-    metric = kind.__new__(kind)
-    metric._setup(config, references, threads)
-    return metric

@@ -88,8 +88,36 @@ class BLEUResult:
         return self.format()
 
 
+class _ScoreLine:
+    """What chrF and TER results print like, as sacrebleu prints them: ``NAME|signature = score``."""
+
+    score: float
+    signature: Signature
+
+    @property
+    def name(self) -> str:
+        """The metric's name as it prints."""
+        return self.signature.config.name
+
+    def to_dict(self, width: int | None = None) -> dict[str, Any]:
+        """Every number (the metric's own), plus the signature."""
+        raise NotImplementedError
+
+    def format(self, width: int = 2, score_only: bool = False, short: bool = False) -> str:
+        """``NAME|<signature> = <score>``, or the score alone."""
+        score = f"{self.score:.{width}f}"
+        return score if score_only else f"{self.name}|{self.signature.format(short)} = {score}"
+
+    def to_json(self, width: int | None = None) -> str:
+        """:meth:`to_dict` as indented JSON."""
+        return json.dumps(self.to_dict(width), indent=1, ensure_ascii=False)
+
+    def __str__(self) -> str:
+        return self.format()
+
+
 @dataclass(frozen=True)
-class CHRFResult:
+class CHRFResult(_ScoreLine):
     """One chrF (or chrF++) score, with the summed statistics row it was computed from.
 
     ``stats`` is ``[hyp, ref, match]`` per order, character orders first.
@@ -102,11 +130,6 @@ class CHRFResult:
     score: float
     stats: tuple[int, ...]
     signature: Signature
-
-    @property
-    def name(self) -> str:
-        """``chrF<beta>``, with a ``+`` per word order."""
-        return self.signature.config.name
 
     @property
     def char_order(self) -> int:
@@ -123,11 +146,6 @@ class CHRFResult:
         """The weight of recall against precision."""
         return _chrf(self).beta
 
-    def format(self, width: int = 2, score_only: bool = False, short: bool = False) -> str:
-        """``chrF2|<signature> = <score>``, or the score alone."""
-        score = f"{self.score:.{width}f}"
-        return score if score_only else f"{self.name}|{self.signature.format(short)} = {score}"
-
     def to_dict(self, width: int | None = None) -> dict[str, Any]:
         """Every number, plus the signature as a string and key by key."""
         out: dict[str, Any] = {
@@ -138,16 +156,9 @@ class CHRFResult:
         numbers = {"char_order": self.char_order, "word_order": self.word_order, "beta": self.beta}
         return out | dict(self.signature.items()) | numbers | {"stats": list(self.stats)}
 
-    def to_json(self, width: int | None = None) -> str:
-        """:meth:`to_dict` as indented JSON."""
-        return json.dumps(self.to_dict(width), indent=1, ensure_ascii=False)
-
-    def __str__(self) -> str:
-        return self.format()
-
 
 @dataclass(frozen=True)
-class TERResult:
+class TERResult(_ScoreLine):
     """One TER score: edits per reference word, times 100 (lower is better).
 
     ``num_edits`` is the summed fewest edits; ``ref_length`` the summed average
@@ -164,13 +175,6 @@ class TERResult:
     ref_length: float
     signature: Signature
 
-    name = "TER"
-
-    def format(self, width: int = 2, score_only: bool = False, short: bool = False) -> str:
-        """``TER|<signature> = <score>``, or the score alone."""
-        score = f"{self.score:.{width}f}"
-        return score if score_only else f"{self.name}|{self.signature.format(short)} = {score}"
-
     def to_dict(self, width: int | None = None) -> dict[str, Any]:
         """Every number, plus the signature as a string and key by key."""
         out: dict[str, Any] = {
@@ -181,13 +185,6 @@ class TERResult:
         return (
             out | dict(self.signature.items()) | {"num_edits": self.num_edits, "ref_length": self.ref_length}
         )
-
-    def to_json(self, width: int | None = None) -> str:
-        """:meth:`to_dict` as indented JSON."""
-        return json.dumps(self.to_dict(width), indent=1, ensure_ascii=False)
-
-    def __str__(self) -> str:
-        return self.format()
 
 
 def _chrf(result: CHRFResult) -> CHRFConfig:

@@ -22,7 +22,10 @@ use rustc_hash::{FxBuildHasher, FxHashMap};
 use std::hash::BuildHasher;
 
 use crate::error::CoreError;
+use crate::pairwise::PairTable;
 use crate::parallel::{self, Exec, Grain};
+use crate::refset::RefSet;
+use crate::refset::ReferenceStore;
 use crate::smallmap::SmallMap;
 use crate::text;
 
@@ -325,9 +328,7 @@ pub fn prepare_all(config: &ChrfConfig, lines: &[&str], exec: Exec) -> Vec<Prepa
 #[derive(Debug)]
 pub struct ChrfReferences {
     config: ChrfConfig,
-    refs: Vec<Prepared>,
-    /// `bounds[i]..bounds[i + 1]` are segment i's references in `refs`.
-    bounds: Vec<usize>,
+    refs: RefSet<Prepared>,
 }
 
 impl ChrfReferences {
@@ -335,35 +336,8 @@ impl ChrfReferences {
     pub fn empty(config: ChrfConfig) -> Self {
         ChrfReferences {
             config,
-            refs: Vec::new(),
-            bounds: vec![0],
+            refs: RefSet::default(),
         }
-    }
-
-    /// Append segments given as sacrebleu lays references out (`streams[k][i]` is
-    /// the k-th reference of segment i; `None`: none there).
-    pub fn extend<'a, S: AsRef<[Option<&'a str>]> + Sync>(
-        &mut self,
-        streams: &[S],
-        exec: Exec,
-    ) -> Result<(), CoreError> {
-        let n = crate::stats::check_parallel(streams)?;
-        let offset = self.len();
-        let mut lines = Vec::new();
-        let mut bounds = Vec::with_capacity(n);
-        for i in 0..n {
-            let before = lines.len();
-            lines.extend(streams.iter().filter_map(|s| s.as_ref()[i]));
-            if lines.len() == before {
-                return Err(CoreError::NoReference {
-                    segment: offset + i,
-                });
-            }
-            bounds.push(self.bounds[self.bounds.len() - 1] + lines.len());
-        }
-        self.bounds.extend(bounds);
-        self.refs.extend(prepare_all(&self.config, &lines, exec));
-        Ok(())
     }
 
     /// The configuration the references were prepared with.
@@ -371,24 +345,9 @@ impl ChrfReferences {
         self.config
     }
 
-    /// Number of segments.
-    pub fn len(&self) -> usize {
-        self.bounds.len() - 1
-    }
-
-    /// True when there are no segments.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// How many references each segment has.
-    pub fn refs_per_segment(&self) -> Vec<usize> {
-        self.bounds.windows(2).map(|w| w[1] - w[0]).collect()
-    }
-
     /// Number of rows that segments `first..first + n` give per system.
     pub fn rows_of(&self, first: usize, n: usize) -> usize {
-        self.bounds[first + n] - self.bounds[first]
+        self.refs.refs_of(first, n)
     }
 
     /// Rows of several systems against segments `first..first + len`: for each
@@ -412,14 +371,14 @@ impl ChrfReferences {
         let mut parts: Vec<(usize, &mut [i64])> = Vec::with_capacity(n);
         let mut rest = out;
         for i in first..first + n {
-            let size = systems.len() * (self.bounds[i + 1] - self.bounds[i]) * width;
+            let size = systems.len() * self.refs.segment(i).len() * width;
             let (part, tail) = rest.split_at_mut(size);
             parts.push((i, part));
             rest = tail;
         }
         let work = |state: &mut (Matcher, Vec<Prepared>), (i, part): &mut (usize, &mut [i64])| {
             let (matcher, hyps) = state;
-            let refs = &self.refs[self.bounds[*i]..self.bounds[*i + 1]];
+            let refs = self.refs.segment(*i);
             hyps.resize_with(systems.len(), Prepared::default);
             for (hyp, system) in hyps.iter_mut().zip(systems) {
                 config.prepare_into(system[*i - first], hyp);
@@ -434,6 +393,36 @@ impl ChrfReferences {
             }
         };
         parallel::for_each_mut(exec, &mut parts, Grain::Fine, Default::default, work);
+    }
+}
+
+impl ReferenceStore for ChrfReferences {
+    /// Append segments given as sacrebleu lays references out (`streams[k][i]` is
+    /// the k-th reference of segment i; `None`: none there).
+    fn extend<'a, S: AsRef<[Option<&'a str>]> + Sync>(
+        &mut self,
+        streams: &[S],
+        exec: Exec,
+    ) -> Result<(), CoreError> {
+        let config = self.config;
+        self.refs.extend(streams, usize::MAX, |lines| {
+            prepare_all(&config, lines, exec)
+        })
+    }
+
+    /// Number of segments.
+    fn len(&self) -> usize {
+        self.refs.len()
+    }
+
+    /// True when there are no segments.
+    fn is_empty(&self) -> bool {
+        self.refs.is_empty()
+    }
+
+    /// How many references each segment has.
+    fn refs_per_segment(&self) -> Vec<usize> {
+        self.refs.refs_per_segment()
     }
 }
 
@@ -610,14 +599,16 @@ impl ChrfPairwise {
     pub fn config(&self) -> ChrfConfig {
         self.config
     }
+}
 
+impl PairTable for ChrfPairwise {
     /// Number of hypotheses.
-    pub fn n_hyps(&self) -> usize {
+    fn n_hyps(&self) -> usize {
         self.hyp_lens.len()
     }
 
     /// Number of references.
-    pub fn n_refs(&self) -> usize {
+    fn n_refs(&self) -> usize {
         self.ref_lens.len()
     }
 
@@ -626,7 +617,13 @@ impl ChrfPairwise {
     ///
     /// # Panics
     /// If the hypotheses do not exist or `out` does not hold `count * n_refs` rows.
-    pub fn rows_into(&self, first: usize, count: usize, out: &mut [i64], exec: Exec) {
+    fn rows_into(
+        &self,
+        first: usize,
+        count: usize,
+        out: &mut [i64],
+        exec: Exec,
+    ) -> Result<(), CoreError> {
         let config = self.config;
         let width = config.row_width();
         let orders = config.orders();
@@ -661,6 +658,11 @@ impl ChrfPairwise {
                 }
             },
         );
+        Ok(())
+    }
+
+    fn row_width(&self) -> usize {
+        self.config.row_width()
     }
 }
 
@@ -781,7 +783,7 @@ mod tests {
             assert!(counts.iter().all(|&c| c == 1));
             let pairs = ChrfPairwise::new(config, &h[..20], &r[..30], Exec::Serial);
             let mut matrix = vec![0; 20 * 30 * width];
-            pairs.rows_into(0, 20, &mut matrix, Exec::Serial);
+            pairs.rows_into(0, 20, &mut matrix, Exec::Serial).unwrap();
             for i in 0..n {
                 let expected = naive(&config, &hyps[i], &refs[i]);
                 assert_eq!(

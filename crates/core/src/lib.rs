@@ -11,6 +11,7 @@ pub mod config;
 pub mod error;
 pub mod pairwise;
 pub mod parallel;
+pub mod refset;
 pub mod segment;
 mod smallmap;
 pub mod stats;

@@ -12,10 +12,34 @@
 use rustc_hash::FxHashMap;
 
 use crate::config::{tokens, Config};
+use crate::error::CoreError;
 use crate::parallel::{self, Exec, Grain};
 use crate::tok13a::Scratch;
 
 const ROOT: u32 = u32::MAX;
+
+/// What every metric's all-pairs table is: statistics of every hypothesis against
+/// every reference (as its only reference), computed a block of hypotheses at a time.
+pub trait PairTable: Sync {
+    /// Number of hypotheses.
+    fn n_hyps(&self) -> usize;
+    /// Number of references.
+    fn n_refs(&self) -> usize;
+    /// Columns of a row.
+    fn row_width(&self) -> usize;
+    /// Rows of hypotheses `first..first + count` against every reference, written to
+    /// `out` hypothesis-major.
+    ///
+    /// # Panics
+    /// If the hypotheses do not exist or `out` does not hold `count * n_refs` rows.
+    fn rows_into(
+        &self,
+        first: usize,
+        count: usize,
+        out: &mut [i64],
+        exec: Exec,
+    ) -> Result<(), CoreError>;
+}
 
 fn edge(parent: u32, word: u32) -> u64 {
     (u64::from(parent) << 32) | u64::from(word)
@@ -159,14 +183,16 @@ impl Pairwise {
     pub fn config(&self) -> Config {
         self.config
     }
+}
 
+impl PairTable for Pairwise {
     /// Number of hypotheses.
-    pub fn n_hyps(&self) -> usize {
+    fn n_hyps(&self) -> usize {
         self.hyp_lens.len()
     }
 
     /// Number of references.
-    pub fn n_refs(&self) -> usize {
+    fn n_refs(&self) -> usize {
         self.ref_lens.len()
     }
 
@@ -175,12 +201,18 @@ impl Pairwise {
     ///
     /// # Panics
     /// If the hypotheses do not exist or `out` is not `count * n_refs` rows long.
-    pub fn rows_into(&self, first: usize, count: usize, out: &mut [i64], exec: Exec) {
+    fn rows_into(
+        &self,
+        first: usize,
+        count: usize,
+        out: &mut [i64],
+        exec: Exec,
+    ) -> Result<(), CoreError> {
         let n_max = self.config.max_order;
         let width = self.config.row_width();
         let n_refs = self.n_refs();
         if n_refs == 0 {
-            return;
+            return Ok(());
         }
         let hyp_ids: Vec<usize> = (first..first + count).collect();
         parallel::fill_rows(
@@ -214,6 +246,11 @@ impl Pairwise {
                 }
             },
         );
+        Ok(())
+    }
+
+    fn row_width(&self) -> usize {
+        self.config.row_width()
     }
 }
 
@@ -240,7 +277,7 @@ mod tests {
             let width = cfg.row_width();
             let pw = Pairwise::new(cfg, &h, &r, Exec::Serial);
             let mut serial = vec![0i64; h.len() * r.len() * width];
-            pw.rows_into(0, h.len(), &mut serial, Exec::Serial);
+            pw.rows_into(0, h.len(), &mut serial, Exec::Serial).unwrap();
             let mut parallel = vec![0i64; 10 * r.len() * width];
             pool.install(|| {
                 Pairwise::new(cfg, &h, &r, Exec::Parallel).rows_into(
@@ -249,7 +286,8 @@ mod tests {
                     &mut parallel,
                     Exec::Parallel,
                 )
-            });
+            })
+            .unwrap();
             assert_eq!(
                 &serial[5 * r.len() * width..15 * r.len() * width],
                 &parallel[..]

@@ -9,6 +9,7 @@
 use crate::config::Config;
 use crate::error::CoreError;
 use crate::parallel::{self, Exec, Grain};
+use crate::refset::ReferenceStore;
 use crate::segment::{Counter, RefSegment};
 use crate::tok13a::Scratch;
 
@@ -104,49 +105,9 @@ impl References {
         Ok(refs)
     }
 
-    /// Append the segments of `streams` (same layout as [`References::new`]).
-    pub fn extend<'a, S: AsRef<[Option<&'a str>]> + Sync>(
-        &mut self,
-        streams: &[S],
-        exec: Exec,
-    ) -> Result<(), CoreError> {
-        let n = check_parallel(streams)?;
-        let offset = self.segments.len();
-        let indices: Vec<usize> = (0..n).collect();
-        let refs_of = |i: usize| streams.iter().filter_map(move |s| s.as_ref()[i]);
-        if let Some(i) = indices.iter().find(|&&i| refs_of(i).next().is_none()) {
-            return Err(CoreError::NoReference {
-                segment: offset + i,
-            });
-        }
-        let config = self.config;
-        let built = parallel::map(exec, &indices, Scratch::default, |s, &i| {
-            RefSegment::new(&config, refs_of(i), s)
-        });
-        self.refs_per_segment
-            .extend(built.iter().map(RefSegment::n_refs));
-        self.segments.extend(built);
-        Ok(())
-    }
-
     /// The configuration the references were counted with.
     pub fn config(&self) -> Config {
         self.config
-    }
-
-    /// Number of segments.
-    pub fn len(&self) -> usize {
-        self.segments.len()
-    }
-
-    /// True when there are no segments.
-    pub fn is_empty(&self) -> bool {
-        self.segments.is_empty()
-    }
-
-    /// How many references (not `None`) each segment has.
-    pub fn refs_per_segment(&self) -> &[usize] {
-        &self.refs_per_segment
     }
 
     /// Statistics rows for a hypothesis stream, row-major, `row_width()` columns each.
@@ -197,6 +158,48 @@ impl References {
                 }
             },
         );
+    }
+}
+
+impl ReferenceStore for References {
+    /// Append the segments of `streams` (same layout as [`References::new`]).
+    fn extend<'a, S: AsRef<[Option<&'a str>]> + Sync>(
+        &mut self,
+        streams: &[S],
+        exec: Exec,
+    ) -> Result<(), CoreError> {
+        let n = check_parallel(streams)?;
+        let offset = self.segments.len();
+        let indices: Vec<usize> = (0..n).collect();
+        let refs_of = |i: usize| streams.iter().filter_map(move |s| s.as_ref()[i]);
+        if let Some(i) = indices.iter().find(|&&i| refs_of(i).next().is_none()) {
+            return Err(CoreError::NoReference {
+                segment: offset + i,
+            });
+        }
+        let config = self.config;
+        let built = parallel::map(exec, &indices, Scratch::default, |s, &i| {
+            RefSegment::new(&config, refs_of(i), s)
+        });
+        self.refs_per_segment
+            .extend(built.iter().map(RefSegment::n_refs));
+        self.segments.extend(built);
+        Ok(())
+    }
+
+    /// Number of segments.
+    fn len(&self) -> usize {
+        self.segments.len()
+    }
+
+    /// True when there are no segments.
+    fn is_empty(&self) -> bool {
+        self.segments.is_empty()
+    }
+
+    /// How many references (not `None`) each segment has.
+    fn refs_per_segment(&self) -> Vec<usize> {
+        self.refs_per_segment.clone()
     }
 }
 

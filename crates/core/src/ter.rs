@@ -15,7 +15,10 @@
 use rustc_hash::FxHashMap;
 
 use crate::error::CoreError;
+use crate::pairwise::PairTable;
 use crate::parallel::{self, Exec, Grain};
+use crate::refset::RefSet;
+use crate::refset::ReferenceStore;
 use crate::text;
 
 /// The average reference length is stored times this: lcm(1, ..., 16).
@@ -626,8 +629,7 @@ pub fn tokenize_refs(config: &TerConfig, lines: &[&str], exec: Exec) -> Vec<Stri
 #[derive(Debug)]
 pub struct TerReferences {
     config: TerConfig,
-    refs: Vec<String>,
-    bounds: Vec<usize>,
+    refs: RefSet<String>,
 }
 
 impl TerReferences {
@@ -635,62 +637,13 @@ impl TerReferences {
     pub fn empty(config: TerConfig) -> Self {
         TerReferences {
             config,
-            refs: Vec::new(),
-            bounds: vec![0],
+            refs: RefSet::default(),
         }
-    }
-
-    /// Append segments given as sacrebleu lays references out.
-    pub fn extend<'a, S: AsRef<[Option<&'a str>]> + Sync>(
-        &mut self,
-        streams: &[S],
-        exec: Exec,
-    ) -> Result<(), CoreError> {
-        let n = crate::stats::check_parallel(streams)?;
-        let offset = self.len();
-        let mut lines = Vec::new();
-        let mut bounds = Vec::with_capacity(n);
-        for i in 0..n {
-            let before = lines.len();
-            lines.extend(streams.iter().filter_map(|s| s.as_ref()[i]));
-            let found = lines.len() - before;
-            if found == 0 {
-                return Err(CoreError::NoReference {
-                    segment: offset + i,
-                });
-            }
-            if found > MAX_REFS {
-                return Err(CoreError::TooManyReferences {
-                    segment: offset + i,
-                    found,
-                    max: MAX_REFS,
-                });
-            }
-            bounds.push(self.bounds[self.bounds.len() - 1] + lines.len());
-        }
-        self.bounds.extend(bounds);
-        self.refs.extend(tokenize_refs(&self.config, &lines, exec));
-        Ok(())
     }
 
     /// The configuration.
     pub fn config(&self) -> TerConfig {
         self.config
-    }
-
-    /// Number of segments.
-    pub fn len(&self) -> usize {
-        self.bounds.len() - 1
-    }
-
-    /// True when there are no segments.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// How many references each segment has.
-    pub fn refs_per_segment(&self) -> Vec<usize> {
-        self.bounds.windows(2).map(|w| w[1] - w[0]).collect()
     }
 
     /// Rows of several systems against segments `first..first + len`, segment-major
@@ -721,7 +674,7 @@ impl TerReferences {
             Grain::Coarse,
             TerScratch::default,
             |s, (i, rows, err)| {
-                let refs = &self.refs[self.bounds[*i]..self.bounds[*i + 1]];
+                let refs = self.refs.segment(*i);
                 for (system, row) in systems.iter().zip(rows.chunks_mut(ROW_WIDTH)) {
                     let hyp = self.config.tokenize(system[*i - first]);
                     if let Err(e) = segment_row(&hyp, refs.iter().map(String::as_str), s, *i, row) {
@@ -732,6 +685,35 @@ impl TerReferences {
             },
         );
         errors.into_iter().flatten().next().map_or(Ok(()), Err)
+    }
+}
+
+impl ReferenceStore for TerReferences {
+    /// Append segments given as sacrebleu lays references out (at most [`MAX_REFS`] each).
+    fn extend<'a, S: AsRef<[Option<&'a str>]> + Sync>(
+        &mut self,
+        streams: &[S],
+        exec: Exec,
+    ) -> Result<(), CoreError> {
+        let config = self.config;
+        self.refs.extend(streams, MAX_REFS, |lines| {
+            tokenize_refs(&config, lines, exec)
+        })
+    }
+
+    /// Number of segments.
+    fn len(&self) -> usize {
+        self.refs.len()
+    }
+
+    /// True when there are no segments.
+    fn is_empty(&self) -> bool {
+        self.refs.is_empty()
+    }
+
+    /// How many references each segment has.
+    fn refs_per_segment(&self) -> Vec<usize> {
+        self.refs.refs_per_segment()
     }
 }
 
@@ -768,19 +750,21 @@ impl TerPairwise {
             refs: tokenize_refs(&config, refs, exec),
         }
     }
+}
 
+impl PairTable for TerPairwise {
     /// Number of hypotheses.
-    pub fn n_hyps(&self) -> usize {
+    fn n_hyps(&self) -> usize {
         self.hyps.len()
     }
 
     /// Number of references.
-    pub fn n_refs(&self) -> usize {
+    fn n_refs(&self) -> usize {
         self.refs.len()
     }
 
     /// Rows of hypotheses `first..first + count` against every reference.
-    pub fn rows_into(
+    fn rows_into(
         &self,
         first: usize,
         count: usize,
@@ -816,6 +800,10 @@ impl TerPairwise {
             .into_inner()
             .expect("no panics while held")
             .map_or(Ok(()), Err)
+    }
+
+    fn row_width(&self) -> usize {
+        ROW_WIDTH
     }
 }
 

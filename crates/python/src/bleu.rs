@@ -7,8 +7,12 @@ use understudy_core::stats::{check_parallel, sentence_stats};
 use understudy_core::{Config, CoreError, Pairwise, References, Tokenizer};
 
 use crate::convert::{
-    borrow_all, borrow_streams, check_range, chunked, counts_array, rows_array, Streams, CHUNK,
+    add_references, borrow_all, borrow_streams, borrow_systems, chunked, counts_array, pair_rows,
+    rows_array, Streams, CHUNK,
 };
+use understudy_core::pairwise::PairTable;
+use understudy_core::refset::ReferenceStore;
+
 use crate::errors::Result;
 
 /// The BLEU configuration from its Python arguments.
@@ -61,13 +65,7 @@ impl BleuScorer {
 
     /// Append reference streams (sacrebleu's layout) to the cached references.
     fn add_references(&mut self, py: Python<'_>, streams: Streams<'_>) -> Result<()> {
-        let borrowed = borrow_streams(&streams)?;
-        let n = check_parallel(&borrowed)?;
-        let refs = &mut self.refs;
-        chunked(py, self.threads, n, CHUNK, 1, |range, exec| {
-            let part: Vec<&[Option<&str>]> = borrowed.iter().map(|s| &s[range.clone()]).collect();
-            refs.extend(&part, exec)
-        })
+        add_references(py, self.threads, &mut self.refs, &streams)
     }
 
     /// Number of cached segments.
@@ -77,7 +75,7 @@ impl BleuScorer {
 
     /// How many references each cached segment has.
     fn refs_per_segment<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
-        counts_array(py, self.refs.refs_per_segment())
+        counts_array(py, &self.refs.refs_per_segment())
     }
 
     /// Rows of several systems against the cached references, segment-major (row
@@ -89,21 +87,7 @@ impl BleuScorer {
         systems: Vec<Vec<Bound<'py, PyString>>>,
     ) -> Result<Rows<'py>> {
         let n = self.refs.len();
-        let borrowed: Vec<Vec<&str>> = systems
-            .iter()
-            .map(|s| borrow_all(s))
-            .collect::<PyResult<_>>()?;
-        for (k, system) in borrowed.iter().enumerate() {
-            if system.len() != n {
-                return Err(CoreError::LengthMismatch {
-                    what: format!("system {}", k + 1),
-                    expected: system.len(),
-                    other: "the references".into(),
-                    found: n,
-                }
-                .into());
-            }
-        }
+        let borrowed = borrow_systems(&systems, n)?;
         let width = self.refs.config().row_width();
         let per_segment = borrowed.len() * width;
         let mut rows = vec![0i64; n * per_segment];
@@ -183,26 +167,7 @@ pub struct BleuPairs {
 impl BleuPairs {
     /// Rows of hypotheses `start..stop` against every reference, hypothesis-major.
     fn rows<'py>(&self, py: Python<'py>, start: usize, stop: usize) -> Result<Rows<'py>> {
-        check_range(start, stop, self.inner.n_hyps())?;
-        let per_hyp = self.inner.n_refs();
-        let width = self.inner.config().row_width();
-        let mut rows = vec![0i64; (stop - start) * per_hyp * width];
-        // Chunks of hypotheses small enough that each call stays short.
-        let hyps_per_chunk = (CHUNK * 16 / per_hyp.max(1)).max(1);
-        chunked(
-            py,
-            self.threads,
-            stop - start,
-            hyps_per_chunk,
-            per_hyp,
-            |range, exec| {
-                let out = &mut rows[range.start * per_hyp * width..range.end * per_hyp * width];
-                self.inner
-                    .rows_into(start + range.start, range.len(), out, exec);
-                Ok(())
-            },
-        )?;
-        rows_array(py, rows, width)
+        pair_rows(py, &self.inner, self.threads, start, stop, 1)
     }
 
     /// Number of hypotheses.

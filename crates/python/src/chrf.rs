@@ -4,11 +4,12 @@ use numpy::{PyArray1, PyArray2};
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyType};
 use understudy_core::chrf::{sentence_stats, ChrfConfig, ChrfPairwise, ChrfReferences, MAX_ORDER};
-use understudy_core::stats::check_parallel;
-use understudy_core::CoreError;
+use understudy_core::pairwise::PairTable;
+use understudy_core::refset::ReferenceStore;
 
 use crate::convert::{
-    borrow_all, borrow_streams, check_range, chunked, counts_array, rows_array, Streams, CHUNK,
+    add_references, borrow_all, borrow_streams, borrow_systems, chunked, counts_array, pair_rows,
+    rows_array, Streams, CHUNK,
 };
 use crate::errors::Result;
 use crate::pools;
@@ -71,13 +72,7 @@ impl ChrfScorer {
 
     /// Append reference streams (sacrebleu's layout) to the cached references.
     fn add_references(&mut self, py: Python<'_>, streams: Streams<'_>) -> Result<()> {
-        let borrowed = borrow_streams(&streams)?;
-        let n = check_parallel(&borrowed)?;
-        let refs = &mut self.refs;
-        chunked(py, self.threads, n, CHUNK, 1, |range, exec| {
-            let part: Vec<&[Option<&str>]> = borrowed.iter().map(|s| &s[range.clone()]).collect();
-            refs.extend(&part, exec)
-        })
+        add_references(py, self.threads, &mut self.refs, &streams)
     }
 
     /// Number of cached segments.
@@ -98,21 +93,7 @@ impl ChrfScorer {
         systems: Vec<Vec<Bound<'py, PyString>>>,
     ) -> Result<Rows<'py>> {
         let n = self.refs.len();
-        let borrowed: Vec<Vec<&str>> = systems
-            .iter()
-            .map(|s| borrow_all(s))
-            .collect::<PyResult<_>>()?;
-        for (k, system) in borrowed.iter().enumerate() {
-            if system.len() != n {
-                return Err(CoreError::LengthMismatch {
-                    what: format!("system {}", k + 1),
-                    expected: system.len(),
-                    other: "the references".into(),
-                    found: n,
-                }
-                .into());
-            }
-        }
+        let borrowed = borrow_systems(&systems, n)?;
         let width = self.refs.config().row_width();
         let per_row = borrowed.len() * width;
         let mut rows = vec![0i64; self.refs.rows_of(0, n) * per_row];
@@ -181,25 +162,7 @@ pub struct ChrfPairs {
 impl ChrfPairs {
     /// Rows of hypotheses `start..stop` against every reference, hypothesis-major.
     fn rows<'py>(&self, py: Python<'py>, start: usize, stop: usize) -> Result<Rows<'py>> {
-        check_range(start, stop, self.inner.n_hyps())?;
-        let per_hyp = self.inner.n_refs();
-        let width = self.inner.config().row_width();
-        let mut rows = vec![0i64; (stop - start) * per_hyp * width];
-        let hyps_per_chunk = (CHUNK * 16 / per_hyp.max(1)).max(1);
-        chunked(
-            py,
-            self.threads,
-            stop - start,
-            hyps_per_chunk,
-            per_hyp,
-            |range, exec| {
-                let out = &mut rows[range.start * per_hyp * width..range.end * per_hyp * width];
-                self.inner
-                    .rows_into(start + range.start, range.len(), out, exec);
-                Ok(())
-            },
-        )?;
-        rows_array(py, rows, width)
+        pair_rows(py, &self.inner, self.threads, start, stop, 1)
     }
 
     /// Number of hypotheses.

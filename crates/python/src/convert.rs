@@ -2,6 +2,8 @@
 
 use pyo3::prelude::*;
 use pyo3::types::PyString;
+use understudy_core::pairwise::PairTable;
+use understudy_core::refset::ReferenceStore;
 use understudy_core::{CoreError, Exec};
 
 use crate::errors::Result;
@@ -84,4 +86,68 @@ pub fn counts_array<'py>(py: Python<'py>, counts: &[usize]) -> Bound<'py, numpy:
         .map(|&n| n as i64)
         .collect::<Vec<_>>()
         .into_pyarray(py)
+}
+
+/// Add reference streams to `store`, a chunk of segments at a time (Ctrl-C between chunks).
+pub fn add_references(
+    py: Python<'_>,
+    threads: usize,
+    store: &mut (impl ReferenceStore + Send),
+    streams: &Streams<'_>,
+) -> Result<()> {
+    let borrowed = borrow_streams(streams)?;
+    let n = understudy_core::stats::check_parallel(&borrowed)?;
+    chunked(py, threads, n, CHUNK, 1, |range, exec| {
+        let part: Vec<&[Option<&str>]> = borrowed.iter().map(|s| &s[range.clone()]).collect();
+        store.extend(&part, exec)
+    })
+}
+
+/// Several systems' hypotheses, borrowed, each checked to have `n` segments.
+pub fn borrow_systems<'a>(
+    systems: &'a [Vec<Bound<'_, PyString>>],
+    n: usize,
+) -> Result<Vec<Vec<&'a str>>> {
+    let mut out = Vec::with_capacity(systems.len());
+    for (k, system) in systems.iter().enumerate() {
+        if system.len() != n {
+            return Err(CoreError::LengthMismatch {
+                what: format!("system {}", k + 1),
+                expected: system.len(),
+                other: "the references".into(),
+                found: n,
+            }
+            .into());
+        }
+        out.push(borrow_all(system)?);
+    }
+    Ok(out)
+}
+
+/// Rows `start..stop` of `table` (hypothesis-major). `cost` is the work of one cell
+/// in units of a BLEU cell, which sizes the chunks between two Ctrl-C checks.
+pub fn pair_rows<'py>(
+    py: Python<'py>,
+    table: &impl PairTable,
+    threads: usize,
+    start: usize,
+    stop: usize,
+    cost: usize,
+) -> Result<Bound<'py, numpy::PyArray2<i64>>> {
+    check_range(start, stop, table.n_hyps())?;
+    let (per_hyp, width) = (table.n_refs(), table.row_width());
+    let mut rows = vec![0i64; (stop - start) * per_hyp * width];
+    let hyps_per_chunk = (CHUNK * 16 / (per_hyp * cost).max(1)).max(1);
+    chunked(
+        py,
+        threads,
+        stop - start,
+        hyps_per_chunk,
+        per_hyp * cost,
+        |range, exec| {
+            let out = &mut rows[range.start * per_hyp * width..range.end * per_hyp * width];
+            table.rows_into(start + range.start, range.len(), out, exec)
+        },
+    )?;
+    rows_array(py, rows, width)
 }

@@ -3,14 +3,15 @@
 use numpy::{PyArray1, PyArray2};
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyType};
-use understudy_core::stats::check_parallel;
+use understudy_core::pairwise::PairTable;
+use understudy_core::refset::ReferenceStore;
 use understudy_core::ter::{
     sentence_stats, TerConfig, TerPairwise, TerReferences, LENGTH_SCALE, ROW_WIDTH,
 };
-use understudy_core::CoreError;
 
 use crate::convert::{
-    borrow_all, borrow_streams, check_range, chunked, counts_array, rows_array, Streams, CHUNK,
+    add_references, borrow_all, borrow_streams, borrow_systems, chunked, counts_array, pair_rows,
+    rows_array, Streams, CHUNK,
 };
 use crate::errors::Result;
 use crate::pools;
@@ -92,13 +93,7 @@ impl TerScorer {
 
     /// Append reference streams (sacrebleu's layout) to the cached references.
     fn add_references(&mut self, py: Python<'_>, streams: Streams<'_>) -> Result<()> {
-        let borrowed = borrow_streams(&streams)?;
-        let n = check_parallel(&borrowed)?;
-        let refs = &mut self.refs;
-        chunked(py, self.threads, n, CHUNK, 1, |range, exec| {
-            let part: Vec<&[Option<&str>]> = borrowed.iter().map(|s| &s[range.clone()]).collect();
-            refs.extend(&part, exec)
-        })
+        add_references(py, self.threads, &mut self.refs, &streams)
     }
 
     /// Number of cached segments.
@@ -118,21 +113,7 @@ impl TerScorer {
         systems: Vec<Vec<Bound<'py, PyString>>>,
     ) -> Result<Rows<'py>> {
         let n = self.refs.len();
-        let borrowed: Vec<Vec<&str>> = systems
-            .iter()
-            .map(|s| borrow_all(s))
-            .collect::<PyResult<_>>()?;
-        for (k, system) in borrowed.iter().enumerate() {
-            if system.len() != n {
-                return Err(CoreError::LengthMismatch {
-                    what: format!("system {}", k + 1),
-                    expected: system.len(),
-                    other: "the references".into(),
-                    found: n,
-                }
-                .into());
-            }
-        }
+        let borrowed = borrow_systems(&systems, n)?;
         let per_segment = borrowed.len() * ROW_WIDTH;
         let mut rows = vec![0i64; n * per_segment];
         let chunk = (TER_CHUNK / borrowed.len().max(1)).max(1);
@@ -201,24 +182,7 @@ pub struct TerPairs {
 impl TerPairs {
     /// Rows of hypotheses `start..stop` against every reference, hypothesis-major.
     fn rows<'py>(&self, py: Python<'py>, start: usize, stop: usize) -> Result<Rows<'py>> {
-        check_range(start, stop, self.inner.n_hyps())?;
-        let per_hyp = self.inner.n_refs();
-        let mut rows = vec![0i64; (stop - start) * per_hyp * ROW_WIDTH];
-        let hyps_per_chunk = (TER_CHUNK / per_hyp.max(1)).max(1);
-        chunked(
-            py,
-            self.threads,
-            stop - start,
-            hyps_per_chunk,
-            16 * per_hyp,
-            |range, exec| {
-                let out =
-                    &mut rows[range.start * per_hyp * ROW_WIDTH..range.end * per_hyp * ROW_WIDTH];
-                self.inner
-                    .rows_into(start + range.start, range.len(), out, exec)
-            },
-        )?;
-        rows_array(py, rows, ROW_WIDTH)
+        pair_rows(py, &self.inner, self.threads, start, stop, 16)
     }
 
     /// Number of hypotheses.

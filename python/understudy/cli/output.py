@@ -7,13 +7,9 @@ import sys
 from typing import Any
 
 from understudy.bleu import BLEU
-from understudy.chrf import CHRF
-from understudy.config import SMOOTH_DEFAULTS, TER_TOKENIZERS, TOKENIZERS
+from understudy.config import SMOOTH_DEFAULTS, TER_TOKENIZERS, TOKENIZERS, CHRFConfig, MetricConfig, TERConfig
 from understudy.metric import Metric
-from understudy.ter import TER
-
-METRICS = ("bleu", "chrf", "ter")
-"""The metrics of ``-m``, in the order sacrebleu prints them whatever order they are given in."""
+from understudy.metrics import METRICS, metric_for
 
 
 def add_command(
@@ -74,7 +70,7 @@ def add_metric_options(parser: argparse.ArgumentParser) -> None:
         "-m",
         "--metrics",
         nargs="+",
-        choices=METRICS,
+        choices=list(METRICS),
         default=["bleu"],
         metavar="METRIC",
         help="any of bleu chrf ter (default: bleu); printed in that order, as sacrebleu does",
@@ -108,34 +104,28 @@ def add_metric_options(parser: argparse.ArgumentParser) -> None:
 
 def scorers(args: argparse.Namespace, effective_order: bool) -> list[Metric[Any]]:
     """One scorer per metric of ``-m``, in sacrebleu's order; ``effective_order`` is BLEU's."""
-    out: list[Metric[Any]] = []
-    for name in (m for m in METRICS if m in getattr(args, "metrics", ["bleu"])):
-        if name == "bleu":
-            out.append(scorer(args, effective_order))
-        elif name == "chrf":
-            out.append(
-                CHRF(
-                    char_order=args.chrf_char_order,
-                    word_order=args.chrf_word_order,
-                    beta=args.chrf_beta,
-                    lowercase=args.chrf_lowercase,
-                    whitespace=args.chrf_whitespace,
-                    eps_smoothing=args.chrf_eps_smoothing,
-                    threads=args.threads,
-                )
-            )
-        else:
-            out.append(
-                TER(
-                    normalized=args.ter_normalized,
-                    no_punct=args.ter_no_punct,
-                    asian_support=args.ter_asian_support,
-                    case_sensitive=args.ter_case_sensitive,
-                    tokenizer=args.ter_tokenizer,
-                    threads=args.threads,
-                )
-            )
-    return out
+    configs: dict[str, MetricConfig] = {
+        "chrf": CHRFConfig(
+            char_order=args.chrf_char_order,
+            word_order=args.chrf_word_order,
+            beta=args.chrf_beta,
+            lowercase=args.chrf_lowercase,
+            whitespace=args.chrf_whitespace,
+            eps_smoothing=args.chrf_eps_smoothing,
+        ),
+        "ter": TERConfig(
+            normalized=args.ter_normalized,
+            no_punct=args.ter_no_punct,
+            asian_support=args.ter_asian_support,
+            case_sensitive=args.ter_case_sensitive,
+            tokenizer=args.ter_tokenizer,
+        ),
+    }
+    chosen = [m for m in METRICS if m in getattr(args, "metrics", ["bleu"])]
+    return [
+        scorer(args, effective_order) if name == "bleu" else metric_for(configs[name], threads=args.threads)
+        for name in chosen
+    ]
 
 
 def target_language(args: argparse.Namespace) -> str:
