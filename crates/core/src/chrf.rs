@@ -22,7 +22,7 @@ use rustc_hash::{FxBuildHasher, FxHashMap};
 use std::hash::BuildHasher;
 
 use crate::error::CoreError;
-use crate::pairwise::PairTable;
+use crate::pairwise::{Lists, PairTable};
 use crate::parallel::{self, Exec, Grain};
 use crate::refset::RefSet;
 use crate::refset::ReferenceStore;
@@ -415,11 +415,6 @@ impl ReferenceStore for ChrfReferences {
         self.refs.len()
     }
 
-    /// True when there are no segments.
-    fn is_empty(&self) -> bool {
-        self.refs.is_empty()
-    }
-
     /// How many references each segment has.
     fn refs_per_segment(&self) -> Vec<usize> {
         self.refs.refs_per_segment()
@@ -442,27 +437,6 @@ pub fn sentence_stats<'a, S: AsRef<[Option<&'a str>]> + Sync>(
     let mut rows = vec![0i64; refs.rows_of(0, hyps.len()) * config.row_width()];
     refs.stats_many_into(0, &[hyps], &mut rows, exec);
     Ok((rows, refs.refs_per_segment()))
-}
-
-/// `(n-gram id, count)` lists, back to back.
-#[derive(Debug, Default)]
-struct Lists {
-    entries: Vec<(u32, u32)>,
-    bounds: Vec<usize>,
-}
-
-impl Lists {
-    fn get(&self, i: usize) -> &[(u32, u32)] {
-        &self.entries[self.bounds[i]..self.bounds[i + 1]]
-    }
-
-    fn push(&mut self, counts: &FxHashMap<u32, u32>) {
-        if self.bounds.is_empty() {
-            self.bounds.push(0);
-        }
-        self.entries.extend(counts.iter().map(|(&k, &v)| (k, v)));
-        self.bounds.push(self.entries.len());
-    }
 }
 
 /// Every hypothesis against every reference as its only reference (minimum-Bayes-risk
@@ -560,7 +534,7 @@ impl ChrfPairwise {
                 *per_order[k].entry(id).or_insert(0) += 1;
             });
             for counts in per_order.iter_mut() {
-                ref_lists.push(counts);
+                ref_lists.push(counts.iter().map(|(&k, &v)| (k, v)));
                 counts.clear();
             }
         }
@@ -575,14 +549,8 @@ impl ChrfPairwise {
             trie.walk(ROOT_WORD, &ids, config.word_order, c, false, |_, id| {
                 *counts.entry(id).or_insert(0) += 1;
             });
-            hyp_lists.push(&counts);
+            hyp_lists.push(counts.iter().map(|(&k, &v)| (k, v)));
             counts.clear();
-        }
-        if hyp_lists.bounds.is_empty() {
-            hyp_lists.bounds.push(0);
-        }
-        if ref_lists.bounds.is_empty() {
-            ref_lists.bounds.push(0);
         }
         let lens = |p: &Vec<Prepared>| p.iter().map(|p| (p.chars.len(), p.n_words)).collect();
         ChrfPairwise {

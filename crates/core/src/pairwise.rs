@@ -45,17 +45,33 @@ fn edge(parent: u32, word: u32) -> u64 {
     (u64::from(parent) << 32) | u64::from(word)
 }
 
-/// `(n-gram id, count)` lists, back to back.
-#[derive(Debug, Default)]
-struct Lists {
-    entries: Vec<(u32, u32)>,
+/// `(n-gram id, count)` lists, back to back (BLEU's and chrF's all-pairs tables).
+#[derive(Debug)]
+pub(crate) struct Lists {
+    pub(crate) entries: Vec<(u32, u32)>,
     /// `bounds[i]..bounds[i + 1]` is list i.
-    bounds: Vec<usize>,
+    pub(crate) bounds: Vec<usize>,
+}
+
+impl Default for Lists {
+    fn default() -> Self {
+        Lists {
+            entries: Vec::new(),
+            bounds: vec![0],
+        }
+    }
 }
 
 impl Lists {
-    fn get(&self, i: usize) -> &[(u32, u32)] {
+    /// List `i`.
+    pub(crate) fn get(&self, i: usize) -> &[(u32, u32)] {
         &self.entries[self.bounds[i]..self.bounds[i + 1]]
+    }
+
+    /// Append a list of the entries of `counts` (in any order).
+    pub(crate) fn push(&mut self, counts: impl IntoIterator<Item = (u32, u32)>) {
+        self.entries.extend(counts);
+        self.bounds.push(self.entries.len());
     }
 }
 
@@ -89,10 +105,7 @@ impl Pairwise {
         let mut counts: Vec<u32> = Vec::new();
         let mut touched: Vec<u32> = Vec::new();
         let mut ids: Vec<u32> = Vec::new();
-        let mut ref_lists = Lists {
-            entries: Vec::new(),
-            bounds: vec![0],
-        };
+        let mut ref_lists = Lists::default();
         let mut ref_lens = Vec::with_capacity(refs.len());
         for text in &ref_text {
             ids.clear();
@@ -159,10 +172,7 @@ impl Pairwise {
             }
             (ids.len() as u32, list)
         });
-        let mut hyp_lists = Lists {
-            entries: Vec::new(),
-            bounds: vec![0],
-        };
+        let mut hyp_lists = Lists::default();
         let mut hyp_lens = Vec::with_capacity(hyps.len());
         for (len, list) in counted {
             hyp_lens.push(len);

@@ -192,11 +192,6 @@ impl ReferenceStore for References {
         self.segments.len()
     }
 
-    /// True when there are no segments.
-    fn is_empty(&self) -> bool {
-        self.segments.is_empty()
-    }
-
     /// How many references (not `None`) each segment has.
     fn refs_per_segment(&self) -> Vec<usize> {
         self.refs_per_segment.clone()

@@ -706,11 +706,6 @@ impl ReferenceStore for TerReferences {
         self.refs.len()
     }
 
-    /// True when there are no segments.
-    fn is_empty(&self) -> bool {
-        self.refs.is_empty()
-    }
-
     /// How many references each segment has.
     fn refs_per_segment(&self) -> Vec<usize> {
         self.refs.refs_per_segment()
