@@ -12,7 +12,7 @@ import pytest
 import sacrebleu
 from sacrebleu.metrics import BLEU as SacreBLEU
 from sacrebleu.significance import PairedTest
-from understudy import BLEU, ConfigError
+from understudy import BLEU, ConfigError, EmptyInputError
 from understudy.io import read_lines
 from understudy.significance import all_pairs, block_ttest, bootstrap_ci, paired_test, student_t_p_value
 
@@ -22,6 +22,7 @@ from .conftest import run_cli as run
 REF = SAMPLE / "newstest2017.ref.en-de.de"
 UEDIN = SAMPLE / "newstest2017.uedin-nmt.4722.en-de.de"
 ONLINE_A = SAMPLE / "newstest2017.online-A.0.en-de.de"
+PROMT = SAMPLE / "newstest2017.PROMT-Rule-based.4735.en-de.de"
 
 
 @pytest.fixture(scope="module")
@@ -173,10 +174,53 @@ def test_bad_arguments_are_typed_errors() -> None:
     stats = _stats(read_raw(UEDIN))
     with pytest.raises(ConfigError, match="baseline and at least one other"):
         paired_test(stats, ["a"])
-    with pytest.raises(ConfigError, match="at least 2 blocks"):
+    with pytest.raises(ConfigError, match="blocks must be a whole number of at least 2, got 1"):
         block_ttest(stats, ["a"], blocks=1)
     with pytest.raises(ConfigError, match="p_values must be"):
         paired_test(stats * 2, ["a", "b"], p_values="maybe")  # type: ignore[arg-type]
+    # Counts are whole numbers; every numeric argument is checked and named.
+    bad = [
+        (lambda: block_ttest(stats * 2, ["a", "b"], blocks=2.5), "blocks"),  # type: ignore[arg-type]
+        (lambda: block_ttest(stats * 2, ["a", "b"], blocks=True), "blocks"),  # type: ignore[arg-type]
+        (lambda: paired_test(stats * 2, ["a", "b"], n=10.0), "n \\(resamples"),  # type: ignore[arg-type]
+        (lambda: paired_test(stats * 2, ["a", "b"], seed=-1), "seed"),
+        (lambda: paired_test(stats * 2, ["a", "b"], "ar", 10, ar_confidence=-1), "ar_confidence"),
+        (lambda: bootstrap_ci(stats[0], n=0), "n \\(bootstrap"),
+        (lambda: bootstrap_ci(stats[0], seed=-5), "seed"),
+        (lambda: all_pairs(stats * 2, ["a", "b"], n=10, alpha=1.5), "alpha"),
+        (lambda: all_pairs(stats * 2, ["a", "b"], n=10, seed="1"), "seed"),  # type: ignore[arg-type]
+    ]
+    for call, name in bad:
+        with pytest.raises(ConfigError, match=name):
+            call()
+
+
+def test_empty_statistics_and_identical_blocks() -> None:
+    stats = _stats(read_raw(UEDIN))[0]
+    with pytest.raises(EmptyInputError):
+        bootstrap_ci(stats[:0], 10)
+    with pytest.raises(EmptyInputError):
+        paired_test([stats[:0], stats[:0]], ["a", "b"], "bs", 10)
+    # Identical systems in the block test: no difference (t = 0, p = 1), not NaN.
+    (comparison,) = block_ttest([stats, stats], ["a", "b"], blocks=5).comparisons
+    assert (comparison.t, comparison.p_value) == (0.0, 1.0)
+
+
+@pytest.mark.parametrize("test", ["bs", "ar"])
+def test_resampling_in_blocks_gives_the_same_numbers(test: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import understudy.significance as significance
+
+    systems = [read_raw(path)[:500] for path in (UEDIN, ONLINE_A, PROMT)]
+    stats = BLEU().segment_stats_many(systems, [read_raw(REF)[:500]])
+    names = ["u", "o", "p"]
+    whole = paired_test(stats, names, test, 300, ar_confidence=100)  # type: ignore[arg-type]
+    pairs = all_pairs(stats, names, test, 300)  # type: ignore[arg-type]
+    ci = bootstrap_ci(stats[1], 300)
+    # 64 rows of 500 segments a block, and one system per group side by side.
+    monkeypatch.setattr(significance, "BLOCK_CELLS", 64 * 500)
+    assert paired_test(stats, names, test, 300, ar_confidence=100) == whole  # type: ignore[arg-type]
+    assert all_pairs(stats, names, test, 300) == pairs  # type: ignore[arg-type]
+    assert bootstrap_ci(stats[1], 300) == ci
 
 
 def cli_lines(path: object) -> list[str]:

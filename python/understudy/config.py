@@ -27,6 +27,10 @@ from understudy.errors import ConfigError, SignatureError
 TOKENIZERS: tuple[str, ...] = tuple(_core.tokenizer_names())
 """Every tokenizer name understudy knows, sacrebleu's default first."""
 
+MAX_BLEU_ORDER = 64
+"""The largest BLEU n-gram order accepted: rows grow with the order (16 bytes an order a
+segment), and no published BLEU comes near it."""
+
 SMOOTH_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1.0, "exp": None}
 """Smoothing methods and the default value of those that take one (as in sacrebleu)."""
 
@@ -62,8 +66,8 @@ max_ngram_order=2, effective_order=False)
                 f"unknown smoothing method {self.smooth_method!r}; known: {', '.join(SMOOTH_DEFAULTS)}"
             )
         order = self.max_ngram_order
-        if isinstance(order, bool) or not isinstance(order, int) or order < 1:
-            raise ConfigError(f"max_ngram_order must be an integer of at least 1, got {order!r}")
+        if isinstance(order, bool) or not isinstance(order, int) or not 1 <= order <= MAX_BLEU_ORDER:
+            raise ConfigError(f"max_ngram_order must be an integer from 1 to {MAX_BLEU_ORDER}, got {order!r}")
         if SMOOTH_DEFAULTS[self.smooth_method] is None:
             object.__setattr__(self, "smooth_value", None)
         elif self.smooth_value is not None:

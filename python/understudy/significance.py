@@ -46,7 +46,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from understudy.config import MetricConfig
-from understudy.errors import ConfigError, LengthMismatchError
+from understudy.errors import ConfigError, EmptyInputError, LengthMismatchError
 from understudy.signature import Signature
 from understudy.stats import Stats
 
@@ -122,6 +122,8 @@ def _check(stats: Sequence[Stats[Any, Any]], names: Sequence[str]) -> MetricConf
         raise ConfigError(f"{len(stats)} systems but {len(names)} names")
     if not stats:
         raise ConfigError("no systems to test")
+    if len(stats[0]) == 0:
+        raise EmptyInputError("no segments to resample: the statistics are empty")
     config: MetricConfig = stats[0].config
     for s, name in zip(stats, names, strict=True):
         if type(s) is not type(stats[0]) or s.config != config:
@@ -162,11 +164,62 @@ def _estimate(scores: NDArray[np.floating[Any]]) -> tuple[float, float]:
     return float(ordered.mean()), float(0.5 * (ordered[len(ordered) - low - 1] - ordered[low]))
 
 
-def _bootstrap_indices(seed: int, n: int, n_segments: int) -> NDArray[np.int64]:
-    indices: NDArray[np.int64] = np.random.default_rng(seed).choice(
-        n_segments, size=(n, n_segments), replace=True
-    )
-    return indices
+BLOCK_CELLS = 1 << 23
+"""Resample x segment cells drawn at a time (about 16 bytes each): memory stays bounded
+whatever the number of segments or resamples."""
+
+
+def _block_rows(n_segments: int) -> int:
+    # A multiple of 32 rows: NumPy draws booleans 32 bits at a time, and blocks that end on
+    # a 32-bit boundary give exactly the numbers of one large draw (as do choice's).
+    return max(32, BLOCK_CELLS // max(1, n_segments) // 32 * 32)
+
+
+def _bootstrap_sums(rng: np.random.Generator, n: int, rows: NDArray[np.int64]) -> NDArray[np.int64]:
+    """The row sums of ``n`` bootstrap resamples, drawn from ``rng`` exactly as sacrebleu's
+    ``rng.choice(N, size=(n, N))``, a block of resamples at a time."""
+    n_segments = len(rows)
+    out = np.empty((n, rows.shape[1]), dtype=np.int64)
+    step = _block_rows(n_segments)
+    for start in range(0, n, step):
+        size = min(step, n - start)
+        indices: NDArray[np.int64] = rng.choice(n_segments, size=(size, n_segments), replace=True)
+        out[start : start + size] = _sums(_resample_counts(indices, n_segments), rows)
+    return out
+
+
+def _mask_sums(rng: np.random.Generator, n: int, rows: NDArray[np.int64]) -> NDArray[np.int64]:
+    """``mask @ rows`` for sacrebleu's ``rng.integers(2, size=(n, N), dtype=bool)``, a block
+    of trials at a time."""
+    n_segments = len(rows)
+    out = np.empty((n, rows.shape[1]), dtype=np.int64)
+    step = _block_rows(n_segments)
+    for start in range(0, n, step):
+        size = min(step, n - start)
+        out[start : start + size] = _sums(rng.integers(2, size=(size, n_segments), dtype=bool), rows)
+    return out
+
+
+def _side_by_side(
+    stats: Sequence[Stats[Any, Any]], sums: Callable[[NDArray[np.int64]], NDArray[np.int64]]
+) -> list[NDArray[np.int64]]:
+    """``sums(rows)`` of every system, for systems side by side (one matrix product for
+    many systems) in groups small enough to keep memory bounded."""
+    width = stats[0].rows.shape[1]
+    per_group = max(1, BLOCK_CELLS // max(1, len(stats[0]) * width))
+    out = []
+    for start in range(0, len(stats), per_group):
+        group = stats[start : start + per_group]
+        both = sums(np.hstack([s.rows for s in group]))
+        out += [both[:, k * width : (k + 1) * width] for k in range(len(group))]
+    return out
+
+
+def _whole(name: str, value: object, minimum: int) -> int:
+    """``value`` as an int, if it is a whole number of at least ``minimum``."""
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < minimum:
+        raise ConfigError(f"{name} must be a whole number of at least {minimum}, got {value!r}")
+    return int(value)
 
 
 def _signature(stats: Stats[Any, Any], extras: list[tuple[str, str]]) -> Signature:
@@ -185,10 +238,8 @@ def bootstrap_ci(
     (True, True)
     """
     _check([stats], [name])
-    if n < 1:
-        raise ConfigError(f"the number of bootstrap resamples must be at least 1, got {n}")
-    counts = _resample_counts(_bootstrap_indices(seed, n, len(stats)), len(stats))
-    scores = stats.scores_of(_sums(counts, stats.rows), float32=True)
+    n, seed = _whole("n (bootstrap resamples)", n, 1), _whole("seed", seed, 0)
+    scores = stats.scores_of(_bootstrap_sums(np.random.default_rng(seed), n, stats.rows), float32=True)
     # sacrebleu's single-system interval takes statistics.mean (exactly rounded) of its
     # scores as they are: Python floats for BLEU, NumPy float32 scalars for chrF and TER.
     ordered = sorted(scores.tolist() if scores.dtype == np.float64 else list(scores))
@@ -202,10 +253,7 @@ def _samples(test: str, n: int | None) -> int:
     """The number of resamples or trials: ``n``, or the test's default; checked."""
     if test not in DEFAULT_SAMPLES:
         raise ConfigError(f"test must be 'bs' or 'ar', not {test!r}")
-    n = DEFAULT_SAMPLES[test] if n is None else n
-    if n < 1:
-        raise ConfigError(f"the number of resamples or trials must be at least 1, got {n}")
-    return n
+    return _whole("n (resamples or trials)", DEFAULT_SAMPLES[test] if n is None else n, 1)
 
 
 def _ar_difference(
@@ -251,20 +299,20 @@ def paired_test(
     if len(stats) < 2:
         raise ConfigError("a paired test needs a baseline and at least one other system")
     n = _samples(test, n)
-    n_segments = len(stats[0])
+    seed = _whole("seed", seed, 0)
+    ar_confidence = _whole("ar_confidence", ar_confidence, 0)
     actual = [s.score().score for s in stats]
     confidence = n if test == "bs" else ar_confidence
     baseline_mean = baseline_ci = None
-    if confidence > 0:
-        counts = _resample_counts(_bootstrap_indices(seed, confidence, n_segments), n_segments)
-        baseline_mean, baseline_ci = _estimate(stats[0].scores_of(_sums(counts, stats[0].rows), True))
+    if test == "ar" and confidence > 0:
+        sums = _bootstrap_sums(np.random.default_rng(seed), confidence, stats[0].rows)
+        baseline_mean, baseline_ci = _estimate(stats[0].scores_of(sums, True))
     systems = []
     if test == "bs":
         # One draw serves every system: sacrebleu reseeds per system with the same seed.
-        # All systems' rows side by side make the sums one matrix product.
-        width = stats[0].rows.shape[1]
-        sums = _sums(counts, np.hstack([s.rows for s in stats]))
-        scores = [stats[0].scores_of(sums[:, k * width : (k + 1) * width], True) for k in range(len(stats))]
+        all_sums = _side_by_side(stats, lambda rows: _bootstrap_sums(np.random.default_rng(seed), n, rows))
+        scores = [stats[0].scores_of(sums, True) for sums in all_sums]
+        baseline_mean, baseline_ci = _estimate(scores[0])
         for k in range(1, len(stats)):
             mean, ci = _estimate(scores[k])
             diffs = np.abs(scores[k] - scores[0])
@@ -295,14 +343,12 @@ def _ar_one(
     confidence: int,
 ) -> SystemScore:
     rng = np.random.default_rng(seed)
-    mask = rng.integers(2, size=(n, len(baseline)), dtype=bool)
-    swapped = _sums(mask, baseline.rows - system.rows)
+    swapped = _mask_sums(rng, n, baseline.rows - system.rows)
     p = _p_value(_ar_difference(baseline, system, swapped), abs(actual[0] - actual[k]), p_values)
     mean = ci = None
     if confidence > 0:
-        indices: NDArray[np.int64] = rng.choice(len(baseline), size=(confidence, len(baseline)), replace=True)
-        counts = _resample_counts(indices, len(baseline))
-        mean, ci = _estimate(system.scores_of(_sums(counts, system.rows), True))
+        # The same generator continues: sacrebleu draws the bootstrap after the mask.
+        mean, ci = _estimate(system.scores_of(_bootstrap_sums(rng, confidence, system.rows), True))
     return SystemScore(name, actual[k], mean, ci, p)
 
 
@@ -376,17 +422,15 @@ def all_pairs(
     if len(set(names)) != len(names):
         raise ConfigError("system names must be distinct")
     n = _samples(test, n)
-    n_segments, width = len(stats[0]), stats[0].rows.shape[1]
+    seed = _whole("seed", seed, 0)
+    if isinstance(alpha, bool) or not isinstance(alpha, int | float) or not 0 < alpha < 1:
+        raise ConfigError(f"alpha must be a number between 0 and 1, got {alpha!r}")
     actual = [s.score().score for s in stats]
-    rows = np.hstack([s.rows for s in stats])
-    counts = _resample_counts(
-        _bootstrap_indices(seed, DEFAULT_SAMPLES["bs"] if test == "ar" else n, n_segments), n_segments
-    )
-    sums = _sums(counts, rows)
-    boot = [stats[0].scores_of(sums[:, k * width : (k + 1) * width], True) for k in range(len(stats))]
+    n_boot = DEFAULT_SAMPLES["bs"] if test == "ar" else n
+    all_sums = _side_by_side(stats, lambda rows: _bootstrap_sums(np.random.default_rng(seed), n_boot, rows))
+    boot = [stats[0].scores_of(sums, True) for sums in all_sums]
     if test == "ar":
-        mask = np.random.default_rng(seed).integers(2, size=(n, n_segments), dtype=bool)
-        masked = _sums(mask, rows)
+        masked = _side_by_side(stats, lambda rows: _mask_sums(np.random.default_rng(seed), n, rows))
     pairs = []
     for i in range(len(stats)):
         for j in range(i + 1, len(stats)):
@@ -395,7 +439,7 @@ def all_pairs(
                 diffs = np.abs(boot[i] - boot[j])
                 p = _p_value(diffs - diffs.mean(), observed, p_values)
             else:
-                swapped = masked[:, i * width : (i + 1) * width] - masked[:, j * width : (j + 1) * width]
+                swapped = masked[i] - masked[j]
                 p = _p_value(_ar_difference(stats[i], stats[j], swapped), observed, p_values)
             pairs.append(PairComparison(names[i], names[j], p))
     # Best first: the highest score, or the lowest for an error rate (TER).
@@ -528,8 +572,7 @@ def block_ttest(stats: Sequence[Stats[Any, Any]], names: Sequence[str], blocks: 
     """
     _check(stats, names)
     n_segments = len(stats[0])
-    if blocks < 2:
-        raise ConfigError(f"the block test needs at least 2 blocks, got {blocks}")
+    blocks = _whole("blocks", blocks, 2)
     if blocks > n_segments:
         raise ConfigError(f"{blocks} blocks need at least {blocks} segments, there are {n_segments}")
     bounds = np.cumsum([0, *(len(part) for part in np.array_split(np.arange(n_segments), blocks))])
@@ -549,11 +592,8 @@ def block_ttest(stats: Sequence[Stats[Any, Any]], names: Sequence[str], blocks: 
         # Positive when the better system is better, whichever way the metric points.
         diffs = -sign * (np.array(better.block_scores) - np.array(worse.block_scores))
         sd = float(diffs.std(ddof=1))
-        t = (
-            float(diffs.mean()) / (sd / math.sqrt(blocks))
-            if sd > 0
-            else (math.inf if diffs.mean() else math.nan)
-        )
+        # Equal block scores everywhere: no difference (t = 0, p = 1), not 0/0.
+        t = float(diffs.mean()) / (sd / math.sqrt(blocks)) if sd > 0 else (math.inf if diffs.mean() else 0.0)
         comparisons.append(BlockComparison(better.name, worse.name, t, student_t_p_value(t, blocks - 1)))
     signature = _signature(stats[0], [("blocks", str(blocks))])
     return BlockTestResult(

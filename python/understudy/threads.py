@@ -1,11 +1,15 @@
 """How many threads the Rust core uses: an argument, else ``UNDERSTUDY_THREADS``, else every core.
 
-Results never depend on the thread count. In a process forked from one that has
-already used threads (``multiprocessing`` with the fork start method), the core runs
-on one thread, whatever is asked, because the parent's threads do not exist there.
+A count above the cores this process may use is capped to them, with a
+:class:`ThreadsCappedWarning`: more threads than cores only add overhead (and each
+count keeps a pool of threads alive). Results never depend on the thread count.
 
->>> resolve_threads(3)
-3
+In a process forked from one that has already used threads (``multiprocessing`` with
+the fork start method), the core runs on one thread, whatever is asked, because the
+parent's threads do not exist there.
+
+>>> resolve_threads(1)
+1
 >>> resolve_threads(None) >= 1
 True
 """
@@ -13,8 +17,14 @@ True
 from __future__ import annotations
 
 import os
+import warnings
 
 from understudy.errors import ConfigError
+
+
+class ThreadsCappedWarning(UserWarning):
+    """More threads were asked for than this process has cores; the cores were used."""
+
 
 THREADS_ENV = "UNDERSTUDY_THREADS"
 """Environment variable with the default thread count (0 or unset: every available core)."""
@@ -30,8 +40,9 @@ def available_cores() -> int:
 def resolve_threads(threads: int | None) -> int:
     """The thread count to use: ``threads`` if given, else ``$UNDERSTUDY_THREADS``, else all cores.
 
-    0 means every available core. Raises :class:`~understudy.errors.ConfigError` for a
-    negative count or an environment value that is not a whole number.
+    0 means every available core; more than the available cores means all of them (with
+    a :class:`ThreadsCappedWarning`). Raises :class:`~understudy.errors.ConfigError` for
+    a negative count or an environment value that is not a whole number.
     """
     source = "threads"
     if threads is None:
@@ -47,4 +58,12 @@ def resolve_threads(threads: int | None) -> int:
         raise ConfigError(f"threads must be an integer, not {type(threads).__name__}")
     if threads < 0:
         raise ConfigError(f"{source} must be 0 (every core) or more, got {threads}")
-    return threads or available_cores()
+    cores = available_cores()
+    if threads > cores:
+        warnings.warn(
+            f"{source}={threads} is more than the {cores} cores available: using {cores}",
+            ThreadsCappedWarning,
+            stacklevel=3,
+        )
+        return cores
+    return threads or cores

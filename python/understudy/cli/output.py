@@ -128,6 +128,19 @@ def scorers(args: argparse.Namespace, effective_order: bool) -> list[Metric[Any]
     ]
 
 
+def check_stdin_once(uses: list[tuple[str, str]]) -> None:
+    """Refuse standard input (``-``) named for two inputs: one stream can be read once.
+
+    ``uses`` pairs each input's path with what it is (for the message).
+    """
+    stdin = [what for path, what in uses if path == "-"]
+    if len(stdin) > 1:
+        raise CliError(
+            f"standard input (-) is given as {' and as '.join(stdin)}; it can be read once: "
+            "give all but one of them as files"
+        )
+
+
 def target_language(args: argparse.Namespace) -> str:
     """The target side of ``-l src-trg``, which picks the default tokenizer; ``""`` without it."""
     pair: str | None = getattr(args, "langpair", None)

@@ -1,4 +1,4 @@
-"""``understudy pairwise``: sentence BLEU of every hypothesis against every reference."""
+"""``understudy pairwise``: the sentence score (BLEU, chrF or TER) of every hypothesis and reference."""
 
 from __future__ import annotations
 
@@ -9,13 +9,16 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from understudy._atomic import atomic_write
 from understudy.cli.output import (
     CliError,
     add_command,
+    add_metric_options,
     add_scoring_options,
     add_text_options,
     add_threads_option,
-    scorer,
+    check_stdin_once,
+    scorers,
 )
 from understudy.cli.progress import Progress
 from understudy.io import read_lines
@@ -24,10 +27,13 @@ EXAMPLES = """examples:
   understudy pairwise samples.de samples.de -o matrix.npy   MBR: every sample against every other
   understudy pairwise hyps.de refs.de -o matrix.tsv -w 2      a TAB-separated table, 2 decimals
   understudy pairwise hyps.de refs.de | head                  TSV on standard output
+  understudy pairwise samples.de samples.de -m chrf -o m.npy  chrF, MBR's usual utility
+  understudy pairwise hyps.de refs.de -m ter --ter-normalized
 
-Cell [i, j] is the sentence BLEU of line i of HYPS with line j of REFS as its only
-reference, exactly as `sentence_bleu(hyp, [ref])` computes it (effective order on,
-as for sentence BLEU, unless --no-effective-order). Read .npy with numpy.load.
+Cell [i, j] is the sentence score of line i of HYPS with line j of REFS as its only
+reference, exactly as `sentence_bleu(hyp, [ref])` (effective order on, as for sentence
+BLEU, unless --no-effective-order), `sentence_chrf` or `sentence_ter` computes it. Read
+.npy with numpy.load. A matrix file is written whole or not at all.
 """
 
 
@@ -36,9 +42,9 @@ def add_parser(commands: Any) -> None:
     p = add_command(
         commands,
         "pairwise",
-        "sentence BLEU of all hypothesis x reference pairs",
-        "Score every line of HYPS against every line of REFS (as its only reference) and "
-        "write the len(HYPS) x len(REFS) matrix.",
+        "sentence scores of all hypothesis x reference pairs",
+        "Score every line of HYPS against every line of REFS (as its only reference) with one "
+        "metric (-m, default bleu) and write the len(HYPS) x len(REFS) matrix.",
         EXAMPLES,
     )
     p.add_argument("hyps", metavar="HYPS", help="hypotheses, one per line")
@@ -52,6 +58,7 @@ def add_parser(commands: Any) -> None:
     )
     add_text_options(p, "case-insensitive BLEU")
     add_scoring_options(p)
+    add_metric_options(p)
     add_threads_option(p)
     p.set_defaults(run=run)
 
@@ -73,18 +80,23 @@ def run(args: argparse.Namespace) -> int:
     output = args.output
     if output is not None and not output.endswith((".npy", ".tsv")):
         raise CliError(f"{output}: the matrix file must end in .npy or .tsv")
+    check_stdin_once([(args.hyps, "HYPS"), (args.refs, "REFS")])
+    if len(args.metrics) != 1:
+        raise CliError("pairwise takes one metric (-m bleu, chrf or ter)")
     hyps = [line.rstrip() for line in read_lines(args.hyps)]
     refs = [line.rstrip() for line in read_lines(args.refs)]
-    bleu = scorer(args, effective_order=not args.no_effective_order)
+    (metric,) = scorers(args, effective_order=not args.no_effective_order)
     with Progress("pairwise", total=len(hyps), unit="hypotheses") as progress:
-        scores = bleu.pairwise(hyps, refs, progress=lambda done, _: progress.update(done))
+        scores = metric.pairwise(hyps, refs, progress=lambda done, _: progress.update(done))
+    if output is None:
+        # A closed pipe (| head) ends the command quietly, in main.
+        _write_tsv(scores, args.width, sys.stdout.buffer)
+        return 0
     try:
-        if output is None:
-            _write_tsv(scores, args.width, sys.stdout.buffer)
-        elif output.endswith(".npy"):
-            np.save(output, scores)
-        else:
-            with open(output, "wb") as fh:
+        with atomic_write(output) as fh:
+            if output.endswith(".npy"):
+                np.save(fh, scores)
+            else:
                 _write_tsv(scores, args.width, fh)
     except OSError as err:
         raise CliError(f"{output}: cannot write: {err.strerror or err}") from err

@@ -17,6 +17,7 @@ from understudy.cli.output import (
     add_scoring_options,
     add_text_options,
     add_threads_option,
+    check_stdin_once,
     latex_table,
     scorers,
     text_table,
@@ -153,6 +154,14 @@ def _open_sources(
         raise CliError("--num-refs takes one TAB-separated reference file, not several files")
     if args.input and len(set(args.input)) != len(args.input):
         raise CliError("the same system file is given twice with -i")
+    hyp_paths = args.input or ["-"]
+    check_stdin_once(
+        [(p, f"reference {k + 1}") for k, p in enumerate(args.refs)]
+        + [
+            (p, "the hypotheses" if not args.input else f"system {k + 1} (-i)")
+            for k, p in enumerate(hyp_paths)
+        ]
+    )
 
     def source(path: str, fields: int | None, what: str) -> _Source:
         src = _Source(LineReader(path), fields, what)

@@ -18,6 +18,7 @@ from understudy.cli.output import (
     add_scoring_options,
     add_text_options,
     add_threads_option,
+    check_stdin_once,
     latex_table,
     scorers,
     text_table,
@@ -212,6 +213,10 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("compare needs at least two systems")
     if len(set(args.input)) != len(args.input):
         raise CliError("the same system file is given twice with -i")
+    check_stdin_once(
+        [(p, f"reference {k + 1}") for k, p in enumerate(args.refs)]
+        + [(p, f"system {k + 1} (-i)") for k, p in enumerate(args.input)]
+    )
     refs = [[line.rstrip() for line in read_lines(path)] for path in args.refs]
     systems = [[line.rstrip() for line in read_lines(path)] for path in args.input]
     for path, lines in zip([*args.input, *args.refs], [*systems, *refs], strict=True):
