@@ -84,6 +84,8 @@ def _open_binary(path: str) -> tuple[IO[bytes], IO[bytes]]:
     """The stream to read and the raw file under it (whose position tells progress)."""
     try:
         if path == STDIN:
+            if sys.stdin is None:  # the process was started with standard input closed
+                raise InputFileError("<stdin>: standard input is closed")
             return sys.stdin.buffer, sys.stdin.buffer
         raw = open(path, "rb")  # noqa: SIM115 (closed by LineReader.close)
     except FileNotFoundError as err:

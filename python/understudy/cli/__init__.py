@@ -8,6 +8,7 @@ understudy 0.1.0
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import warnings
 from collections.abc import Sequence
@@ -61,5 +62,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         print_error("interrupted")
         return 130
     except BrokenPipeError:
+        # The reader went away (| head): stop quietly, as sacrebleu does.
+        _silence_stdout()
         return 0
+    except OSError as err:
+        if err.filename is not None:
+            raise
+        # Writing standard output failed (a full disk, say): one line, not a traceback.
+        _silence_stdout()
+        print_error(f"cannot write to standard output: {err.strerror or err}")
+        return 1
     return status
+
+
+def _silence_stdout() -> None:
+    # Python flushes stdout again at exit; pointing it at /dev/null keeps that quiet.
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, AttributeError, ValueError):
+        pass

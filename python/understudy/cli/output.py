@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import Any, BinaryIO
 
 from understudy.bleu import BLEU
 from understudy.config import SMOOTH_DEFAULTS, TER_TOKENIZERS, TOKENIZERS, CHRFConfig, MetricConfig, TERConfig
@@ -166,10 +166,23 @@ class CliError(Exception):
         self.status = status
 
 
+def stdout() -> BinaryIO:
+    """Standard output's bytes, or a :class:`CliError` when the process has none."""
+    if sys.stdout is None:
+        raise CliError("standard output is closed")
+    return sys.stdout.buffer
+
+
+def encode(text: str) -> bytes:
+    """``text`` as UTF-8; file names that were not UTF-8 go back to their own bytes."""
+    return text.encode("utf-8", "surrogateescape")
+
+
 def write(text: str) -> None:
     """Write ``text`` and a newline to stdout as UTF-8, whatever the locale."""
-    sys.stdout.buffer.write(text.encode("utf-8") + b"\n")
-    sys.stdout.flush()
+    out = stdout()
+    out.write(encode(text) + b"\n")
+    out.flush()
 
 
 def print_error(message: str) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
 import numpy as np
@@ -19,6 +18,7 @@ from understudy.cli.output import (
     add_threads_option,
     check_stdin_once,
     scorers,
+    stdout,
 )
 from understudy.cli.progress import Progress
 from understudy.io import read_lines
@@ -90,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
         scores = metric.pairwise(hyps, refs, progress=lambda done, _: progress.update(done))
     if output is None:
         # A closed pipe (| head) ends the command quietly, in main.
-        _write_tsv(scores, args.width, sys.stdout.buffer)
+        _write_tsv(scores, args.width, stdout())
         return 0
     try:
         with atomic_write(output) as fh:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import textwrap
 from contextlib import ExitStack
 from dataclasses import dataclass, replace
@@ -18,8 +17,10 @@ from understudy.cli.output import (
     add_text_options,
     add_threads_option,
     check_stdin_once,
+    encode,
     latex_table,
     scorers,
+    stdout,
     text_table,
     write,
 )
@@ -357,7 +358,7 @@ class _SentenceWriter:
                 {"segment": self.count, **result.to_dict(args.width)}, indent=1, ensure_ascii=False
             )
             records.append(("[\n" if self.count == 1 else ",\n") + textwrap.indent(record, " "))
-        sys.stdout.buffer.write("".join(records).encode("utf-8"))
+        stdout().write(encode("".join(records)))
 
     def close(self) -> None:
         """End the JSON list."""
