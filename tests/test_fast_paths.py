@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU as SacreBLEU
 from understudy import BLEU, ConfigError, _core, sentence_bleu
-from understudy.threads import THREADS_ENV, resolve_threads
+from understudy.threads import THREADS_ENV, ThreadsCappedWarning, resolve_threads
 
 from .conftest import SAMPLE, read_raw
 
@@ -98,11 +98,18 @@ def test_results_do_not_depend_on_thread_count(threads: int) -> None:
 
 
 def test_thread_count_from_argument_environment_or_cores(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(THREADS_ENV, "3")
-    assert resolve_threads(None) == 3 and BLEU().threads == 3
-    assert resolve_threads(2) == 2
+    cores = len(os.sched_getaffinity(0))
+    monkeypatch.setenv(THREADS_ENV, "1")
+    assert resolve_threads(None) == 1 and BLEU().threads == 1
+    assert resolve_threads(cores) == cores
+    # More threads than cores only add overhead: capped, and said.
+    with pytest.warns(ThreadsCappedWarning, match=f"threads={cores + 1} is more than the {cores} cores"):
+        assert resolve_threads(cores + 1) == cores
+    monkeypatch.setenv(THREADS_ENV, str(cores + 5))
+    with pytest.warns(ThreadsCappedWarning, match=f"UNDERSTUDY_THREADS={cores + 5}"):
+        assert BLEU().threads == cores
     monkeypatch.setenv(THREADS_ENV, "0")
-    assert resolve_threads(None) == len(os.sched_getaffinity(0))
+    assert resolve_threads(None) == cores
     monkeypatch.setenv(THREADS_ENV, "many")
     with pytest.raises(ConfigError, match="UNDERSTUDY_THREADS='many' is not a whole number"):
         BLEU()

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
-from understudy.errors import InputError
+from understudy.errors import InputError, InputTypeError
 
 
 def _where(k: int, i: int, n_streams: int) -> str:
@@ -67,4 +67,4 @@ def explaining_bad_text(
         described = _describe_type(what, streams, allow_none)
         if described is None:
             raise
-        raise TypeError(described) from err
+        raise InputTypeError(described) from err

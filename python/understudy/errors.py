@@ -20,6 +20,11 @@ class InputError(UnderstudyError, ValueError):
     """Input text that cannot be scored as given."""
 
 
+class InputTypeError(UnderstudyError, TypeError):
+    """An argument of the wrong type: a string where a list of strings is expected, a
+    number among the sentences, a generator (give a list: the input is read more than once)."""
+
+
 class LengthMismatchError(InputError):
     """Hypotheses and a reference stream (or two files) have different numbers of segments."""
 

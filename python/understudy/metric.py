@@ -16,7 +16,7 @@ each as long as the hypotheses; ``refs[k][i]`` is the k-th reference of segment 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Generic, Protocol, TypeVar
 
 import numpy as np
@@ -24,7 +24,13 @@ from numpy.typing import NDArray
 
 from understudy._text import explaining_bad_text
 from understudy.config import MetricConfig
-from understudy.errors import ConfigError, EmptyInputError, LengthMismatchError, NoReferenceError
+from understudy.errors import (
+    ConfigError,
+    EmptyInputError,
+    InputTypeError,
+    LengthMismatchError,
+    NoReferenceError,
+)
 from understudy.stats import Stats
 from understudy.threads import resolve_threads
 
@@ -58,8 +64,9 @@ def check_sentences(name: str, sentences: Sequence[str]) -> list[str]:
     # Elements are checked by the core (see understudy._text): a loop here would cost
     # more than scoring.
     if isinstance(sentences, str) or not isinstance(sentences, Sequence):
-        what = "a single string" if isinstance(sentences, str) else type(sentences).__name__
-        raise TypeError(f"{name} must be a sequence (a list) of strings, not {what}")
+        what = "a single string" if isinstance(sentences, str) else f"a {type(sentences).__name__}"
+        hint = " (an iterator is read once: pass list(...))" if isinstance(sentences, Iterator) else ""
+        raise InputTypeError(f"{name} must be a sequence (a list) of strings, not {what}{hint}")
     return list(sentences)
 
 
@@ -74,13 +81,13 @@ def check_hyps(hyps: Sequence[str]) -> list[str]:
 def check_refs(refs: RefStreams, n_segments: int | None) -> list[list[str | None]]:
     """Reference streams as lists, each ``n_segments`` long (or as long as the first)."""
     if isinstance(refs, str) or not isinstance(refs, Sequence):
-        raise TypeError("refs must be a list of reference streams, each a list of strings")
+        raise InputTypeError("refs must be a list of reference streams, each a list of strings")
     if not refs:
         raise EmptyInputError("no reference streams given")
     streams = []
     for k, stream in enumerate(refs):
         if isinstance(stream, str) or not isinstance(stream, Sequence):
-            raise TypeError(
+            raise InputTypeError(
                 f"reference stream {k + 1} is {type(stream).__name__}; refs must be a list of "
                 "streams (refs[k][i] is the k-th reference of segment i)"
             )
@@ -186,7 +193,7 @@ class Metric(ABC, Generic[S]):
         systems (or checkpoints) against one test set costs little more than reading them.
         """
         if isinstance(systems, str) or not isinstance(systems, Sequence) or not systems:
-            raise TypeError("systems must be a non-empty sequence of hypothesis lists")
+            raise InputTypeError("systems must be a non-empty sequence of hypothesis lists")
         checked = [check_hyps(hyps) for hyps in systems]
         for k, hyps in enumerate(checked[1:], 2):
             if len(hyps) != len(checked[0]):
@@ -218,9 +225,9 @@ class Metric(ABC, Generic[S]):
     def sentence_score(self, hyp: str, refs: Sequence[str | None]) -> Any:
         """The score of one hypothesis against its references (a list of strings)."""
         if not isinstance(hyp, str):
-            raise TypeError(f"hyp must be a string, not {type(hyp).__name__}")
+            raise InputTypeError(f"hyp must be a string, not {type(hyp).__name__}")
         if isinstance(refs, str) or not isinstance(refs, Sequence):
-            raise TypeError("refs must be a list of reference strings for this one hypothesis")
+            raise InputTypeError("refs must be a list of reference strings for this one hypothesis")
         return self.corpus_score([hyp], [[ref] for ref in refs])
 
     def pairwise(

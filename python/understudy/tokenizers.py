@@ -13,13 +13,14 @@ from collections.abc import Sequence
 from understudy import _core
 from understudy._text import explaining_bad_text
 from understudy.config import TOKENIZERS, BLEUConfig
+from understudy.errors import InputTypeError
 
 
 def tokenize(lines: Sequence[str], tokenizer: str = "13a", lowercase: bool = False) -> list[str]:
     """Tokenize each line (lowercase, right-strip, tokenize), tokens joined by one space."""
     BLEUConfig(tokenize=tokenizer)  # validates the name with a clear error
     if isinstance(lines, str):
-        raise TypeError("lines must be a sequence of strings, not a single string")
+        raise InputTypeError("lines must be a sequence of strings, not a single string")
     lines = list(lines)
     with explaining_bad_text("lines", [lines]):
         return list(_core.tokenize(lines, tokenizer, lowercase))
