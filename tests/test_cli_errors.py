@@ -3,6 +3,7 @@ non-zero exit (or a quiet stop for a closed pipe), never a traceback or a wrong 
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -112,3 +113,23 @@ def test_pools_are_reused_and_capped(threads: int) -> None:
     assert proc.returncode == 0, proc.stderr
     # The main thread plus at most one pool, whatever was asked.
     assert int(proc.stdout) <= 1 + (os.cpu_count() or 1) + 1
+
+
+@pytest.mark.parametrize("fmt", ["json", "text"])
+def test_sentence_scores_of_a_failed_run_read_as_failed(
+    fmt: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from understudy.cli import main, score
+
+    monkeypatch.setattr(score, "CHUNK_LINES", 100)
+    hyp = tmp_path / "hyp.txt"
+    hyp.write_bytes(b"".join(UEDIN.read_bytes().splitlines(keepends=True)[:250]))
+    status = main(["score", str(REF), "-i", str(hyp), "-sl", "-m", "chrf", "-f", fmt])
+    out, err = capsys.readouterr()
+    assert status == 1 and "has 250 lines but" in err
+    if fmt == "json":
+        records = json.loads(out)  # still valid JSON, and its last record says the run failed
+        assert len(records) == 201 and "has 250 lines but" in records[-1]["error"]
+    else:
+        lines = out.splitlines()
+        assert len(lines) == 201 and lines[-1].startswith("understudy: error: ") and "250 lines" in lines[-1]

@@ -6,7 +6,7 @@ import argparse
 import json
 import textwrap
 from contextlib import ExitStack
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from understudy.cli.output import (
@@ -201,6 +201,36 @@ class _Scored:
     stats: list[list[Stats[Any, Any]]] | None
 
 
+@dataclass
+class _Totals:
+    """Per metric and system: the running total and (when ``keep_rows``) every chunk's rows."""
+
+    metrics: list[Metric[Any]]
+    keep_rows: bool
+    totals: list[list[Totals]] = field(default_factory=list)
+    kept: list[list[list[Stats[Any, Any]]]] = field(default_factory=list)
+
+    def add(
+        self,
+        sys_columns: list[list[str]],
+        ref_columns: list[list[str]],
+        sentences: _SentenceWriter | None,
+        tag: _Tagger,
+    ) -> None:
+        """Score one chunk with every metric (printing sentence scores when asked) and add it."""
+        if not self.totals:
+            self.totals = [[Totals.empty(m.config) for _ in sys_columns] for m in self.metrics]
+            self.kept = [[[] for _ in sys_columns] for _ in self.metrics]
+        for m, metric in enumerate(self.metrics):
+            chunk_stats = metric.segment_stats_many(sys_columns, ref_columns)
+            if sentences is not None:
+                sentences.write([tag(r) for r in chunk_stats[0].sentence_results()])
+            self.totals[m] = [t + s for t, s in zip(self.totals[m], chunk_stats, strict=True)]
+            if self.keep_rows:
+                for parts, part in zip(self.kept[m], chunk_stats, strict=True):
+                    parts.append(part)
+
+
 def _score_stream(
     args: argparse.Namespace, metrics: list[Metric[Any]], keep_rows: bool, testset: Refs | None, tag: _Tagger
 ) -> _Scored | None:
@@ -213,45 +243,40 @@ def _score_stream(
         keep = testset.keep if testset is not None else None
         first = 0
         sentences = _SentenceWriter(args) if args.sentence_level else None
-        totals: list[list[Totals]] = [[] for _ in metrics]
-        kept: list[list[list[Stats[Any, Any]]]] = [[] for _ in metrics]
-        while True:
-            sys_columns = [col for src in systems for col in src.chunk(CHUNK_LINES)]
-            ref_columns = [col for src in refs for col in src.chunk(CHUNK_LINES)]
-            sizes = {len(col) for col in [*sys_columns, *ref_columns]}
-            if sizes == {0}:
-                break
-            if len(sizes) > 1:
-                raise _length_error(sources)
-            if sentences is not None and len(sys_columns) > 1:
-                raise CliError("sentence-level scoring takes one system")
-            if keep is not None:
-                mask = keep[first : first + sizes.pop()]
-                first += len(mask)
-                sys_columns, ref_columns = _kept(sys_columns, mask), _kept(ref_columns, mask)
-                if not any(mask):
-                    continue
-            for m, metric in enumerate(metrics):
-                chunk_stats = metric.segment_stats_many(sys_columns, ref_columns)
-                if sentences is not None:
-                    sentences.write([tag(r) for r in chunk_stats[0].sentence_results()])
-                if not totals[m]:
-                    totals[m] = [Totals.empty(metric.config) for _ in chunk_stats]
-                    kept[m] = [[] for _ in chunk_stats]
-                totals[m] = [t + s for t, s in zip(totals[m], chunk_stats, strict=True)]
-                if keep_rows:
-                    for parts, part in zip(kept[m], chunk_stats, strict=True):
-                        parts.append(part)
-            progress.update(tracked.bytes_read)
+        run = _Totals(metrics, keep_rows)
+        try:
+            while True:
+                sys_columns = [col for src in systems for col in src.chunk(CHUNK_LINES)]
+                ref_columns = [col for src in refs for col in src.chunk(CHUNK_LINES)]
+                sizes = {len(col) for col in [*sys_columns, *ref_columns]}
+                if sizes == {0}:
+                    break
+                if len(sizes) > 1:
+                    raise _length_error(sources)
+                if sentences is not None and len(sys_columns) > 1:
+                    raise CliError("sentence-level scoring takes one system")
+                if keep is not None:
+                    mask = keep[first : first + sizes.pop()]
+                    first += len(mask)
+                    sys_columns, ref_columns = _kept(sys_columns, mask), _kept(ref_columns, mask)
+                    if not any(mask):
+                        continue
+                run.add(sys_columns, ref_columns, sentences, tag)
+                progress.update(tracked.bytes_read)
+        except (UnderstudyError, CliError, KeyboardInterrupt) as err:
+            if sentences is not None:
+                # Scores already printed must not pass for a complete run.
+                sentences.fail("interrupted" if isinstance(err, KeyboardInterrupt) else str(err))
+            raise
         progress.close()
-        if not totals[0]:
+        if not run.totals:
             raise EmptyInputError(f"{refs[0].reader.name}: empty input (no lines)")
         if sentences is not None:
             sentences.close()
             return None
         names = [name for src in systems for name in src.names]
-        merged = [[parts[0].merge(*parts[1:]) for parts in per] for per in kept] if keep_rows else None
-        return _Scored(names, metrics, totals, merged)
+        merged = [[p[0].merge(*p[1:]) for p in per] for per in run.kept] if keep_rows else None
+        return _Scored(names, metrics, run.totals, merged)
 
 
 def _kept(columns: list[list[str]], mask: list[bool]) -> list[list[str]]:
@@ -344,10 +369,12 @@ class _SentenceWriter:
         self.args = args
         self.json = args.format == "json" and not args.score_only
         self.count = 0
+        self.started = False
 
     def write(self, results: list[Result]) -> None:
         """Print one chunk's results."""
         args = self.args
+        self.started = self.started or bool(results)
         if not self.json:
             write("\n".join(r.format(args.width, args.score_only, args.short) for r in results))
             return
@@ -364,6 +391,17 @@ class _SentenceWriter:
         """End the JSON list."""
         if self.json:
             write("\n]")
+
+    def fail(self, message: str) -> None:
+        """End output that is already printed so that it reads as failed: the JSON list ends
+        with an error record (and stays valid JSON), text with the error line."""
+        if not self.started:
+            return
+        if self.json:
+            record = json.dumps({"error": message}, indent=1, ensure_ascii=False)
+            write(",\n" + textwrap.indent(record, " ") + "\n]")
+        else:
+            write(f"understudy: error: {message}")
 
 
 def _print_corpus(results: list[tuple[str, list[Result]]], args: argparse.Namespace) -> None:
