@@ -219,10 +219,35 @@ def test_offline_with_a_cache_needs_no_network(server, tmp_path, monkeypatch) ->
     register(tmp_path, monkeypatch, "http://127.0.0.1:9/cached.tgz", md5(GOOD))  # nothing listens there
     cache = Cache(tmp_path / "c", offline=True)
     assert load("demo", "de-en", cache).fields == expected
-    # Offline, a damaged unpacked file is rebuilt from the cached archive.
-    (cache.unpacked_path(dataset("demo").downloads[0]) / "test/demo-src.de.sgm").write_bytes(b"x")
-    assert load("demo", "de-en", cache).fields == expected
     assert server.hits["/cached.tgz"] == 1
+
+
+def _snapshot(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_offline_never_changes_the_cache(server, tmp_path, monkeypatch) -> None:
+    register(tmp_path, monkeypatch, server.serve("/ro.tgz", GOOD), md5(GOOD))
+    online = Cache(tmp_path / "c", policy=FAST)
+    expected = load("demo", "de-en", online).fields
+    download = dataset("demo").downloads[0]
+    offline = Cache(tmp_path / "c", offline=True)
+    # A damaged unpacked file: reported, not rebuilt.
+    (offline.unpacked_path(download) / "test/demo-src.de.sgm").write_bytes(b"x")
+    before = _snapshot(tmp_path / "c")
+    with pytest.raises(
+        OfflineError, match=r"unpacked files of ro\.tgz .* missing or damaged; the cache is left"
+    ):
+        load("demo", "de-en", offline)
+    assert _snapshot(tmp_path / "c") == before
+    # A damaged download: reported, not deleted.
+    offline.download_path(download).write_bytes(b"not the archive")
+    before = _snapshot(tmp_path / "c")
+    with pytest.raises(OfflineError, match=r"is damaged \(its MD5 is not the registry's\)"):
+        load("demo", "de-en", offline)
+    assert _snapshot(tmp_path / "c") == before
+    # Online again, both are repaired.
+    assert load("demo", "de-en", online).fields == expected
 
 
 def test_two_processes_download_the_same_set_once(server, tmp_path, monkeypatch) -> None:

@@ -9,7 +9,7 @@ Layout under the cache folder (``$UNDERSTUDY_CACHE``, else the platform's user c
 Sets that share a download (wmt21, wmt21/B, ...) share its files. A download is
 fetched and unpacked under its lock, so parallel jobs fetch it once; every file read
 from the cache is checked against the registry's MD5 or the manifest's SHA-256, and a
-damaged one is rebuilt (or, offline, reported).
+damaged one is rebuilt (or, offline, reported: offline mode never changes the cache).
 
 >>> import tempfile
 >>> Cache(tempfile.mkdtemp(), offline=True).offline
@@ -154,19 +154,34 @@ class Cache:
         if path.is_file() and md5_of(path) != download.md5:
             path.unlink()
         if not path.is_file():
-            if self.offline:
-                raise OfflineError(
-                    f"offline: {who} needs {download.basename} ({download.url}), "
-                    f"which is not in the cache (expected at {path})"
-                )
             progress = self.progress(download) if self.progress else None
             fetch(download.url, download.md5, path, self.policy, progress)
         if download.is_archive:
             shutil.rmtree(target, ignore_errors=True)
             unpack(path, target)
 
+    def _offline_refusal(self, download: Download, who: str) -> OfflineError:
+        """What offline mode says instead of fetching or repairing: it never changes the cache."""
+        path = self.download_path(download)
+        if not path.is_file():
+            return OfflineError(
+                f"offline: {who} needs {download.basename} ({download.url}), "
+                f"which is not in the cache (expected at {path})"
+            )
+        if md5_of(path) != download.md5:
+            return OfflineError(
+                f"offline: {path} is damaged (its MD5 is not the registry's); the cache is left as it "
+                "is: run without --offline to fetch it again"
+            )
+        return OfflineError(
+            f"offline: the unpacked files of {download.basename} at {self.unpacked_path(download)} are "
+            "missing or damaged; the cache is left as it is: run without --offline to unpack them again"
+        )
+
     def _locked_fill(self, download: Download, who: str, rebuild: bool) -> None:
         """Fill ``download`` under its lock: when not ready, or always when ``rebuild``."""
+        if self.offline:
+            raise self._offline_refusal(download, who)
         self._mkdirs()
         lock = self.root / "locks" / f"{download.md5}-{download.basename}.lock"
         try:
