@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -130,10 +131,25 @@ def test_a_stalled_server_times_out(server, tmp_path, monkeypatch) -> None:
     register(tmp_path, monkeypatch, server.serve("/stall.tgz", GOOD, "stall"), md5(GOOD))
     policy = FetchPolicy(retries=1, backoff=0.01, timeout=0.3)
     with pytest.raises(
-        DownloadError, match=r"stall\.tgz: connection lost after 0 bytes \(timed out\) \(2 attempts\)"
+        DownloadError, match=r"stall\.tgz: stalled: no data for 0\.3 s after 0 bytes \(2 attempts\)"
     ):
         load("demo", "de-en", Cache(tmp_path / "c", policy=policy))
     assert cache_files(tmp_path / "c") == []
+    # A stalled server is given up on after its second stall, however many retries are allowed.
+    started = time.monotonic()
+    with pytest.raises(DownloadError, match=r"stall\.tgz: stalled: .* \(2 attempts\)"):
+        load("demo", "de-en", Cache(tmp_path / "c", policy=FetchPolicy(retries=9, backoff=0.01, timeout=0.3)))
+    assert time.monotonic() - started < 5
+    # And no attempt starts after the deadline.
+    with pytest.raises(DownloadError, match=r"gave up after 0\.5 s in all"):
+        policy = FetchPolicy(retries=9, backoff=0.2, timeout=0.3, deadline=0.5)
+        load("demo", "de-en", Cache(tmp_path / "c", policy=policy))
+
+
+def test_a_body_without_a_length_cut_short_is_retried(server, tmp_path, monkeypatch) -> None:
+    register(tmp_path, monkeypatch, server.serve("/cut.tgz", GOOD, "cut-once"), md5(GOOD))
+    assert load("demo", "de-en", Cache(tmp_path / "c", policy=FAST)).refs == [["Good morning .", "Thanks"]]
+    assert server.hits["/cut.tgz"] == 2
 
 
 def test_two_failures_then_success(server, tmp_path, monkeypatch) -> None:

@@ -6,6 +6,7 @@ Routes are set per test: ``server.serve(path, body, mode)`` where mode is one of
 - ``truncated``: Content-Length of the whole body, half of it sent, then the connection closed;
 - ``slow``: the body in small pieces with pauses between them;
 - ``stall``: the headers, then silence for longer than any test's timeout;
+- ``cut-once``: no Content-Length; the first response half the body, the next ones all of it;
 - ``flaky``: HTTP 503 for the first two requests, then the body;
 - any other path: 404.
 
@@ -53,6 +54,12 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_error(503, "Service Unavailable")
             return
         self.send_response(200)
+        if mode == "cut-once":
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.wfile.write(body[: len(body) // 2] if hit == 1 else body)
+            self.close_connection = True
+            return
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         with contextlib.suppress(BrokenPipeError, ConnectionResetError):
