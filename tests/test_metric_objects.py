@@ -16,6 +16,7 @@ from understudy import (
     TER,
     CHRFConfig,
     ConfigError,
+    InputError,
     InputFileError,
     LengthMismatchError,
     NoReferenceError,
@@ -124,3 +125,12 @@ def test_exact_properties(hyps: list[str], data: st.DataObject) -> None:
         for hyp, score in zip(hyps, best, strict=True):
             if hyp.strip() and not (isinstance(metric, TER) and metric.config.tokenizer == "tercom"):
                 assert score == (0.0 if isinstance(metric, TER) else 100.0), hyp
+
+
+def test_a_matrix_larger_than_memory_is_refused_up_front(monkeypatch: pytest.MonkeyPatch) -> None:
+    import understudy.metric
+
+    monkeypatch.setattr(understudy.metric, "memory_bytes", lambda: 1000)
+    with pytest.raises(InputError, match=r"a 20 x 10 matrix needs .* GiB, more than this machine's"):
+        CHRF().pairwise(["a"] * 20, ["b"] * 10)
+    assert CHRF().pairwise(["a"] * 10, ["b"] * 10).shape == (10, 10)  # 800 bytes fit

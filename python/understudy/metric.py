@@ -15,6 +15,7 @@ each as long as the hypotheses; ``refs[k][i]`` is the k-th reference of segment 
 
 from __future__ import annotations
 
+import os
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Generic, Protocol, TypeVar
@@ -27,6 +28,7 @@ from understudy.config import MetricConfig
 from understudy.errors import (
     ConfigError,
     EmptyInputError,
+    InputError,
     InputTypeError,
     LengthMismatchError,
     NoReferenceError,
@@ -42,6 +44,24 @@ PAIRWISE_CELLS_PER_CALL = 1 << 18
 
 S = TypeVar("S", bound=Stats[Any, Any])
 M = TypeVar("M", bound="Metric[Any]")
+
+
+def memory_bytes() -> int | None:
+    """This machine's physical memory, where the OS says."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def _check_fits(n_hyps: int, n_refs: int) -> None:
+    # The matrix is float64; refuse up front what cannot fit, rather than fail half-way.
+    needed, available = 8 * n_hyps * n_refs, memory_bytes()
+    if available is not None and needed > available:
+        raise InputError(
+            f"a {n_hyps} x {n_refs} matrix needs {needed / 2**30:.1f} GiB, more than this machine's "
+            f"{available / 2**30:.1f} GiB: score it a block of hypotheses at a time"
+        )
 
 
 class _Pairs(Protocol):
@@ -247,6 +267,7 @@ class Metric(ABC, Generic[S]):
         ref_list = check_sentences("refs", refs)
         if not hyp_list or not ref_list:
             return np.zeros((len(hyp_list), len(ref_list)), dtype=np.float64)
+        _check_fits(len(hyp_list), len(ref_list))
         with explaining_bad_text("hypotheses", [hyp_list]), explaining_bad_text("references", [ref_list]):
             table = self._scorer().pairwise(hyp_list, ref_list)
         empty = np.zeros((0, self.config.row_width), dtype=np.int64)
