@@ -41,7 +41,16 @@ def _one_line_warning(message: Warning | str, category: type[Warning], *_: objec
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 on success)."""
+    # Warnings print as one line while the command runs; the caller's format comes back after.
+    previous = warnings.formatwarning
     warnings.formatwarning = _one_line_warning
+    try:
+        return _run(argv)
+    finally:
+        warnings.formatwarning = previous
+
+
+def _run(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.version:
