@@ -3,6 +3,7 @@ typed errors, and properties every metric must have."""
 
 from __future__ import annotations
 
+import os
 import pickle
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from understudy import (
     ConfigError,
     InputError,
     InputFileError,
+    InputTypeError,
     LengthMismatchError,
     NoReferenceError,
     Signature,
@@ -26,7 +28,9 @@ from understudy import (
     Totals,
     _core,
 )
+from understudy.datasets import FetchPolicy
 from understudy.metric import Metric
+from understudy.threads import ThreadsCappedWarning
 
 HYPS = ["the cat sat on the mat", "a dog barked", "", "Nima's, x"]
 REFS = [["the cat sat on a mat", "the dog barked", "nothing", "Nima's, x"]]
@@ -134,3 +138,44 @@ def test_a_matrix_larger_than_memory_is_refused_up_front(monkeypatch: pytest.Mon
     with pytest.raises(InputError, match=r"a 20 x 10 matrix needs .* GiB, more than this machine's"):
         CHRF().pairwise(["a"] * 20, ["b"] * 10)
     assert CHRF().pairwise(["a"] * 10, ["b"] * 10).shape == (10, 10)  # 800 bytes fit
+
+
+def test_a_failed_write_keeps_the_previous_file(tmp_path: Path) -> None:
+    from understudy._atomic import atomic_write
+
+    path = tmp_path / "m.npz"
+    CHRF().segment_stats(HYPS, REFS).save(path)
+    before = path.read_bytes()
+    with pytest.raises(KeyboardInterrupt), atomic_write(path) as fh:
+        fh.write(b"half a matrix")
+        raise KeyboardInterrupt
+    assert path.read_bytes() == before and list(tmp_path.iterdir()) == [path]
+
+
+def test_loading_what_is_not_statistics_is_a_typed_error(tmp_path: Path) -> None:
+    for name, data in [("garbage.npz", b"PK\x03\x04 not a zip"), ("text.npz", b"hello")]:
+        (tmp_path / name).write_bytes(data)
+        with pytest.raises(InputFileError, match="not a statistics file"):
+            Stats.load(tmp_path / name)
+    with pytest.raises(InputFileError, match=r"missing\.npz"):
+        Stats.load(tmp_path / "missing.npz")
+    stats = BLEU().segment_stats(HYPS, REFS)
+    np.savez(
+        tmp_path / "negative.npz",
+        rows=-stats.rows,
+        refs_per_segment=stats.refs_per_segment,
+        config=np.array('{"metric": "bleu"}'),
+    )
+    with pytest.raises(InputFileError, match="whole numbers >= 0"):
+        Stats.load(tmp_path / "negative.npz")
+
+
+def test_generators_and_huge_thread_counts() -> None:
+    with pytest.raises(InputTypeError, match=r"not a generator \(an iterator is read once: pass list"):
+        CHRF().corpus_score((h for h in HYPS), REFS)  # type: ignore[arg-type]
+    with pytest.warns(ThreadsCappedWarning):
+        assert TER(threads=2**70).threads == len(os.sched_getaffinity(0))
+    with pytest.raises(ConfigError):
+        FetchPolicy(timeout=0)
+    with pytest.raises(ConfigError, match="retries"):
+        FetchPolicy(retries=-1)

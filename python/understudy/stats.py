@@ -19,6 +19,7 @@ a shard or a training loop keeps.
 from __future__ import annotations
 
 import json
+import zipfile
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
@@ -160,7 +161,7 @@ class Stats(ABC, Generic[C, R]):
             with np.load(path, allow_pickle=False) as data:
                 fields = json.loads(str(data["config"]))
                 rows, refs_per_segment = data["rows"], data["refs_per_segment"]
-        except (OSError, ValueError, KeyError) as err:
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as err:
             raise InputFileError(f"{path}: not a statistics file written by understudy ({err})") from err
         metric = fields.pop("metric", "bleu")
         kind = _KINDS.get(metric)

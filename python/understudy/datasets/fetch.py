@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import http.client
+import math
 import os
 import tempfile
 import time
@@ -31,7 +32,7 @@ from pathlib import Path
 from typing import IO
 
 from understudy._version import __version__
-from understudy.errors import ChecksumError, DownloadError
+from understudy.errors import ChecksumError, ConfigError, DownloadError
 
 ProgressFn = Callable[[int, int | None], None]
 """Called as ``progress(bytes_done, bytes_total_or_None)`` while a body arrives."""
@@ -52,6 +53,22 @@ class FetchPolicy:
     backoff: float = 1.0
     timeout: float = 30.0
     deadline: float = 300.0
+
+    def __post_init__(self) -> None:
+        if isinstance(self.retries, bool) or not isinstance(self.retries, int) or self.retries < 0:
+            raise ConfigError(f"retries must be a whole number of at least 0, got {self.retries!r}")
+        for name in ("backoff", "timeout", "deadline"):
+            value = getattr(self, name)
+            positive = name != "backoff"
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, int | float)
+                or not math.isfinite(value)
+                or value < 0
+                or (positive and value == 0)
+            ):
+                bound = "above 0" if positive else "of at least 0"
+                raise ConfigError(f"{name} must be a finite number of seconds {bound}, got {value!r}")
 
 
 class _RetryableError(Exception):
