@@ -107,8 +107,13 @@ def test_typed_errors() -> None:
         CHRF(char_order=0, word_order=0)
     with pytest.raises(ConfigError, match="TER tokenizer"):
         TER(tokenizer="13a")
-    with pytest.raises(Exception, match="at most 16"):
+    with pytest.raises(InputError, match="at most 16"):
         TER().corpus_score(["a"], [["a"]] * 17)
+    # TER's matrix is quadratic in the sentence length: a pair too long for it is refused,
+    # typed, where it would otherwise exhaust memory (and abort the process).
+    long = " ".join(["w"] * 9000)
+    with pytest.raises(InputError, match="segment 2: TER of a 9000-word hypothesis"):
+        TER().corpus_score(["a", long], [["a", long]])
 
 
 TEXT = st.text(alphabet=st.sampled_from("ab c.,'s\u00a0Éé中"), max_size=30)

@@ -17,6 +17,13 @@ pub enum CoreError {
     },
     /// TER's beam search left the final cell unreachable (sacrebleu raises too).
     TerBeam,
+    /// A TER sentence pair whose edit-distance matrix would exceed `max_cells`.
+    SegmentTooLong {
+        segment: usize,
+        hyp_words: usize,
+        ref_words: usize,
+        max_cells: usize,
+    },
     /// More references for one segment than TER's exact sum can hold.
     TooManyReferences {
         segment: usize,
@@ -64,6 +71,18 @@ impl fmt::Display for CoreError {
             CoreError::OrderTooLarge { name, order, max } => {
                 write!(f, "{name} must be at most {max}, got {order}")
             }
+            CoreError::SegmentTooLong {
+                segment,
+                hyp_words,
+                ref_words,
+                max_cells,
+            } => write!(
+                f,
+                "segment {}: TER of a {hyp_words}-word hypothesis against a {ref_words}-word reference \
+                 needs an edit-distance matrix of more than {max_cells} cells (sacrebleu's algorithm \
+                 is quadratic); split the segment",
+                segment + 1
+            ),
             CoreError::TerBeam => write!(
                 f,
                 "TER's beam search found no alignment for this sentence pair (sacrebleu fails here too)"

@@ -28,6 +28,11 @@ pub const MAX_REFS: usize = 16;
 /// Columns of a TER row.
 pub const ROW_WIDTH: usize = 2;
 
+/// The largest edit-distance matrix one sentence pair may need (16 bytes a cell, so
+/// 1 GiB): sacrebleu's algorithm, kept here for identical numbers, is quadratic in the
+/// sentence length, and a longer pair is refused rather than exhausting memory.
+pub const MAX_CELLS: usize = 1 << 26;
+
 const MAX_SHIFT_SIZE: usize = 10;
 const MAX_SHIFT_DIST: usize = 50;
 const BEAM_WIDTH: i64 = 25;
@@ -599,6 +604,17 @@ pub fn segment_row<'a>(
             max: MAX_REFS,
         });
     }
+    for reference in &s.ref_ids {
+        let cells = (s.hyp_ids.len() + 1).checked_mul(reference.len() + 1);
+        if !reference.is_empty() && cells.is_none_or(|c| c > MAX_CELLS) {
+            return Err(CoreError::SegmentTooLong {
+                segment,
+                hyp_words: s.hyp_ids.len(),
+                ref_words: reference.len(),
+                max_cells: MAX_CELLS,
+            });
+        }
+    }
     let mut best = i64::MAX;
     let mut ref_words = 0usize;
     let hyp_ids = std::mem::take(&mut s.hyp_ids);
@@ -872,6 +888,25 @@ mod tests {
             sentence_stats(TerConfig::default(), &["a b c"], &streams, Exec::Serial).unwrap();
         assert_eq!(counts, [2]);
         assert_eq!(rows, [0, 8 * LENGTH_SCALE / 2]);
+    }
+
+    #[test]
+    fn a_pair_too_long_for_the_matrix_is_refused() {
+        let long = vec!["w"; 9000].join(" ");
+        let mut row = [0i64; ROW_WIDTH];
+        let mut s = TerScratch::default();
+        let err = segment_row(&long, std::iter::once(long.as_str()), &mut s, 4, &mut row);
+        assert!(matches!(
+            err,
+            Err(CoreError::SegmentTooLong {
+                segment: 4,
+                hyp_words: 9000,
+                ..
+            })
+        ));
+        // An empty reference needs no matrix: every hypothesis word is an edit.
+        assert!(segment_row(&long, std::iter::once(""), &mut s, 0, &mut row).is_ok());
+        assert_eq!(row, [9000, 0]);
     }
 
     #[test]

@@ -41,7 +41,9 @@ pub fn to_py_err(py: Python<'_>, err: CoreError) -> PyErr {
         CoreError::UnknownTokenizer(_)
         | CoreError::InvalidOrder(_)
         | CoreError::OrderTooLarge { .. } => "ConfigError",
-        CoreError::TooManyReferences { .. } | CoreError::TerBeam => "InputError",
+        CoreError::TooManyReferences { .. }
+        | CoreError::TerBeam
+        | CoreError::SegmentTooLong { .. } => "InputError",
         CoreError::LengthMismatch { .. } => "LengthMismatchError",
         CoreError::NoReference { .. } | CoreError::NoReferenceStreams => "NoReferenceError",
     };
