@@ -114,6 +114,16 @@ def test_typed_errors() -> None:
     long = " ".join(["w"] * 9000)
     with pytest.raises(InputError, match="segment 2: TER of a 9000-word hypothesis"):
         TER().corpus_score(["a", long], [["a", long]])
+    # chrF's counting memory grows with characters x orders: a sentence beyond the bound is refused.
+    import understudy.chrf
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(understudy.chrf, "MAX_POSITIONS", 60)
+        with pytest.raises(InputError, match="references, segment 2: 11 characters; chrF with 6 orders"):
+            CHRF().corpus_score(["a", "b"], [["a", "12345678901"]])
+        with pytest.raises(InputError, match="hypotheses, segment 1: 11 characters"):
+            CHRF().pairwise(["12345678901"], ["b"])
+        assert CHRF().corpus_score(["1234567890"], [["1234567890"]]).score == 100.0
 
 
 TEXT = st.text(alphabet=st.sampled_from("ab c.,'s\u00a0Éé中"), max_size=30)

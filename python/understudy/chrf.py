@@ -19,6 +19,7 @@ from numpy.typing import NDArray
 
 from understudy import _core
 from understudy.config import CHRFConfig
+from understudy.errors import InputError
 from understudy.metric import Metric, RefStreams
 from understudy.result import CHRFResult
 from understudy.scoring import score_chrf_rows
@@ -44,6 +45,11 @@ def best_reference_rows(
     candidates = np.flatnonzero(f_scores == group_max[group])
     _, first = np.unique(group[candidates], return_index=True)
     return rows[candidates[first]].reshape(len(refs_per_segment), n_systems, width)
+
+
+MAX_POSITIONS = 1 << 26
+"""The most n-gram positions (characters times orders) one sentence may have: counting
+takes about 30 bytes a position, so a sentence stays under 2 GiB; a longer one is refused."""
 
 
 class CHRF(Metric[CHRFStats]):
@@ -87,6 +93,18 @@ class CHRF(Metric[CHRFStats]):
         self, rows: NDArray[np.int64], refs_per_segment: NDArray[np.int64], n_systems: int
     ) -> NDArray[np.int64]:
         return best_reference_rows(rows, refs_per_segment, n_systems, self.config)
+
+    def _check_sizes(self, what: str, streams: Sequence[Sequence[str | None]]) -> None:
+        # Characters bound both the character and the word n-grams of a sentence.
+        limit = MAX_POSITIONS // self.config.orders
+        for k, stream in enumerate(streams):
+            if max((len(s) for s in stream if isinstance(s, str)), default=0) > limit:
+                i = next(i for i, s in enumerate(stream) if isinstance(s, str) and len(s) > limit)
+                where = f"stream {k + 1}, segment {i + 1}" if len(streams) > 1 else f"segment {i + 1}"
+                raise InputError(
+                    f"{what}, {where}: {len(stream[i] or '')} characters; chrF with {self.config.orders} "
+                    f"orders counts at most {limit} characters a sentence (memory); split the segment"
+                )
 
     def corpus_score(self, hyps: Sequence[str], refs: RefStreams | None = None) -> CHRFResult:
         """Corpus chrF of ``hyps`` against ``refs`` (or the cached references)."""

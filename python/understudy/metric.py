@@ -169,12 +169,16 @@ class Metric(ABC, Generic[S]):
         metric._setup(config, references, threads)
         return metric
 
+    def _check_sizes(self, what: str, streams: Sequence[Sequence[str | None]]) -> None:
+        """Refuse sentences too long for this metric's memory bounds (none by default)."""
+
     def __reduce__(self) -> tuple[Any, ...]:
         # Pickled by configuration (and the reference text, when cached): the compiled
         # scorer is rebuilt on the other side.
         return (type(self).from_config, (self.config, self._references, self.threads))
 
     def _scorer_with(self, streams: list[list[str | None]]) -> _Scorer:
+        self._check_sizes("references", streams)
         scorer = self._scorer()
         with explaining_bad_text("references", streams, allow_none=True):
             scorer.add_references(streams)
@@ -201,6 +205,8 @@ class Metric(ABC, Generic[S]):
             return self.segment_stats_many([checked])[0]
         # References used once: not cached.
         streams = check_refs(refs, len(checked))
+        self._check_sizes("hypotheses", [checked])
+        self._check_sizes("references", streams)
         scorer = self._scorer()
         with explaining_bad_text("hypotheses", [checked]), explaining_bad_text("references", streams, True):
             rows, refs_per_segment = scorer.sentence_stats(checked, streams)
@@ -224,6 +230,7 @@ class Metric(ABC, Generic[S]):
             scorer = self._cached(len(checked[0]))
         else:
             scorer = self._scorer_with(check_refs(refs, len(checked[0])))
+        self._check_sizes("hypotheses", checked)
         with explaining_bad_text("hypotheses", checked):
             rows = scorer.stats_many(checked)
         refs_per_segment = scorer.refs_per_segment()
@@ -268,6 +275,8 @@ class Metric(ABC, Generic[S]):
         if not hyp_list or not ref_list:
             return np.zeros((len(hyp_list), len(ref_list)), dtype=np.float64)
         _check_fits(len(hyp_list), len(ref_list))
+        self._check_sizes("hypotheses", [hyp_list])
+        self._check_sizes("references", [ref_list])
         with explaining_bad_text("hypotheses", [hyp_list]), explaining_bad_text("references", [ref_list]):
             table = self._scorer().pairwise(hyp_list, ref_list)
         empty = np.zeros((0, self.config.row_width), dtype=np.int64)
