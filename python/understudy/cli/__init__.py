@@ -25,7 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
     parser = argparse.ArgumentParser(
         prog="understudy",
-        description="BLEU with sacrebleu-identical numbers, computed by a Rust core.",
+        description="BLEU, chrF and TER with sacrebleu-identical numbers, computed by a Rust core.",
         epilog="Run 'understudy COMMAND --help' for a command's options and examples.",
     )
     parser.add_argument("--version", action="store_true", help="print the version and exit")

@@ -154,7 +154,8 @@ def add_threads_option(parser: argparse.ArgumentParser) -> None:
         "--threads",
         type=int,
         metavar="N",
-        help="cores to use (default: $UNDERSTUDY_THREADS, else all; results are identical for any N)",
+        help="cores to use, at most the available ones (default: $UNDERSTUDY_THREADS, else all; "
+        "results are identical for any N)",
     )
 
 
