@@ -133,3 +133,19 @@ def test_sentence_scores_of_a_failed_run_read_as_failed(
     else:
         lines = out.splitlines()
         assert len(lines) == 201 and lines[-1].startswith("understudy: error: ") and "250 lines" in lines[-1]
+
+
+def test_errors_in_a_later_chunk_name_where_counting_starts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from understudy.cli import main, score
+
+    monkeypatch.setattr(score, "CHUNK_LINES", 100)
+    hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
+    hyp.write_text("a\n" * 250, encoding="utf-8")
+    ref.write_text("a\n" * 149 + " ".join(["w"] * 9000) + "\n" + "a\n" * 100, encoding="utf-8")
+    hyp.write_text("a\n" * 149 + " ".join(["w"] * 9000) + "\n" + "a\n" * 100, encoding="utf-8")
+    status = main(["score", str(ref), "-i", str(hyp), "-m", "ter"])
+    _, err = capsys.readouterr()
+    # Line 150 is segment 50 of the chunk that starts at line 101.
+    assert status == 1 and "segment 50: TER of a 9000-word" in err and "counted from line 101" in err

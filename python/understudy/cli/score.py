@@ -242,6 +242,7 @@ def _score_stream(
         progress = stack.enter_context(Progress("scoring", total=tracked.total_bytes))
         keep = testset.keep if testset is not None else None
         first = 0
+        line = 1  # the input line of the chunk's first segment
         sentences = _SentenceWriter(args) if args.sentence_level else None
         run = _Totals(metrics, keep_rows)
         try:
@@ -255,13 +256,21 @@ def _score_stream(
                     raise _length_error(sources)
                 if sentences is not None and len(sys_columns) > 1:
                     raise CliError("sentence-level scoring takes one system")
+                size = sizes.pop()
                 if keep is not None:
-                    mask = keep[first : first + sizes.pop()]
+                    mask = keep[first : first + size]
                     first += len(mask)
                     sys_columns, ref_columns = _kept(sys_columns, mask), _kept(ref_columns, mask)
                     if not any(mask):
                         continue
-                run.add(sys_columns, ref_columns, sentences, tag)
+                try:
+                    run.add(sys_columns, ref_columns, sentences, tag)
+                except UnderstudyError as err:
+                    # The scorers count segments from the chunk's first one: say where that is.
+                    if line > 1 and keep is None:
+                        raise type(err)(f"{err} (segments counted from line {line} of the input)") from err
+                    raise
+                line += size
                 progress.update(tracked.bytes_read)
         except (UnderstudyError, CliError, KeyboardInterrupt) as err:
             if sentences is not None:
