@@ -167,3 +167,13 @@ def test_test_set_with_every_metric(wmt_sgml, capfd, monkeypatch) -> None:  # no
     assert all(
         r["signature"].startswith("nrefs:1|test:wmt97|lang:en-de|origlang:de|") for r in json.loads(out)
     )
+
+
+def test_compare_with_several_metrics_prints_one_json_document(capfd: pytest.CaptureFixture[str]) -> None:
+    argv = ["compare", str(REF), "-i", str(PROMT), str(UEDIN), "-m", "bleu", "ter", "-n", "50", "-f", "json"]
+    status, out, err = run(capfd, *argv)
+    assert status == 0, err
+    records = json.loads(out)
+    assert [Signature.parse(r["signature"]).config.name for r in records] == ["BLEU", "TER"]
+    status, out, _ = run(capfd, *argv[:-2], "--blocks", "4", "-f", "json")
+    assert [len(r["block_sizes"]) for r in json.loads(out)] == [4, 4]

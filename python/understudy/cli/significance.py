@@ -222,17 +222,25 @@ def run(args: argparse.Namespace) -> int:
     for path, lines in zip([*args.input, *args.refs], [*systems, *refs], strict=True):
         if len(lines) != len(refs[0]):
             raise LengthMismatchError(f"{args.refs[0]} has {len(refs[0])} lines but {path} has {len(lines)}")
-    for k, metric in enumerate(scorers(args, effective_order=False)):
-        if k:
-            write("")
+    results: list[BlockTestResult | AllPairsResult] = []
+    for metric in scorers(args, effective_order=False):
         stats = metric.segment_stats_many(systems, refs)
         if args.blocks is not None:
-            print_blocks(block_ttest(stats, args.input, args.blocks), args)
+            results.append(block_ttest(stats, args.input, args.blocks))
         else:
             test: Test = "ar" if args.paired_ar else "bs"
-            print_all_pairs(
-                all_pairs(stats, args.input, test, args.n, args.seed, args.p_values, args.alpha), args
-            )
+            results.append(all_pairs(stats, args.input, test, args.n, args.seed, args.p_values, args.alpha))
+    if args.format == "json" and len(results) > 1:
+        # One JSON document: a list with each metric's record.
+        write(json.dumps([r.to_dict() for r in results], indent=1, ensure_ascii=False))
+        return 0
+    for k, result in enumerate(results):
+        if k:
+            write("")
+        if isinstance(result, BlockTestResult):
+            print_blocks(result, args)
+        else:
+            print_all_pairs(result, args)
     return 0
 
 
