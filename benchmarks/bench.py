@@ -19,6 +19,8 @@ Tasks (the issue's numbering):
   chrf, chrfpp, ter      corpus chrF, chrF++ and TER of the 16 systems (issue 10)
   ter-sentence           sentence TER of the 3004 segments of one system
   chrf-pairwise          the all-pairs chrF matrix of 500 x 500 segments (MBR)
+  ja-mecab               corpus BLEU with the ja-mecab tokenizer (MeCab runs in Python for both
+                         tools): 4 systems x 3000 seeded pseudo-Japanese segments
   wc -w over the same bytes is timed for corpus and stream, as the floor that
   merely touching the text costs.
 """
@@ -283,6 +285,108 @@ def task_metric_corpus(data: Path, repeat: int, slow_repeat: int, metric: str) -
     ]
 
 
+JAPANESE_WORDS = [
+    "今日",
+    "明日",
+    "東京",
+    "大阪",
+    "会社",
+    "学生",
+    "先生",
+    "天気",
+    "電車",
+    "時間",
+    "問題",
+    "研究",
+    "結果",
+    "政府",
+    "経済",
+    "技術",
+    "翻訳",
+    "言語",
+    "は",
+    "が",
+    "を",
+    "に",
+    "で",
+    "と",
+    "の",
+    "も",
+    "へ",
+    "から",
+    "まで",
+    "より",
+    "行く",
+    "来る",
+    "見る",
+    "食べる",
+    "話す",
+    "書く",
+    "読む",
+    "使う",
+    "考える",
+    "作る",
+    "始める",
+    "終わる",
+    "です",
+    "ます",
+    "でした",
+    "ました",
+    "ない",
+    "たい",
+    "らしい",
+    "そう",
+    "ソフトウェア",
+    "コンピュータ",
+    "データ",
+    "システム",
+    "良い",
+    "新しい",
+    "大きい",
+    "小さい",
+    "難しい",
+    "簡単",
+    "重要",
+    "必要",
+]
+
+
+def japanese_corpus(segments: int, systems: int) -> tuple[list[str], list[list[str]]]:
+    """A seeded pseudo-Japanese reference and systems that drop and swap its words."""
+    import random
+
+    rng = random.Random(2002)
+    ref = ["".join(rng.choices(JAPANESE_WORDS, k=rng.randint(8, 30))) + "。" for _ in range(segments)]
+    outputs = []
+    for _ in range(systems):
+        hyps = []
+        for line in ref:
+            words = rng.choices(JAPANESE_WORDS, k=len(line) // 3)
+            hyps.append(line[: len(line) // 2] + "".join(words) + "。")
+        outputs.append(hyps)
+    return ref, outputs
+
+
+def task_ja_mecab(repeat: int, slow_repeat: int) -> list[Timing]:
+    from sacrebleu.metrics import BLEU as SacreBLEU
+    from understudy import BLEU
+
+    ref, systems = japanese_corpus(3000, 4)
+
+    def ours() -> None:
+        BLEU(tokenize="ja-mecab", references=[ref]).corpus_scores(systems)
+
+    def sacre() -> None:
+        scorer = SacreBLEU(tokenize="ja-mecab", references=[ref])
+        for hyps in systems:
+            scorer.corpus_score(hyps, None)
+
+    return [
+        Timing("understudy BLEU(tokenize='ja-mecab').corpus_scores", median_time(ours, repeat)),
+        Timing("sacrebleu BLEU(tokenize='ja-mecab')", median_time(sacre, slow_repeat), "cached references"),
+    ]
+
+
 def task_ter_sentence(data: Path, repeat: int, slow_repeat: int) -> list[Timing]:
     from sacrebleu.metrics import TER as SacreTER
     from understudy import TER
@@ -446,6 +550,7 @@ def main() -> int:
             "ter",
             "ter-sentence",
             "chrf-pairwise",
+            "ja-mecab",
         ],
     )
     parser.add_argument("--markdown", action="store_true", help="print Markdown tables (for README.md)")
@@ -495,6 +600,10 @@ def main() -> int:
         "chrf-pairwise": (
             "11. All pairs chrF, 500 x 500",
             lambda: task_chrf_pairwise(args.data, repeat, slow_repeat),
+        ),
+        "ja-mecab": (
+            "12. Corpus BLEU of Japanese with MeCab, 4 systems x 3000 segments",
+            lambda: task_ja_mecab(repeat, slow_repeat),
         ),
     }
     for name in args.tasks:

@@ -77,10 +77,30 @@ def export() -> dict[str, Any]:
         sets[name] = record
     return {
         "schema": 1,
-        "source": "sacrebleu 2.6.0, sacrebleu/dataset/__init__.py (DATASETS, SUBSETS)",
+        "source": "sacrebleu 2.6.0, sacrebleu/dataset/__init__.py (DATASETS, SUBSETS); models: "
+        "sacrebleu/tokenizers/tokenizer_spm.py (SPM_MODELS), which publishes no checksums",
         "testsets": sets,
         "subsets": {name: dict(tags) for name, tags in SUBSETS.items()},
+        "models": _models(),
     }
+
+
+def _models() -> dict[str, Any]:
+    """The SentencePiece models by tokenizer name ('spm' is an alias of flores101, not a model)."""
+    from sacrebleu.tokenizers.tokenizer_spm import SPM_MODELS
+
+    return {
+        name: {"url": spec["url"], "md5": None, "description": MODEL_DESCRIPTIONS[name]}
+        for name, spec in SPM_MODELS.items()
+        if name != "spm"
+    }
+
+
+MODEL_DESCRIPTIONS = {
+    "flores101": "SentencePiece model of FLORES-101 (spBLEU), sacrebleu's 'flores101' and 'spm' tokenizers",
+    "flores200": "SentencePiece model of FLORES-200 (NLLB), sacrebleu's 'flores200' tokenizer",
+    "spBLEU-1K": "SentencePiece model of spBLEU-1K (1,000 languages), sacrebleu's 'spBLEU-1K' tokenizer",
+}
 
 
 if __name__ == "__main__":

@@ -65,9 +65,11 @@ def test_config_errors() -> None:
         BLEU(max_ngram_order=0)
     with pytest.raises(ConfigError, match="unknown smoothing"):
         BLEU(smooth_method="add-one")
-    with pytest.raises(ConfigError, match="ja-mecab"):
-        BLEU(trg_lang="ja")
+    assert BLEU(trg_lang="ja").config.tokenize == "ja-mecab"
+    assert BLEU(trg_lang="ko").config.tokenize == "ko-mecab"
     assert BLEU(trg_lang="zh").config.tokenize == "zh"
+    with pytest.warns(UserWarning, match="consider the 'ja-mecab' tokenizer"):
+        assert BLEU(trg_lang="ja", tokenize="char").config.tokenize == "char"
 
 
 CONFIGS = [
@@ -115,7 +117,7 @@ def test_sacrebleu_signatures_parse_and_reproduce_the_score() -> None:
         "nrefs:1",
         "nrefs:1|case:upper|eff:no|tok:13a|smooth:exp",
         "x|y",
-        "nrefs:1|case:lc|eff:no|tok:ja-mecab-0.996-IPA|smooth:exp",
+        "nrefs:1|case:lc|eff:no|tok:ja-kytea|smooth:exp",
     ],
 )
 def test_bad_signatures(text: str) -> None:

@@ -213,9 +213,11 @@ def test_list_and_citation(capfd) -> None:
     assert status == 0 and out.startswith("@InProceedings{bojar-EtAl:2017:WMT1,")
 
 
-def test_target_language_without_a_mecab_tokenizer_is_explained(tmp_path, capfd) -> None:
+def test_the_target_language_picks_mecab_as_in_sacrebleu(tmp_path, capfd) -> None:
     ref = tmp_path / "r.ja"
     ref.write_text("今日は良い天気です\n", encoding="utf-8")
-    status, _, err = run(capfd, "score", str(ref), "-i", str(ref), "-l", "en-ja")
-    assert status == 1 and "ja-mecab tokenizer (sacrebleu's default for the target language 'ja')" in err
-    assert run(capfd, "score", str(ref), "-i", str(ref), "-l", "en-ja", "-tok", "char", "-b")[1] == "100.0\n"
+    status, out, _ = run(capfd, "score", str(ref), "-i", str(ref), "-l", "en-ja", "-f", "text")
+    assert status == 0 and "tok:ja-mecab-0.996-IPA" in out
+    with pytest.warns(UserWarning, match="consider the 'ja-mecab' tokenizer"):
+        status, out, _ = run(capfd, "score", str(ref), "-i", str(ref), "-l", "en-ja", "-tok", "char", "-b")
+    assert (status, out) == (0, "100.0\n")

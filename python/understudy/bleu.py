@@ -12,16 +12,52 @@ References are laid out as sacrebleu lays them out (see :mod:`understudy.metric`
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 
+import numpy as np
+from numpy.typing import NDArray
+
 from understudy import _core
-from understudy.config import BLEUConfig
-from understudy.errors import ConfigError
-from understudy.metric import Metric, RefStreams
+from understudy.config import PYTHON_TOKENIZERS, BLEUConfig
+from understudy.external_tokenizers import ExternalTokenizer, T, canonical, external_tokenizer, pretokenize
+from understudy.metric import Metric, RefStreams, _Scorer
 from understudy.result import BLEUResult
 from understudy.stats import BLEUStats
 
 _LANGUAGE_TOKENIZERS = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
+
+
+class _Pretokenizing:
+    """A core scorer whose text is first tokenized by a Python library (MeCab, SentencePiece)."""
+
+    def __init__(self, core: _core.BleuScorer, tokenizer: ExternalTokenizer, lowercase: bool) -> None:
+        self._core = core
+        self._tokenizer = tokenizer
+        self._lowercase = lowercase
+
+    def _text(self, lines: list[T]) -> list[T]:
+        return pretokenize(lines, self._tokenizer, self._lowercase)
+
+    def add_references(self, streams: list[list[str | None]]) -> None:
+        self._core.add_references([self._text(stream) for stream in streams])
+
+    def refs_per_segment(self) -> NDArray[np.int64]:
+        return self._core.refs_per_segment()
+
+    def stats_many(self, systems: list[list[str]]) -> NDArray[np.int64]:
+        return self._core.stats_many([self._text(hyps) for hyps in systems])
+
+    def sentence_stats(
+        self, hyps: list[str], streams: list[list[str | None]]
+    ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        return self._core.sentence_stats(self._text(hyps), [self._text(stream) for stream in streams])
+
+    def pairwise(self, hyps: list[str], refs: list[str]) -> _core.BleuPairs:
+        return self._core.pairwise(self._text(hyps), self._text(refs))
+
+    def __len__(self) -> int:
+        return len(self._core)
 
 
 class BLEU(Metric[BLEUStats]):
@@ -65,15 +101,16 @@ class BLEU(Metric[BLEUStats]):
         references: RefStreams | None = None,
         threads: int | None = None,
     ) -> None:
-        chosen = tokenize is None
         if tokenize is None:
             tokenize = _LANGUAGE_TOKENIZERS.get(trg_lang, "13a")
-        if tokenize in ("ja-mecab", "ko-mecab"):
-            why = f" (sacrebleu's default for the target language {trg_lang!r})" if chosen else ""
-            hint = (
-                "; choose another with tokenize=/-tok, knowing the score is not sacrebleu's" if chosen else ""
+        elif trg_lang in _LANGUAGE_TOKENIZERS and tokenize != _LANGUAGE_TOKENIZERS[trg_lang]:
+            # sacrebleu warns so too (a log message there).
+            warnings.warn(
+                f"the target language is {trg_lang!r}: consider the {_LANGUAGE_TOKENIZERS[trg_lang]!r} "
+                "tokenizer or a SentencePiece one (flores101, flores200, spBLEU-1K)",
+                stacklevel=2,
             )
-            raise ConfigError(f"the {tokenize} tokenizer{why} is not available in understudy yet{hint}")
+        tokenize = canonical(tokenize)
         del force  # accepted for sacrebleu compatibility; understudy never warns about tokenized input
         config = BLEUConfig(
             tokenize=tokenize,
@@ -85,8 +122,12 @@ class BLEU(Metric[BLEUStats]):
         )
         self._setup(config, references, threads)
 
-    def _scorer(self) -> _core.BleuScorer:
+    def _scorer(self) -> _Scorer:
         config = self.config
+        if config.tokenize in PYTHON_TOKENIZERS:
+            # The library tokenizes in Python; the core splits its output on whitespace.
+            core = _core.BleuScorer("none", False, config.max_ngram_order, self.threads)
+            return _Pretokenizing(core, external_tokenizer(config.tokenize), config.lowercase)
         return _core.BleuScorer(config.tokenize, config.lowercase, config.max_ngram_order, self.threads)
 
     def corpus_score(self, hyps: Sequence[str], refs: RefStreams | None = None) -> BLEUResult:

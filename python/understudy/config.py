@@ -11,7 +11,8 @@ higher score is better; the arithmetic is in :mod:`understudy.scoring`.
 >>> BLEUConfig(tokenize="13b")
 Traceback (most recent call last):
 ...
-understudy.errors.ConfigError: unknown tokenizer '13b'; known: 13a, intl, zh, zh-fixed, char, none
+understudy.errors.ConfigError: unknown tokenizer '13b'; known: 13a, intl, zh, zh-fixed, char, none, \
+ja-mecab, ko-mecab, flores101, flores200, spBLEU-1K
 """
 
 from __future__ import annotations
@@ -23,9 +24,16 @@ from typing import ClassVar
 
 from understudy import _core
 from understudy.errors import ConfigError, SignatureError
+from understudy.external_tokenizers import base_name
 
-TOKENIZERS: tuple[str, ...] = tuple(_core.tokenizer_names())
-"""Every tokenizer name understudy knows, sacrebleu's default first."""
+CORE_TOKENIZERS: tuple[str, ...] = tuple(_core.tokenizer_names())
+"""The tokenizers of the Rust core, sacrebleu's default first."""
+
+PYTHON_TOKENIZERS = ("ja-mecab", "ko-mecab", "flores101", "flores200", "spBLEU-1K")
+"""The tokenizers that call a library in Python (see :mod:`understudy.external_tokenizers`)."""
+
+TOKENIZERS: tuple[str, ...] = (*CORE_TOKENIZERS, *PYTHON_TOKENIZERS)
+"""Every tokenizer name a BLEU configuration takes."""
 
 MAX_BLEU_ORDER = 64
 """The largest BLEU n-gram order accepted: rows grow with the order (16 bytes an order a
@@ -98,7 +106,7 @@ max_ngram_order=2, effective_order=False)
         return [
             ("case", "lc" if self.lowercase else "mixed"),
             ("eff", "yes" if self.effective_order else "no"),
-            ("tok", self.tokenize),
+            ("tok", _tokenizer_signature(self.tokenize)),
             ("smooth", _format_smooth(self)),
             ("ngram", str(self.max_ngram_order)),
         ]
@@ -108,13 +116,22 @@ max_ngram_order=2, effective_order=False)
         """The configuration a parsed signature names (``ngram`` absent: sacrebleu's 4)."""
         smooth_method, smooth_value = _parse_smooth(_need(values, "smooth"))
         return cls(
-            tokenize=_need(values, "tok"),
+            tokenize=base_name(_need(values, "tok")),
             lowercase=_choice(values, "case", {"lc": True, "mixed": False}),
             effective_order=_choice(values, "eff", {"yes": True, "no": False}),
             max_ngram_order=_whole(values.get("ngram", "4"), "ngram"),
             smooth_method=smooth_method,
             smooth_value=smooth_value,
         )
+
+
+def _tokenizer_signature(name: str) -> str:
+    # MeCab's version is part of sacrebleu's signature: it is read off the library.
+    if name not in PYTHON_TOKENIZERS:
+        return name
+    from understudy.external_tokenizers import external_tokenizer
+
+    return external_tokenizer(name).signature()
 
 
 MAX_CHRF_ORDER: int = _core.ChrfScorer.max_order

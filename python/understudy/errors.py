@@ -75,3 +75,8 @@ class CacheError(DatasetError, OSError):
 
 class DatasetFormatError(DatasetError, ValueError):
     """A test-set file that does not parse as its format; the message names file and line."""
+
+
+class MissingExtraError(UnderstudyError, ImportError):
+    """A feature needs an optional dependency that is not installed; the message names the
+    extra to install (``pip install 'understudy[ja]'``)."""

@@ -1,9 +1,12 @@
-"""Tokenization as BLEU sees it, for inspection and debugging (the work is done in Rust).
+"""Tokenization as BLEU sees it, for inspection and debugging (the work is done in Rust,
+after MeCab or SentencePiece for the tokenizers that call those libraries).
 
 >>> tokenize(["Hello, world!", "U.S.A. in 1990."])
 ['Hello , world !', 'U . S . A . in 1990 .']
 >>> tokenize(["It's 1990."], "intl")
 ["It ' s 1990."]
+>>> tokenize(["今日は良い天気です。"], "ja-mecab")
+['今日 は 良い 天気 です 。']
 """
 
 from __future__ import annotations
@@ -12,16 +15,22 @@ from collections.abc import Sequence
 
 from understudy import _core
 from understudy._text import explaining_bad_text
-from understudy.config import TOKENIZERS, BLEUConfig
+from understudy.config import PYTHON_TOKENIZERS, TOKENIZERS, BLEUConfig
 from understudy.errors import InputTypeError
+from understudy.external_tokenizers import canonical, external_tokenizer, pretokenize
 
 
 def tokenize(lines: Sequence[str], tokenizer: str = "13a", lowercase: bool = False) -> list[str]:
     """Tokenize each line (lowercase, right-strip, tokenize), tokens joined by one space."""
+    tokenizer = canonical(tokenizer)
     BLEUConfig(tokenize=tokenizer)  # validates the name with a clear error
     if isinstance(lines, str):
         raise InputTypeError("lines must be a sequence of strings, not a single string")
     lines = list(lines)
+    if tokenizer in PYTHON_TOKENIZERS:
+        # The library's tokens, then the core's whitespace split, as BLEU sees them.
+        lines = pretokenize(lines, external_tokenizer(tokenizer), lowercase)
+        tokenizer, lowercase = "none", False
     with explaining_bad_text("lines", [lines]):
         return list(_core.tokenize(lines, tokenizer, lowercase))
 

@@ -31,8 +31,10 @@ def add_text_options(parser: argparse.ArgumentParser, lowercase_help: str) -> No
     parser.add_argument(
         "-tok",
         "--tokenize",
-        choices=TOKENIZERS,
-        help="tokenizer (default: 13a; with -l, zh for a Chinese target, as in sacrebleu)",
+        choices=[*TOKENIZERS, "spm"],
+        help="tokenizer (default: 13a; with -l, zh, ja-mecab or ko-mecab for a Chinese, Japanese or "
+        "Korean target, as in sacrebleu; ja-mecab, ko-mecab and the SentencePiece ones flores101, "
+        "flores200, spBLEU-1K need the extras ja, ko, spm)",
     )
     parser.add_argument("-lc", "--lowercase", action="store_true", help=lowercase_help)
 

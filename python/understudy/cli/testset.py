@@ -170,7 +170,7 @@ def run_info(args: argparse.Namespace) -> int:
     lines = [f"{info.name}: {info.description}", f"format: {info.format}", "downloads:"]
     for d in info.downloads:
         state = "cached" if cache.download_path(d).is_file() else "not cached"
-        lines.append(f"  {d.url}  md5 {d.md5}  ({state})")
+        lines.append(f"  {d.url}  md5 {d.md5 or 'unpinned'}  ({state})")
     lines.append(f"language pairs: {' '.join(info.langpairs)}")
     if args.langpair:
         fields = _load(args, args.name)

@@ -3,6 +3,9 @@
 Layout under the cache folder (``$UNDERSTUDY_CACHE``, else the platform's user cache)::
 
     downloads/<md5>-<name>    each download as fetched, named by its checksum
+    downloads/unpinned-<name> a file upstream publishes no checksum for (a tokenizer
+                              model), with <name>.md5 beside it: the MD5 of the first
+                              complete download, which every later read must match
     unpacked/<md5>-<name>/    an archive's files, with a manifest of their SHA-256
     locks/<md5>-<name>.lock   one lock per download, shared by every process
 
@@ -27,6 +30,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from understudy._atomic import atomic_write
 from understudy.datasets.archive import read_manifest, unpack
 from understudy.datasets.fetch import FetchPolicy, ProgressFn, fetch, md5_of
 from understudy.datasets.registry import Dataset, Download
@@ -124,16 +128,29 @@ class Cache:
 
     def download_path(self, download: Download) -> Path:
         """Where ``download`` is kept as fetched."""
-        return self.root / "downloads" / f"{download.md5}-{download.basename}"
+        return self.root / "downloads" / _key(download)
 
     def unpacked_path(self, download: Download) -> Path:
         """Where an archive's files are unpacked."""
-        return self.root / "unpacked" / f"{download.md5}-{download.basename}"
+        return self.root / "unpacked" / _key(download)
+
+    def _pin_path(self, download: Download) -> Path:
+        path = self.download_path(download)
+        return path.with_name(f"{path.name}.md5")
+
+    def expected_md5(self, download: Download) -> str | None:
+        """The MD5 a cached ``download`` must have: the registry's, else the one pinned at
+        its first download (``None``: not pinned yet)."""
+        if download.md5 is not None:
+            return download.md5
+        pinned = _read(self._pin_path(download))
+        text = pinned.decode("ascii", "replace").strip() if pinned is not None else ""
+        return text if len(text) == 32 and all(c in "0123456789abcdef" for c in text) else None
 
     def _ready(self, download: Download) -> bool:
         if download.is_archive:
             return read_manifest(self.unpacked_path(download)) is not None
-        return self.download_path(download).is_file()
+        return self.download_path(download).is_file() and self.expected_md5(download) is not None
 
     def _mkdirs(self) -> None:
         for sub in ("downloads", "unpacked", "locks"):
@@ -151,11 +168,16 @@ class Cache:
         # Leftovers of a process killed mid-download or mid-unpack (the lock is ours now).
         for stale in [*path.parent.glob(f"{path.name}.part-*"), *target.parent.glob(f".{target.name}.tmp-*")]:
             shutil.rmtree(stale) if stale.is_dir() else stale.unlink()
-        if path.is_file() and md5_of(path) != download.md5:
+        expected = self.expected_md5(download)
+        if path.is_file() and (expected is None or md5_of(path) != expected):
             path.unlink()
         if not path.is_file():
             progress = self.progress(download) if self.progress else None
-            fetch(download.url, download.md5, path, self.policy, progress)
+            # A pinned file must come back with the same bytes: upstream may not change them.
+            fetch(download.url, expected, path, self.policy, progress)
+            if expected is None:
+                with atomic_write(self._pin_path(download)) as pin:
+                    pin.write(md5_of(path).encode("ascii") + b"\n")
         if download.is_archive:
             shutil.rmtree(target, ignore_errors=True)
             unpack(path, target)
@@ -168,7 +190,7 @@ class Cache:
                 f"offline: {who} needs {download.basename} ({download.url}), "
                 f"which is not in the cache (expected at {path})"
             )
-        if md5_of(path) != download.md5:
+        if md5_of(path) != self.expected_md5(download):
             return OfflineError(
                 f"offline: {path} is damaged (its MD5 is not the registry's); the cache is left as it "
                 "is: run without --offline to fetch it again"
@@ -183,7 +205,7 @@ class Cache:
         if self.offline:
             raise self._offline_refusal(download, who)
         self._mkdirs()
-        lock = self.root / "locks" / f"{download.md5}-{download.basename}.lock"
+        lock = self.root / "locks" / f"{_key(download)}.lock"
         try:
             with file_lock(lock, self.lock_timeout):
                 if rebuild or not self._ready(download):
@@ -218,13 +240,20 @@ class Cache:
                     return None
                 path = where
                 data = _read(path)
-                ok = data is not None and hashlib.md5(data, usedforsecurity=False).hexdigest() == download.md5
+                md5 = hashlib.md5(data, usedforsecurity=False).hexdigest() if data is not None else None
+                ok = md5 is not None and md5 == self.expected_md5(download)
             if ok:
                 assert data is not None
                 return data
             if attempt == 0:
                 self._locked_fill(download, who, rebuild=True)
         raise ChecksumError(f"{path}: damaged in the cache and still damaged after rebuilding it")
+
+    def read_download(self, download: Download, who: str) -> bytes:
+        """The verified bytes of a download that is not an archive (a model file)."""
+        data = self._read_verified(download, download.basename, who)
+        assert data is not None  # a plain download always holds its own basename
+        return data
 
     def read(self, dataset: Dataset, relpath: str) -> bytes:
         """The bytes of a registry file path of ``dataset``, from the first download holding it."""
@@ -234,6 +263,10 @@ class Cache:
                 return data
         names = ", ".join(d.basename for d in dataset.downloads)
         raise DatasetFormatError(f"test set {dataset.name}: {relpath} is in none of its downloads ({names})")
+
+
+def _key(download: Download) -> str:
+    return f"{download.md5 or 'unpinned'}-{download.basename}"
 
 
 def _read(path: Path) -> bytes | None:

@@ -142,7 +142,7 @@ def _attempt(
 
 def fetch(
     url: str,
-    md5: str,
+    md5: str | None,
     dest: Path,
     policy: FetchPolicy | None = None,
     progress: ProgressFn | None = None,
@@ -153,7 +153,8 @@ def fetch(
     cuts short, seen as a wrong MD5) and HTTP 408/429/5xx are retried; other HTTP errors
     (404) and a wrong MD5 of a whole announced body are not; a server that stalls twice is
     given up on, and no attempt starts after ``policy.deadline`` seconds. The error names
-    the URL. ``dest`` is replaced only by a verified file.
+    the URL. ``dest`` is replaced only by a verified file. ``md5=None`` (a file whose
+    checksum nobody publishes) accepts any whole body.
     """
     policy = policy or FetchPolicy()
     dest.parent.mkdir(parents=True, exist_ok=True)
@@ -169,7 +170,12 @@ def fetch(
 
 
 def _fetch_into(
-    url: str, md5: str, part: IO[bytes], part_path: Path, policy: FetchPolicy, progress: ProgressFn | None
+    url: str,
+    md5: str | None,
+    part: IO[bytes],
+    part_path: Path,
+    policy: FetchPolicy,
+    progress: ProgressFn | None,
 ) -> None:
     """Attempts until ``part`` holds a body with the right MD5, or the typed error that ends them."""
     start = time.monotonic()
@@ -197,7 +203,7 @@ def _fetch_into(
             continue
         part.flush()
         got = md5_of(part_path)
-        if got == md5:
+        if md5 is None or got == md5:
             return
         if total is not None:  # the whole announced body, but not the registry's bytes
             raise ChecksumError(f"{url}: MD5 is {got}, the registry expects {md5}; nothing was kept")

@@ -37,10 +37,15 @@ ARCHIVE_SUFFIXES = (".tar.gz", ".tgz", ".zip")
 
 @dataclass(frozen=True)
 class Download:
-    """One file to fetch: its URL and the MD5 the registry expects of it."""
+    """One file to fetch: its URL and the MD5 the registry expects of it.
+
+    ``md5`` is ``None`` only where upstream publishes no checksum (the SentencePiece
+    models): the cache then pins the MD5 of the first complete download and checks every
+    later read against it.
+    """
 
     url: str
-    md5: str
+    md5: str | None
 
     @property
     def basename(self) -> str:
@@ -95,6 +100,15 @@ class Dataset:
         return self.refs if chosen is None else chosen
 
 
+@dataclass(frozen=True)
+class Model:
+    """A model file a tokenizer needs (the SentencePiece models of spBLEU)."""
+
+    name: str
+    download: Download
+    description: str
+
+
 def _strings(value: Any, where: str) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise DatasetFormatError(f"{where}: expected a list of strings")
@@ -130,14 +144,7 @@ def _dataset(name: str, raw: Any, subsets: Mapping[str, str] | None, source: str
     downloads = raw.get("downloads")
     if not isinstance(downloads, list) or not downloads:
         raise DatasetFormatError(f"{where}: expected a non-empty list of downloads")
-    parsed = []
-    for item in downloads:
-        if not isinstance(item, dict) or not isinstance(item.get("url"), str):
-            raise DatasetFormatError(f"{where}: a download needs a 'url'")
-        md5 = item.get("md5")
-        if not isinstance(md5, str) or len(md5) != 32 or not all(c in "0123456789abcdef" for c in md5):
-            raise DatasetFormatError(f"{where}: download {item['url']} needs a 32-digit lowercase hex 'md5'")
-        parsed.append(Download(item["url"], md5))
+    parsed = [_download(item, where, pinned=True) for item in downloads]
     pairs = raw.get("langpairs")
     if not isinstance(pairs, dict) or not pairs:
         raise DatasetFormatError(f"{where}: expected language pairs")
@@ -154,39 +161,76 @@ def _dataset(name: str, raw: Any, subsets: Mapping[str, str] | None, source: str
     )
 
 
-def parse_registry(text: str, source: str) -> dict[str, Dataset]:
-    """The sets of one registry file (``source`` names it in errors)."""
+def _download(item: Any, where: str, pinned: bool) -> Download:
+    if not isinstance(item, dict) or not isinstance(item.get("url"), str):
+        raise DatasetFormatError(f"{where}: a download needs a 'url'")
+    md5 = item.get("md5")
+    if md5 is None and not pinned:
+        return Download(item["url"], None)
+    if not isinstance(md5, str) or len(md5) != 32 or not all(c in "0123456789abcdef" for c in md5):
+        raise DatasetFormatError(f"{where}: download {item['url']} needs a 32-digit lowercase hex 'md5'")
+    return Download(item["url"], md5)
+
+
+def _model(name: str, raw: Any, source: str) -> Model:
+    where = f"{source}: model {name}"
+    return Model(name, _download(raw, where, pinned=False), str(raw.get("description", "")))
+
+
+def _parse(text: str, source: str) -> tuple[dict[str, Dataset], dict[str, Model]]:
     try:
         raw = json.loads(text)
     except json.JSONDecodeError as err:
         raise DatasetFormatError(f"{source}:{err.lineno}: not JSON: {err.msg}") from None
-    if not isinstance(raw, dict) or not isinstance(raw.get("testsets"), dict):
-        raise DatasetFormatError(f"{source}: expected an object with 'testsets'")
+    if not isinstance(raw, dict) or not any(isinstance(raw.get(k), dict) for k in ("testsets", "models")):
+        raise DatasetFormatError(f"{source}: expected an object with 'testsets' (or 'models')")
     subsets = raw.get("subsets", {})
-    return {name: _dataset(name, value, subsets.get(name), source) for name, value in raw["testsets"].items()}
+    sets = {
+        name: _dataset(name, value, subsets.get(name), source)
+        for name, value in raw.get("testsets", {}).items()
+    }
+    models = {name: _model(name, value, source) for name, value in raw.get("models", {}).items()}
+    return sets, models
+
+
+def parse_registry(text: str, source: str) -> dict[str, Dataset]:
+    """The sets of one registry file (``source`` names it in errors)."""
+    return _parse(text, source)[0]
 
 
 @cache
-def _builtin() -> dict[str, Dataset]:
+def _builtin() -> tuple[dict[str, Dataset], dict[str, Model]]:
     text = resources.files("understudy.datasets").joinpath("registry.json").read_text("utf-8")
-    return parse_registry(text, "registry.json")
+    return _parse(text, "registry.json")
 
 
-def _extra(paths: str) -> dict[str, Dataset]:
+def _extra(paths: str) -> tuple[dict[str, Dataset], dict[str, Model]]:
     sets: dict[str, Dataset] = {}
+    models: dict[str, Model] = {}
     for path in filter(None, paths.split(os.pathsep)):
         try:
             with open(path, encoding="utf-8") as f:
                 text = f.read()
         except OSError as err:
             raise DatasetFormatError(f"{path} (from ${REGISTRY_ENV}): cannot read: {err.strerror}") from None
-        sets.update(parse_registry(text, path))
-    return sets
+        more_sets, more_models = _parse(text, path)
+        sets.update(more_sets)
+        models.update(more_models)
+    return sets, models
 
 
 def registry() -> dict[str, Dataset]:
     """Every known set by name: the built-in ones and those of ``$UNDERSTUDY_REGISTRY``."""
-    return {**_builtin(), **_extra(os.environ.get(REGISTRY_ENV, ""))}
+    return {**_builtin()[0], **_extra(os.environ.get(REGISTRY_ENV, ""))[0]}
+
+
+def models() -> dict[str, Model]:
+    """Every known tokenizer model by name, built-in and from ``$UNDERSTUDY_REGISTRY``.
+
+    >>> sorted(models())
+    ['flores101', 'flores200', 'spBLEU-1K']
+    """
+    return {**_builtin()[1], **_extra(os.environ.get(REGISTRY_ENV, ""))[1]}
 
 
 def dataset(name: str) -> Dataset:
