@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole test suite: Rust format, lint and unit tests, then Python lint, types and tests.
-# Needs the package installed editable with its test extra: pip install -e '.[test]'
+# Needs the package installed editable with its test extras: pip install -e '.[test,ja,ko,spm]'
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,4 +11,5 @@ ruff format --check .
 ruff check .
 mypy
 python -m mypy.stubtest understudy._core
+python scripts/sacrebleu_suite.py fetch  # sacrebleu's own tests, run by tests/test_sacrebleu_suite.py
 python -m pytest

@@ -1,0 +1,103 @@
+"""sacrebleu's ``BLEU``, ``CHRF`` and ``TER`` classes: understudy's metrics with sacrebleu's signatures.
+
+The constructors take sacrebleu's arguments in sacrebleu's order; ``corpus_score``
+and ``sentence_score`` return sacrebleu's score classes (lists of counts, ``format``
+with a signature string). ``BLEU.compute_bleu`` scores statistics a training loop
+accumulated itself, through understudy's one BLEU scoring function.
+
+>>> bleu = BLEU()
+>>> bleu.corpus_score(["The cat sat on the mat."], [["The cat sat on the mat."]]).counts
+[7, 6, 5, 4]
+>>> round(BLEU.compute_bleu([9, 7, 5, 3], [10, 8, 6, 4], 11, 11).score, 4)
+83.7592
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+
+import understudy
+from understudy.config import BLEUConfig
+from understudy.metric import RefStreams
+from understudy.sacrebleu.metrics.base import BLEUScore, CHRFScore, CompatMetric, Score, Signature, TERScore
+from understudy.stats import BLEUStats
+
+
+class BLEU(CompatMetric, understudy.BLEU):  # type: ignore[misc]
+    """sacrebleu's ``BLEU(lowercase, force, tokenize, smooth_method, smooth_value, max_ngram_order,
+    effective_order, trg_lang, references)``."""
+
+    TOKENIZERS = (*understudy.TOKENIZERS, "spm")
+    TOKENIZER_DEFAULT = "13a"
+    SMOOTH_DEFAULTS: ClassVar[dict[str, float | None]] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
+
+    def __init__(
+        self,
+        lowercase: bool = False,
+        force: bool = False,
+        tokenize: str | None = None,
+        smooth_method: str = "exp",
+        smooth_value: float | None = None,
+        max_ngram_order: int = 4,
+        effective_order: bool = False,
+        trg_lang: str = "",
+        references: RefStreams | None = None,
+    ) -> None:
+        understudy.BLEU.__init__(
+            self,
+            lowercase=lowercase,
+            force=force,
+            tokenize=tokenize,
+            smooth_method=smooth_method,
+            smooth_value=smooth_value,
+            max_ngram_order=max_ngram_order,
+            effective_order=effective_order,
+            trg_lang=trg_lang,
+            references=references,
+        )
+
+    @staticmethod
+    def compute_bleu(
+        correct: Sequence[int],
+        total: Sequence[int],
+        sys_len: int,
+        ref_len: int,
+        smooth_method: str = "none",
+        smooth_value: float | None = None,
+        effective_order: bool = False,
+        max_ngram_order: int = 4,
+    ) -> BLEUScore:
+        """BLEU of accumulated statistics: matches and hypothesis n-grams per order, and the lengths."""
+        if len(correct) != max_ngram_order or len(total) != max_ngram_order:
+            raise understudy.ConfigError(
+                f"correct and total need {max_ngram_order} counts each (max_ngram_order), "
+                f"got {len(correct)} and {len(total)}"
+            )
+        config = BLEUConfig(
+            smooth_method=smooth_method,
+            smooth_value=smooth_value,
+            effective_order=effective_order,
+            max_ngram_order=max_ngram_order,
+        )
+        row = np.array([[sys_len, ref_len, *correct, *total]], dtype=np.int64)
+        return BLEUScore.of(BLEUStats(row, np.ones(1, dtype=np.int64), config).score())
+
+
+class CHRF(CompatMetric, understudy.CHRF):  # type: ignore[misc]
+    """sacrebleu's ``CHRF(char_order, word_order, beta, lowercase, whitespace, eps_smoothing,
+    references)``."""
+
+    CHAR_ORDER, WORD_ORDER, BETA = 6, 0, 2
+
+
+class TER(CompatMetric, understudy.TER):  # type: ignore[misc]
+    """sacrebleu's ``TER(normalized, no_punct, asian_support, case_sensitive, references)``."""
+
+
+METRICS: dict[str, Any] = {"BLEU": BLEU, "CHRF": CHRF, "TER": TER}
+"""The metric classes by upper-case name, as sacrebleu's command line looks them up."""
+
+__all__ = ["BLEU", "CHRF", "METRICS", "TER", "BLEUScore", "CHRFScore", "Score", "Signature", "TERScore"]

@@ -1,0 +1,5 @@
+"""``sacrebleu.tokenizers.tokenizer_none``: see :mod:`understudy.sacrebleu.tokenizers`."""
+
+from understudy.sacrebleu.tokenizers import NoneTokenizer
+
+__all__ = ["NoneTokenizer"]

@@ -1,0 +1,131 @@
+"""Run sacrebleu 2.6.0's own test suite against ``understudy.sacrebleu``.
+
+    python scripts/sacrebleu_suite.py fetch   # the sdist from PyPI into .cache/ (checked by SHA-256)
+    python scripts/sacrebleu_suite.py run     # its tests; `import sacrebleu` means understudy.sacrebleu
+
+sacrebleu's tests are not copied into this repository: ``fetch`` downloads the
+published sdist (PyPI is reachable wherever the package installs), ``run`` unpacks
+its ``test/`` folder into a temporary directory beside a conftest that makes every
+``sacrebleu`` module name an alias of the ``understudy.sacrebleu`` module of the same
+name, and runs pytest there. Tests that need the network or sacrebleu's private
+internals are deselected, each with its reason (``EXCLUDED``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+SDIST = REPO / ".cache" / "sacrebleu-2.6.0.tar.gz"
+SDIST_SHA256 = "91499b6cd46138d95154fff1e863c2f9be57e82f0c719d8dd718d0006cf6c566"
+"""The SHA-256 of sacrebleu-2.6.0.tar.gz as published on PyPI."""
+
+EXCLUDED = {
+    "test/test_dataset.py": "downloads test sets from the network, and reads sacrebleu's private "
+    "Dataset internals (_rawdir, _outdir, _get_tarball_filename, process_to_text, "
+    "_get_langpair_allowed_refs)",
+    "test/test_api.py::test_api_get_source": "downloads wmt19, mtnt1.1 and wmt19/google from the network",
+    "test/test_api.py::test_api_get_reference": "downloads wmt19, mtnt1.1 and wmt19/google from the network",
+}
+"""What is not run, and why."""
+
+CONFTEST = '''\
+"""Makes `import sacrebleu` (and every submodule) import understudy.sacrebleu instead."""
+
+import importlib
+import pkgutil
+import sys
+
+import understudy.sacrebleu as compat
+
+sys.modules["sacrebleu"] = compat
+for info in pkgutil.walk_packages(compat.__path__, "understudy.sacrebleu."):
+    module = importlib.import_module(info.name)
+    sys.modules["sacrebleu." + info.name.removeprefix("understudy.sacrebleu.")] = module
+
+
+def pytest_report_header(config):
+    import sacrebleu.metrics
+
+    return f"sacrebleu is {sacrebleu.__name__}, sacrebleu.metrics is {sacrebleu.metrics.__name__}"
+'''
+
+
+PIP_DOWNLOAD = [sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:"]
+
+
+def sha256_of(path: Path) -> str:
+    """The hex SHA-256 of a file."""
+    digest = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 16), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def fetch() -> Path:
+    """The verified sdist, downloaded with pip the first time."""
+    if not SDIST.is_file() or sha256_of(SDIST) != SDIST_SHA256:
+        SDIST.parent.mkdir(exist_ok=True)
+        with tempfile.TemporaryDirectory(dir=SDIST.parent) as folder:
+            subprocess.run(
+                [*PIP_DOWNLOAD, "--dest", folder, "sacrebleu==2.6.0"],
+                check=True,
+            )
+            got = Path(folder) / SDIST.name
+            if sha256_of(got) != SDIST_SHA256:
+                raise SystemExit(f"{got.name}: SHA-256 is {sha256_of(got)}, expected {SDIST_SHA256}")
+            got.replace(SDIST)
+    return SDIST
+
+
+def run(extra: list[str] | None = None) -> subprocess.CompletedProcess[str]:
+    """sacrebleu's tests against understudy.sacrebleu; pytest's output is returned, not printed."""
+    if not SDIST.is_file() or sha256_of(SDIST) != SDIST_SHA256:
+        raise SystemExit(f"{SDIST} is missing or not the published sdist: run '{sys.argv[0]} fetch'")
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder)
+        (root / "test").mkdir()
+        with tarfile.open(SDIST) as tar:
+            for member in tar.getmembers():
+                if not (member.isfile() and member.name.startswith("sacrebleu-2.6.0/test/")):
+                    continue
+                source = tar.extractfile(member)
+                assert source is not None
+                with source, (root / "test" / Path(member.name).name).open("wb") as out:
+                    shutil.copyfileobj(source, out)
+        (root / "test" / "conftest.py").write_text(CONFTEST, encoding="utf-8")
+        deselect = [arg for test in EXCLUDED if "::" in test for arg in ("--deselect", test)]
+        ignore = [f"--ignore={test}" for test in EXCLUDED if "::" not in test]
+        argv = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-rf", "--rootdir", str(root)]
+        return subprocess.run(
+            [*argv, "-c", "/dev/null", *deselect, *ignore, *(extra or []), "test"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+
+
+def main() -> int:
+    """``fetch`` or ``run`` (the default: fetch if needed, then run)."""
+    command = sys.argv[1] if len(sys.argv) > 1 else "all"
+    if command in ("fetch", "all"):
+        fetch()
+    if command in ("run", "all"):
+        result = run(sys.argv[2:])
+        print(result.stdout + result.stderr, end="")
+        for test, why in EXCLUDED.items():
+            print(f"not run: {test}: {why}")
+        return result.returncode
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
