@@ -43,8 +43,14 @@ def wmt17_systems(wmt17_dir: Path) -> dict[str, list[str]]:
 
 
 def run_cli(capture: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    """The command line run in process: its exit status, stdout and stderr (capsys or capfd)."""
-    status = main(list(argv))
+    """The command line run in process: its exit status, stdout and stderr (capsys or capfd).
+
+    argparse's errors (status 2) exit through ``SystemExit``, as they do for the shell.
+    """
+    try:
+        status = main(list(argv))
+    except SystemExit as exit:
+        status = exit.code if isinstance(exit.code, int) else 1
     sys.stdout.flush()
     out, err = capture.readouterr()
     return status, out, err

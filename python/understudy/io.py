@@ -23,7 +23,7 @@ from os import PathLike, fspath
 from types import TracebackType
 from typing import IO, cast
 
-from understudy.errors import EmptyInputError, InputFileError
+from understudy.errors import ConfigError, EmptyInputError, InputFileError
 
 STDIN = "-"
 """The path that means standard input."""
@@ -41,20 +41,47 @@ def _read_bytes(path: str) -> bytes:
             raw.close()
 
 
-def decode_lines(data: bytes, name: str, first_line: int = 1, keep_bom: bool = False) -> list[str]:
-    """Split UTF-8 ``data`` into lines as :func:`read_lines` does.
+def check_encoding(encoding: str) -> str:
+    """``encoding`` if files in it can be read a line at a time: a known codec whose newline
+    is the single byte 0x0A (UTF-8, Latin-1, CP1252, Shift_JIS, GB18030... but not UTF-16).
+
+    >>> check_encoding("latin-1")
+    'latin-1'
+    >>> check_encoding("utf-16")
+    Traceback (most recent call last):
+    ...
+    understudy.errors.ConfigError: encoding 'utf-16' is not one understudy reads: its newline is not the \
+byte 0x0A (UTF-8, Latin-1, CP1252, Shift_JIS, GB18030 and the like are)
+    """
+    try:
+        newline = "\n".encode(encoding)
+    except LookupError:
+        raise ConfigError(f"unknown encoding {encoding!r}") from None
+    if newline != b"\n":
+        raise ConfigError(
+            f"encoding {encoding!r} is not one understudy reads: its newline is not the byte 0x0A "
+            "(UTF-8, Latin-1, CP1252, Shift_JIS, GB18030 and the like are)"
+        )
+    return encoding
+
+
+def decode_lines(
+    data: bytes, name: str, first_line: int = 1, keep_bom: bool = False, encoding: str = "utf-8"
+) -> list[str]:
+    """Split ``data`` (UTF-8, or ``encoding``) into lines as :func:`read_lines` does.
 
     ``name`` and ``first_line`` (the number of the first line of ``data`` in its file)
     are used in errors; a byte-order mark is dropped only at the start of a file, and
     not at all with ``keep_bom`` (test-set files keep it, as sacrebleu does).
     """
     try:
-        text = data.decode("utf-8")
+        text = data.decode(encoding)
     except UnicodeDecodeError as err:
         line = data.count(b"\n", 0, err.start) + first_line
         column = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
+        what = "UTF-8" if encoding.lower().replace("_", "-") in ("utf-8", "utf8") else encoding
         raise InputFileError(
-            f"{name}:{line}: invalid UTF-8 (byte 0x{data[err.start]:02x} at byte column {column})"
+            f"{name}:{line}: invalid {what} (byte 0x{data[err.start]:02x} at byte column {column})"
         ) from None
     if first_line == 1 and not keep_bom:
         text = text.removeprefix("\ufeff")
@@ -115,7 +142,8 @@ class LineReader:
     (['one', 'two'], ['three'], [])
     """
 
-    def __init__(self, path: str | PathLike[str], block_size: int = 1 << 22) -> None:
+    def __init__(self, path: str | PathLike[str], block_size: int = 1 << 22, encoding: str = "utf-8") -> None:
+        self.encoding = check_encoding(encoding)
         self.path = fspath(path)
         self.name = "<stdin>" if self.path == STDIN else self.path
         self._stream, self._raw = _open_binary(self.path)
@@ -152,7 +180,7 @@ class LineReader:
             cut = data.rfind(b"\n") + 1
             data, self._tail = data[:cut], data[cut:]
         if data:
-            lines = decode_lines(data, self.name, self._next_line)
+            lines = decode_lines(data, self.name, self._next_line, encoding=self.encoding)
             self._next_line += len(lines)
             self._pending.extend(lines)
 

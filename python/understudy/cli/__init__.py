@@ -1,5 +1,9 @@
 """The ``understudy`` command line: ``main(argv) -> int``, one module per subcommand.
 
+A first argument that is not a subcommand makes the command line sacrebleu's:
+``understudy REF -i HYP`` is ``understudy score REF -i HYP``, with every flag of
+sacrebleu 2.6.0 (see :mod:`understudy.cli.sacrebleu_cli`).
+
 >>> main(["--version"])
 understudy 0.1.0
 0
@@ -8,31 +12,69 @@ understudy 0.1.0
 from __future__ import annotations
 
 import argparse
+import difflib
 import os
 import sys
 import warnings
 from collections.abc import Sequence
+from typing import NoReturn
 
 from understudy._version import __version__
 from understudy.cli import pairwise, score, significance, testset, tokenize
 from understudy.cli.output import CliError, print_error
+from understudy.cli.progress import quiet
+from understudy.cli.sacrebleu_cli import is_bare
 from understudy.errors import UnderstudyError
 
 _SUBCOMMANDS = (score, significance, pairwise, tokenize, testset)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of every subcommand."""
-    parser = argparse.ArgumentParser(
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, whose errors end with where to look for the options."""
+
+    help_command: str | None = None
+    """The command whose ``--help`` lists this parser's options (``None``: the top level)."""
+    commands: dict[str, _Parser] = {}  # noqa: RUF012 (replaced per parser)
+    """The subcommands' parsers by name (top level only)."""
+
+    def error(self, message: str) -> NoReturn:
+        if self.help_command is None and self.prog == "understudy":
+            hint = "run 'understudy --help' for the commands; without one, the arguments are those of "
+            hint += "'understudy score' (sacrebleu's)"
+        else:
+            hint = f"run '{self.help_command or self.prog} --help' for the options and examples"
+        super().error(f"{message}\n({hint})")
+
+
+def build_parser(bare: bool = False) -> _Parser:
+    """The argument parser of every subcommand (``bare``: ``score`` speaks as ``understudy``)."""
+    parser = _Parser(
         prog="understudy",
-        description="BLEU, chrF and TER with sacrebleu-identical numbers, computed by a Rust core.",
+        description="BLEU, chrF and TER with sacrebleu-identical numbers, computed by a Rust core. "
+        "Without a command, the arguments are sacrebleu's: 'understudy REF -i HYP' is "
+        "'understudy score REF -i HYP'.",
         epilog="Run 'understudy COMMAND --help' for a command's options and examples.",
     )
-    parser.add_argument("--version", action="store_true", help="print the version and exit")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    parser.add_argument("-V", "--version", action="store_true", help="print the version and exit")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for module in _SUBCOMMANDS:
         module.add_parser(commands)
+    parser.commands = dict(commands.choices)
+    if bare:
+        score_parser = parser.commands["score"]
+        score_parser.prog = "understudy"
+        score_parser.help_command = "understudy score"
+        score_parser.set_defaults(bare=True, command="score")
     return parser
+
+
+def _subcommand_typo(argv: list[str], names: list[str]) -> str | None:
+    """A first word that is no file but close to a subcommand's name: most likely a typo."""
+    word = argv[0]
+    if word.startswith("-") or os.path.exists(word):
+        return None
+    close = difflib.get_close_matches(word, names, n=1, cutoff=0.75)
+    return close[0] if close else None
 
 
 def _one_line_warning(message: Warning | str, category: type[Warning], *_: object, **__: object) -> str:
@@ -51,16 +93,32 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(argv: Sequence[str] | None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.version:
+    words = list(sys.argv[1:] if argv is None else argv)
+    names = list(build_parser().commands)
+    bare = is_bare(words, names)
+    if bare:
+        typo = _subcommand_typo(words, names)
+        if typo is not None:
+            print_error(f"unknown command {words[0]!r} (and no such reference file); did you mean {typo!r}?")
+            return 2
+    parser = build_parser(bare)
+    if bare:
+        # sacrebleu's command line is the score command's parser, speaking as 'understudy'.
+        args = parser.commands["score"].parse_args(words)
+    else:
+        args, extra = parser.parse_known_args(words)
+        if extra:
+            # The subcommand's parser names the unknown argument, with its own usage and hint.
+            (parser.commands.get(args.command) or parser).error(f"unrecognized arguments: {' '.join(extra)}")
+    if getattr(args, "version", False):
         print(f"understudy {__version__}")
         return 0
     if args.command is None:
         parser.print_help(sys.stderr)
         return 2
     try:
-        status: int = args.run(args)
+        with warnings.catch_warnings(), quiet(getattr(args, "quiet", False)):
+            status: int = args.run(args)
     except CliError as err:
         print_error(str(err))
         return err.status

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import sys
 import time
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from types import TracebackType
 
 REFRESH_SECONDS = 0.2
@@ -20,6 +23,24 @@ def _size(n: float) -> str:
             return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
         n /= 1000
     raise AssertionError("unreachable")
+
+
+_quiet = [False]
+
+
+@contextmanager
+def quiet(on: bool) -> Iterator[None]:
+    """While inside, with ``on``: no progress bars and no warnings (sacrebleu's ``-q``)."""
+    if not on:
+        yield
+        return
+    _quiet[0] = True
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            yield
+    finally:
+        _quiet[0] = False
 
 
 class Progress:
@@ -35,7 +56,7 @@ class Progress:
         self.label = label
         self.total = total
         self.unit = unit
-        self.enabled = sys.stderr.isatty() if enabled is None else enabled
+        self.enabled = (sys.stderr.isatty() and not _quiet[0]) if enabled is None else enabled
         self._start = time.monotonic()
         self._last = 0.0
         self._drawn = False

@@ -5,9 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 import textwrap
+import warnings
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
+
+import numpy as np
 
 from understudy.cli.output import (
     CliError,
@@ -25,6 +28,13 @@ from understudy.cli.output import (
     write,
 )
 from understudy.cli.progress import Progress
+from understudy.cli.sacrebleu_cli import (
+    DIFFERENCES,
+    add_sacrebleu_options,
+    apply_environment,
+    print_detail,
+    run_early_action,
+)
 from understudy.cli.significance import add_significance_options, print_confidence, print_paired
 from understudy.cli.testset import Refs, add_testset_options, testset_refs
 from understudy.errors import EmptyInputError, LengthMismatchError, UnderstudyError
@@ -66,7 +76,7 @@ def add_parser(commands: Any) -> None:
         "Score hypothesis files against reference files with BLEU (default), chrF, chrF++ or TER "
         "(-m). Defaults are sacrebleu's: for BLEU 13a tokenization, mixed case, exp smoothing, maximum "
         "order 4; chrF2 with character order 6; TER as Tercom.",
-        EXAMPLES,
+        EXAMPLES + DIFFERENCES,
     )
     p.add_argument(
         "refs", nargs="*", metavar="REF", help="reference file(s), .gz read transparently; or -t NAME -l PAIR"
@@ -93,6 +103,7 @@ def add_parser(commands: Any) -> None:
     add_testset_options(p)
     add_significance_options(p)
     add_threads_option(p)
+    add_sacrebleu_options(p)
     p.set_defaults(run=run)
 
 
@@ -165,7 +176,7 @@ def _open_sources(
     )
 
     def source(path: str, fields: int | None, what: str) -> _Source:
-        src = _Source(LineReader(path), fields, what)
+        src = _Source(LineReader(path, encoding=args.encoding), fields, what)
         stack.callback(src.reader.close)
         return src
 
@@ -326,6 +337,10 @@ def run(args: argparse.Namespace) -> int:
     """Score every system with every metric, a chunk of segments at a time, and print the results."""
     if args.width < 0:
         raise CliError(f"--width must be 0 or more, got {args.width}")
+    apply_environment(args, getattr(args, "bare", False))
+    early = run_early_action(args)
+    if early is not None:
+        return early
     paired: Test | None = "bs" if args.paired_bs else "ar" if args.paired_ar else None
     if (paired or args.confidence) and args.sentence_level:
         raise CliError("confidence intervals and paired tests are for corpus scores, not -sl")
@@ -334,6 +349,12 @@ def run(args: argparse.Namespace) -> int:
     testset = _testset(args)
     tag = _Tagger(testset.signature if testset else [])
     metrics = scorers(args, effective_order=args.sentence_level)
+    if args.detail and (testset is None or paired or args.confidence or args.sentence_level):
+        warnings.warn(
+            "--detail breaks one system's corpus score of a test set (-t) down; ignored", stacklevel=1
+        )
+    elif args.detail and testset is not None:
+        return _run_detail(args, metrics, testset, tag)
     scored = _score_stream(args, metrics, keep_rows=bool(paired or args.confidence), testset=testset, tag=tag)
     if scored is None:
         return 0
@@ -350,8 +371,16 @@ def run(args: argparse.Namespace) -> int:
                 def advance(k: int, _: int, done: int = m * per_metric) -> None:
                     bar.update(done + k)
 
+                # As sacrebleu's command line: no bootstrap interval beside randomization.
                 result = paired_test(
-                    stats, scored.names, paired, n, args.seed, args.p_values, progress=advance
+                    stats,
+                    scored.names,
+                    paired,
+                    n,
+                    args.seed,
+                    args.p_values,
+                    ar_confidence=0,
+                    progress=advance,
                 )
                 tests.append(tag(result))
         print_paired(tests, args)
@@ -368,6 +397,21 @@ def run(args: argparse.Namespace) -> int:
         for k, name in enumerate(scored.names)
     ]
     _print_corpus(results, args)
+    return 0
+
+
+def _run_detail(args: argparse.Namespace, metrics: list[Metric[Any]], testset: Refs, tag: _Tagger) -> int:
+    """One system's corpus score, then sacrebleu's ``--detail`` breakdown of the test set."""
+    # Every segment is scored; the filters of -ol/--subset pick rows, here and per subset.
+    scored = _score_stream(args, metrics, keep_rows=True, testset=replace(testset, keep=None), tag=tag)
+    assert scored is not None and scored.stats is not None
+    if len(scored.names) > 1:
+        raise CliError("--detail takes one system, as in sacrebleu")
+    stats = [per_metric[0] for per_metric in scored.stats]
+    keep = np.ones(len(stats[0]), dtype=bool) if testset.keep is None else np.array(testset.keep, dtype=bool)
+    main = [tag(type(s)(s.rows[keep], s.refs_per_segment[keep], s.config).score()) for s in stats]
+    _print_corpus([(scored.names[0], main)], args)
+    print_detail(args, stats)
     return 0
 
 

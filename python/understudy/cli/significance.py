@@ -109,15 +109,17 @@ def print_paired(results: list[PairedResult], args: argparse.Namespace) -> None:
     names = [f"Baseline: {first.baseline.name}", *(s.name for s in first.systems)]
     header = ["System"]
     columns: list[list[str]] = []
+    intervals = first.baseline.mean is not None
     for result in results:
         name = _metric_name(result.signature)
-        header += [f"{name} (μ ± 95% CI)", "p-value"]
+        header += [f"{name} (μ ± 95% CI)" if intervals else name, "p-value"]
         columns.append([_score(result.baseline, w), *(_score(s, w) for s in result.systems)])
         columns.append(["", *(_p(s) for s in result.systems)])
     rows = [[name, *(column[i] for column in columns)] for i, name in enumerate(names)]
     test = "paired bootstrap resampling" if first.test == "bs" else "paired approximate randomization"
     notes = [
-        f"Scores with mean ± 95% interval of bootstrap resamples; p-values by {test} "
+        ("Scores with mean ± 95% interval of bootstrap resamples; p" if intervals else "P")
+        + f"-values by {test} "
         f"({first.n} {'resamples' if first.test == 'bs' else 'trials'}, seed {first.seed}); "
         f"* p <= {ALPHA}: significantly different from the baseline.",
         *(f"{_metric_name(r.signature)} signature: {r.signature.format(args.short)}" for r in results),

@@ -145,7 +145,8 @@ def cache_for(args: argparse.Namespace, bars: _Bars | None = None) -> Cache:
     return Cache(args.cache, offline=True if args.offline else None, progress=bars)
 
 
-def _load(args: argparse.Namespace, name: str) -> DatasetFields:
+def load_fields(args: argparse.Namespace, name: str) -> DatasetFields:
+    """Test set ``name`` for ``args.langpair`` from the cache the options ask for, with progress bars."""
     bars = _Bars()
     try:
         return load(name, args.langpair, cache_for(args, bars))
@@ -173,7 +174,7 @@ def run_info(args: argparse.Namespace) -> int:
         lines.append(f"  {d.url}  md5 {d.md5 or 'unpinned'}  ({state})")
     lines.append(f"language pairs: {' '.join(info.langpairs)}")
     if args.langpair:
-        fields = _load(args, args.name)
+        fields = load_fields(args, args.name)
         lines.append(f"{args.langpair}: {len(fields)} segments; fields: {', '.join(fields.fields)}")
         lines.append(f"scored references: {', '.join(fields.ref_fields) or 'none'}")
     lines.append(f"cache: {cache.root}")
@@ -199,7 +200,7 @@ def run_echo(args: argparse.Namespace) -> int:
         raise CliError("'all' cannot be combined with other fields")
     rows: list[str] = []
     for name in args.name.split(","):
-        fields = _load(args, name).filtered(args.origlang, args.subset)
+        fields = load_fields(args, name).filtered(args.origlang, args.subset)
         wanted = list(fields.fields) if args.fields == ["all"] else args.fields
         columns = [fields.field(f) for f in wanted]
         rows.extend("\t".join(values) for values in zip(*columns, strict=True))
@@ -233,7 +234,7 @@ def testset_refs(args: argparse.Namespace) -> Refs:
     streams: list[tuple[str, list[str]]] = []
     keep: list[bool] = []
     for name in args.test_set.split(","):
-        fields = _load(args, name)
+        fields = load_fields(args, name)
         if not fields.ref_fields:
             raise CliError(f"test set {name} {args.langpair} has no references to score against")
         if streams and len(fields.ref_fields) != len(streams):
