@@ -28,6 +28,15 @@ from understudy.stats import BLEUStats
 _LANGUAGE_TOKENIZERS = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
 
 
+def tokenizer_for(trg_lang: str) -> str:
+    """sacrebleu's default tokenizer for a target language: ``zh``, ``ja-mecab``, ``ko-mecab``, else ``13a``.
+
+    >>> tokenizer_for("ja"), tokenizer_for("de")
+    ('ja-mecab', '13a')
+    """
+    return _LANGUAGE_TOKENIZERS.get(trg_lang, "13a")
+
+
 class _Pretokenizing:
     """A core scorer whose text is first tokenized by a Python library (MeCab, SentencePiece)."""
 
@@ -102,7 +111,7 @@ class BLEU(Metric[BLEUStats]):
         threads: int | None = None,
     ) -> None:
         if tokenize is None:
-            tokenize = _LANGUAGE_TOKENIZERS.get(trg_lang, "13a")
+            tokenize = tokenizer_for(trg_lang)
         elif trg_lang in _LANGUAGE_TOKENIZERS and tokenize != _LANGUAGE_TOKENIZERS[trg_lang]:
             # sacrebleu warns so too (a log message there).
             warnings.warn(
@@ -120,6 +129,9 @@ class BLEU(Metric[BLEUStats]):
             max_ngram_order=max_ngram_order,
             effective_order=effective_order,
         )
+        if config.tokenize in PYTHON_TOKENIZERS:
+            # A missing library (or model) is named now, not after references were read or fetched.
+            external_tokenizer(config.tokenize)
         self._setup(config, references, threads)
 
     def _scorer(self) -> _Scorer:

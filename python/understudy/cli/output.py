@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import warnings
 from typing import Any, BinaryIO
 
 from understudy.bleu import BLEU
@@ -26,8 +28,17 @@ def add_command(
     return parser
 
 
-def add_text_options(parser: argparse.ArgumentParser, lowercase_help: str) -> None:
-    """The options that decide how text becomes tokens: ``-tok`` and ``-lc``."""
+def add_text_options(parser: argparse.ArgumentParser, lowercase_help: str, language: bool = True) -> None:
+    """The options that decide how text becomes tokens: ``-tok``, ``-lc`` and (unless the
+    command has its own, as ``score`` has for ``-t``) ``-l``, whose target picks the tokenizer."""
+    if language:
+        parser.add_argument(
+            "-l",
+            "--language-pair",
+            dest="langpair",
+            metavar="SRC-TRG",
+            help="the language pair; its target picks the default tokenizer, as in sacrebleu",
+        )
     parser.add_argument(
         "-tok",
         "--tokenize",
@@ -141,6 +152,22 @@ def check_stdin_once(uses: list[tuple[str, str]]) -> None:
             f"standard input (-) is given as {' and as '.join(stdin)}; it can be read once: "
             "give all but one of them as files"
         )
+
+
+def warn_reference_as_system(refs: list[str], systems: list[str]) -> None:
+    """Warn when a system file is also a reference file (``-i *.de`` beside ``ref.de``): it would
+    score as a perfect system."""
+    for system in systems:
+        for ref in refs:
+            try:
+                same = system != "-" and ref != "-" and os.path.samefile(system, ref)
+            except OSError:
+                continue  # a missing file is reported when it is read
+            if same:
+                warnings.warn(
+                    f"system file {system} is also reference file {ref}: it scores as a perfect system",
+                    stacklevel=2,
+                )
 
 
 def target_language(args: argparse.Namespace) -> str:

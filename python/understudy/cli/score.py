@@ -25,6 +25,7 @@ from understudy.cli.output import (
     scorers,
     stdout,
     text_table,
+    warn_reference_as_system,
     write,
 )
 from understudy.cli.progress import Progress
@@ -82,7 +83,7 @@ def add_parser(commands: Any) -> None:
         "refs", nargs="*", metavar="REF", help="reference file(s), .gz read transparently; or -t NAME -l PAIR"
     )
     p.add_argument("-i", "--input", nargs="+", metavar="HYP", help="system output file(s); default: stdin")
-    add_text_options(p, "case-insensitive BLEU")
+    add_text_options(p, "case-insensitive BLEU", language=False)  # -l is among the test-set options
     add_scoring_options(p)
     add_metric_options(p)
     p.add_argument(
@@ -167,6 +168,7 @@ def _open_sources(
     if args.input and len(set(args.input)) != len(args.input):
         raise CliError("the same system file is given twice with -i")
     hyp_paths = args.input or ["-"]
+    warn_reference_as_system(args.refs, hyp_paths)
     check_stdin_once(
         [(p, f"reference {k + 1}") for k, p in enumerate(args.refs)]
         + [
@@ -346,9 +348,10 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("confidence intervals and paired tests are for corpus scores, not -sl")
     if args.sentence_level and len(set(args.metrics)) > 1:
         raise CliError("sentence-level scoring (-sl) takes one metric, as in sacrebleu")
+    # The scorers first: a tokenizer's missing extra is named before a test set is fetched.
+    metrics = scorers(args, effective_order=args.sentence_level)
     testset = _testset(args)
     tag = _Tagger(testset.signature if testset else [])
-    metrics = scorers(args, effective_order=args.sentence_level)
     if args.detail and (testset is None or paired or args.confidence or args.sentence_level):
         warnings.warn(
             "--detail breaks one system's corpus score of a test set (-t) down; ignored", stacklevel=1

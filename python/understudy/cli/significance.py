@@ -22,6 +22,7 @@ from understudy.cli.output import (
     latex_table,
     scorers,
     text_table,
+    warn_reference_as_system,
     write,
 )
 from understudy.errors import LengthMismatchError
@@ -219,6 +220,7 @@ def run(args: argparse.Namespace) -> int:
         [(p, f"reference {k + 1}") for k, p in enumerate(args.refs)]
         + [(p, f"system {k + 1} (-i)") for k, p in enumerate(args.input)]
     )
+    warn_reference_as_system(args.refs, args.input)
     refs = [[line.rstrip() for line in read_lines(path)] for path in args.refs]
     systems = [[line.rstrip() for line in read_lines(path)] for path in args.input]
     for path, lines in zip([*args.input, *args.refs], [*systems, *refs], strict=True):

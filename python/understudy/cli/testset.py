@@ -167,14 +167,15 @@ def run_list(args: argparse.Namespace) -> int:
 def run_info(args: argparse.Namespace) -> int:
     """Print a set's description, downloads (and whether cached), pairs and, with -l, fields."""
     info = dataset(args.name)
+    # With -l the pair is loaded (and fetched) first, so that the cache states below are current.
+    fields = load_fields(args, args.name) if args.langpair else None
     cache = cache_for(args)
     lines = [f"{info.name}: {info.description}", f"format: {info.format}", "downloads:"]
     for d in info.downloads:
         state = "cached" if cache.download_path(d).is_file() else "not cached"
         lines.append(f"  {d.url}  md5 {d.md5 or 'unpinned'}  ({state})")
     lines.append(f"language pairs: {' '.join(info.langpairs)}")
-    if args.langpair:
-        fields = load_fields(args, args.name)
+    if fields is not None:
         lines.append(f"{args.langpair}: {len(fields)} segments; fields: {', '.join(fields.fields)}")
         lines.append(f"scored references: {', '.join(fields.ref_fields) or 'none'}")
     lines.append(f"cache: {cache.root}")

@@ -5,13 +5,15 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from understudy.cli.output import add_command, add_text_options, write
+from understudy.bleu import tokenizer_for
+from understudy.cli.output import add_command, add_text_options, target_language, write
 from understudy.io import STDIN, read_lines
 from understudy.tokenizers import tokenize
 
 EXAMPLES = """examples:
   echo 'Hello, world! U.S.A. 1990.' | understudy tokenize
   understudy tokenize -tok intl -lc < hyp.txt > hyp.tok
+  understudy tokenize -l en-ja < hyp.ja            MeCab, as BLEU picks it for a Japanese target
 """
 
 
@@ -32,6 +34,6 @@ def add_parser(commands: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Tokenize stdin to stdout."""
     lines = read_lines(STDIN, allow_empty=True)
-    for line in tokenize(lines, args.tokenize or "13a", args.lowercase):
+    for line in tokenize(lines, args.tokenize or tokenizer_for(target_language(args)), args.lowercase):
         write(line)
     return 0

@@ -34,7 +34,14 @@ from understudy._atomic import atomic_write
 from understudy.datasets.archive import read_manifest, unpack
 from understudy.datasets.fetch import FetchPolicy, ProgressFn, fetch, md5_of
 from understudy.datasets.registry import Dataset, Download
-from understudy.errors import CacheError, ChecksumError, DatasetError, DatasetFormatError, OfflineError
+from understudy.errors import (
+    CacheError,
+    ChecksumError,
+    DatasetError,
+    DatasetFormatError,
+    DownloadError,
+    OfflineError,
+)
 
 CACHE_ENV = "UNDERSTUDY_CACHE"
 """The cache folder, when set."""
@@ -210,6 +217,10 @@ class Cache:
             with file_lock(lock, self.lock_timeout):
                 if rebuild or not self._ready(download):
                     self._fill(download, who)
+        except DownloadError as err:
+            raise type(err)(
+                f"{err} (without a network, a cache filled elsewhere is used with --offline)"
+            ) from None
         except OSError as err:
             if isinstance(err, DatasetError):
                 raise
