@@ -71,6 +71,29 @@ def test_mecab_scores_are_sacrebleus_on_written_text(name: str, lines: list[str]
     assert_parity(BLEUConfig(tokenize=name, effective_order=True), hyps, [refs[0]])
 
 
+@pytest.fixture(scope="module")
+def chinese_paper(wmt17_dir: Path) -> list[str]:
+    """The lines of the BLEU paper in Chinese (the seeds beside the data): real CJK text with
+    Latin names, numbers, formulas and full-width punctuation."""
+    path = wmt17_dir.parent.parent / "seeds" / "002_9668607c03a78679.txt"
+    lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    assert len(lines) > 100
+    return lines
+
+
+@pytest.mark.parametrize("name", ["ja-mecab", "ko-mecab", "flores200"])
+def test_scores_are_sacrebleus_on_real_cjk_text(
+    name: str, chinese_paper: list[str], request: pytest.FixtureRequest
+) -> None:
+    if name == "flores200":
+        request.getfixturevalue("served")
+    hyps = chinese_paper
+    refs: list[list[str | None]] = [[*chinese_paper[1:], chinese_paper[0]], chinese_paper[::-1]]
+    assert_parity(BLEUConfig(tokenize=name), hyps, refs, sentences=40)
+    theirs = SacreBLEU(tokenize=name)
+    assert tokenize(hyps, name) == [" ".join(theirs.tokenizer(h.rstrip()).split()) for h in hyps]
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), name=st.sampled_from(["ja-mecab", "ko-mecab"]), n=st.integers(1, 4))
 def test_mecab_scores_are_sacrebleus_on_generated_text(data: st.DataObject, name: str, n: int) -> None:
