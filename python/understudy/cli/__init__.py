@@ -53,7 +53,8 @@ def build_parser(bare: bool = False) -> _Parser:
         description="BLEU, chrF and TER with sacrebleu-identical numbers, computed by a Rust core. "
         "Without a command, the arguments are sacrebleu's: 'understudy REF -i HYP' is "
         "'understudy score REF -i HYP'.",
-        epilog="Run 'understudy COMMAND --help' for a command's options and examples.",
+        epilog="Run 'understudy COMMAND --help' for a command's options and examples; 'understudy "
+        "score --help' also lists where understudy differs from sacrebleu on purpose.",
     )
     parser.add_argument("-V", "--version", action="store_true", help="print the version and exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
