@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -35,6 +35,9 @@ from understudy.errors import (
 )
 from understudy.stats import Stats
 from understudy.threads import resolve_threads
+
+if TYPE_CHECKING:
+    from understudy.accumulator import Accumulator
 
 RefStreams = Sequence[Sequence[str | None]]
 """Reference streams: ``refs[k][i]`` is the k-th reference of segment i (``None``: none)."""
@@ -256,6 +259,13 @@ class Metric(ABC, Generic[S]):
         if isinstance(refs, str) or not isinstance(refs, Sequence):
             raise InputTypeError("refs must be a list of reference strings for this one hypothesis")
         return self.corpus_score([hyp], [[ref] for ref in refs])
+
+    def accumulator(self) -> Accumulator:
+        """A running total of this metric's statistics for training and evaluation loops
+        (see :mod:`understudy.accumulator`)."""
+        from understudy.accumulator import Accumulator
+
+        return Accumulator(self)
 
     def pairwise(
         self,

@@ -22,7 +22,7 @@ import json
 import zipfile
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from os import PathLike
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -31,7 +31,7 @@ from numpy.typing import NDArray
 
 from understudy._atomic import atomic_write
 from understudy.config import BLEUConfig, CHRFConfig, MetricConfig, TERConfig
-from understudy.errors import ConfigError, InputFileError
+from understudy.errors import ConfigError, InputError, InputFileError
 from understudy.result import BLEUResult, CHRFResult, Result, TERResult
 from understudy.scoring import ScoreArrays, score_chrf_rows, score_rows, score_ter_rows
 from understudy.signature import Signature
@@ -261,7 +261,9 @@ class Totals:
     """A running total of statistics rows: what streaming, shards and training loops keep.
 
     Adding statistics (or another total) sums their rows exactly, in any order; the
-    score is the one the concatenated statistics give.
+    score is the one the concatenated statistics give. :attr:`state` is the whole total
+    as one int64 array that sums element-wise (``torch.distributed.all_reduce``, an MPI
+    sum, ``np.add``), and :meth:`from_state` reads it back.
 
     >>> from understudy import CHRF
     >>> chrf = CHRF()
@@ -269,12 +271,21 @@ class Totals:
     >>> run += chrf.segment_stats(["the dog"], [["a dog"]])
     >>> run.n_segments, run.score() == chrf.corpus_score(["a cat", "the dog"], [["a cat", "a dog"]])
     (2, True)
+    >>> Totals.from_state(chrf.config, run.state + run.state).n_segments
+    4
     """
 
     config: MetricConfig
     total: NDArray[np.int64]
     n_segments: int = 0
-    ref_counts: frozenset[int] = field(default_factory=frozenset)
+    ref_sum: int = 0
+    """The references of all segments, summed (the signature's ``nrefs`` comes from these two)."""
+    ref_square_sum: int = 0
+    """The squares of each segment's number of references, summed: all segments have the same
+    number exactly when ``n_segments * ref_square_sum == ref_sum ** 2``."""
+
+    STATE_HEADER: ClassVar[int] = 3
+    """Leading entries of :attr:`state` before the summed row: segments, references, their squares."""
 
     @classmethod
     def empty(cls, config: MetricConfig) -> Totals:
@@ -284,8 +295,8 @@ class Totals:
     @classmethod
     def of(cls, stats: Stats[Any, Any]) -> Totals:
         """The total of ``stats``."""
-        counts = frozenset(int(n) for n in np.unique(stats.refs_per_segment))
-        return cls(stats.config, stats.total(), len(stats), counts)
+        refs = stats.refs_per_segment.astype(np.int64)
+        return cls(stats.config, stats.total(), len(stats), int(refs.sum()), int((refs * refs).sum()))
 
     def __add__(self, other: Totals | Stats[Any, Any]) -> Totals:
         """Both totals summed (statistics are totalled first)."""
@@ -297,13 +308,43 @@ class Totals:
             self.config,
             self.total + other.total,
             self.n_segments + other.n_segments,
-            self.ref_counts | other.ref_counts,
+            self.ref_sum + other.ref_sum,
+            self.ref_square_sum + other.ref_square_sum,
         )
 
     @property
     def nrefs(self) -> int | None:
-        """References per segment, or ``None`` when it varies."""
-        return next(iter(self.ref_counts)) if len(self.ref_counts) == 1 else None
+        """References per segment, or ``None`` when it varies (or nothing was added)."""
+        n = self.n_segments
+        if n == 0 or n * self.ref_square_sum != self.ref_sum**2:
+            return None
+        return self.ref_sum // n
+
+    @property
+    def state(self) -> NDArray[np.int64]:
+        """``[segments, references, their squares, *summed row]``: sums element-wise."""
+        header = [self.n_segments, self.ref_sum, self.ref_square_sum]
+        return np.concatenate([np.array(header, dtype=np.int64), self.total.astype(np.int64)])
+
+    @classmethod
+    def from_state(cls, config: MetricConfig, state: NDArray[Any] | Sequence[int]) -> Totals:
+        """The total a :attr:`state` array (of ``config``'s metric) holds, checked."""
+        array = np.asarray(state)
+        width = cls.STATE_HEADER + config.row_width
+        if array.shape != (width,):
+            raise InputError(
+                f"a {config.name} state has {width} entries ({cls.STATE_HEADER} counts and a row of "
+                f"{config.row_width}), got shape {array.shape}"
+            )
+        if array.dtype.kind not in "iu" and not np.array_equal(array, np.round(array)):
+            raise InputError("a state holds whole numbers (counts); this one has fractions")
+        values = array.astype(np.int64)
+        if (values < 0).any():
+            raise InputError("a state holds counts, which are never negative")
+        n, refs, squares = (int(v) for v in values[: cls.STATE_HEADER])
+        if (refs > 0 and n == 0) or squares < refs:
+            raise InputError(f"the state's counts do not fit together: {n} segments, {refs} references")
+        return cls(config, values[cls.STATE_HEADER :].copy(), n, refs, squares)
 
     def score(self) -> Result:
         """The corpus score of every segment added so far."""
