@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from understudy.cli.chunks import Chunks, ChunkStats, add_dask_option
 from understudy.cli.output import (
     CliError,
     add_command,
@@ -104,6 +105,7 @@ def add_parser(commands: Any) -> None:
     add_testset_options(p)
     add_significance_options(p)
     add_threads_option(p)
+    add_dask_option(p)
     add_sacrebleu_options(p)
     p.set_defaults(run=run)
 
@@ -223,20 +225,17 @@ class _Totals:
     totals: list[list[Totals]] = field(default_factory=list)
     kept: list[list[list[Stats[Any, Any]]]] = field(default_factory=list)
 
-    def add(
-        self,
-        sys_columns: list[list[str]],
-        ref_columns: list[list[str]],
-        sentences: _SentenceWriter | None,
-        tag: _Tagger,
-    ) -> None:
-        """Score one chunk with every metric (printing sentence scores when asked) and add it."""
+    sentences: _SentenceWriter | None = None
+    tag: _Tagger | None = None
+
+    def add(self, chunk: ChunkStats) -> None:
+        """Add one chunk's statistics of every metric (printing sentence scores when asked)."""
         if not self.totals:
-            self.totals = [[Totals.empty(m.config) for _ in sys_columns] for m in self.metrics]
-            self.kept = [[[] for _ in sys_columns] for _ in self.metrics]
-        for m, metric in enumerate(self.metrics):
-            chunk_stats = metric.segment_stats_many(sys_columns, ref_columns)
-            if sentences is not None:
+            self.totals = [[Totals.empty(m.config) for _ in chunk[0]] for m in self.metrics]
+            self.kept = [[[] for _ in chunk[0]] for _ in self.metrics]
+        sentences, tag = self.sentences, self.tag
+        for m, chunk_stats in enumerate(chunk):
+            if sentences is not None and tag is not None:
                 sentences.write([tag(r) for r in chunk_stats[0].sentence_results()])
             self.totals[m] = [t + s for t, s in zip(self.totals[m], chunk_stats, strict=True)]
             if self.keep_rows:
@@ -257,7 +256,10 @@ def _score_stream(
         first = 0
         line = 1  # the input line of the chunk's first segment
         sentences = _SentenceWriter(args) if args.sentence_level else None
-        run = _Totals(metrics, keep_rows)
+        run = _Totals(metrics, keep_rows, sentences=sentences, tag=tag)
+        chunks = Chunks(metrics, run.add)
+        if args.dask:
+            chunks.connect(args.dask, stack)
         try:
             while True:
                 sys_columns = [col for src in systems for col in src.chunk(CHUNK_LINES)]
@@ -276,16 +278,13 @@ def _score_stream(
                     sys_columns, ref_columns = _kept(sys_columns, mask), _kept(ref_columns, mask)
                     if not any(mask):
                         continue
-                try:
-                    run.add(sys_columns, ref_columns, sentences, tag)
-                except UnderstudyError as err:
-                    # The scorers count segments from the chunk's first one: say where that is.
-                    if line > 1 and keep is None:
-                        raise type(err)(f"{err} (segments counted from line {line} of the input)") from err
-                    raise
+                # The scorers count segments from the chunk's first one: errors say where that is.
+                chunks.submit(sys_columns, ref_columns, line if keep is None else 0)
                 line += size
                 progress.update(tracked.bytes_read)
+            chunks.finish()
         except (UnderstudyError, CliError, KeyboardInterrupt) as err:
+            chunks.cancel()
             if sentences is not None:
                 # Scores already printed must not pass for a complete run.
                 sentences.fail("interrupted" if isinstance(err, KeyboardInterrupt) else str(err))

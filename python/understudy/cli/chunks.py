@@ -1,0 +1,124 @@
+"""Where ``score`` computes each chunk's statistics: in this process, or on a Dask cluster (``--dask``).
+
+Chunks are read here, in order; with ``--dask`` each chunk's text goes to a worker as
+one task, its statistics rows come back, and results are taken in input order with a
+bounded number of chunks in flight (memory stays flat, sentence scores print in order).
+The output is the same either way: the rows are integers and their sums exact.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import deque
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
+from typing import Any
+
+from understudy.config import MetricConfig
+from understudy.errors import MissingExtraError, UnderstudyError
+from understudy.metric import Metric
+from understudy.metrics import metric_for
+from understudy.stats import Stats
+
+ChunkStats = list[list[Stats[Any, Any]]]
+"""Per metric, per system: one chunk's statistics."""
+
+IN_FLIGHT_PER_WORKER = 2
+"""Chunks queued on the cluster per worker thread before the reader waits."""
+
+
+def add_dask_option(parser: argparse.ArgumentParser) -> None:
+    """``--dask local|ADDRESS``."""
+    parser.add_argument(
+        "--dask",
+        metavar="CLUSTER",
+        help="score the chunks on Dask: 'local' starts a LocalCluster (a worker process per core), "
+        "tcp://HOST:8786 uses a running scheduler (extra 'dask'); the output is the same",
+    )
+
+
+def remote_chunk(
+    configs: list[MetricConfig], sys_columns: list[list[str]], ref_columns: list[list[str]]
+) -> ChunkStats:
+    """One chunk scored on a worker, single-threaded (the cluster is the parallelism)."""
+    return [metric_for(c, threads=1).segment_stats_many(sys_columns, ref_columns) for c in configs]
+
+
+class Chunks:
+    """Computes chunk statistics and hands them back in input order through ``on_result``.
+
+    ``submit`` a chunk (with the input line of its first segment, for messages);
+    ``finish`` when the input ends. An error of a chunk is raised with its line.
+    """
+
+    def __init__(self, metrics: list[Metric[Any]], on_result: Callable[[ChunkStats], None]) -> None:
+        self.metrics = metrics
+        self.on_result = on_result
+        self._client: Any = None
+        self._pending: deque[tuple[Any, int]] = deque()
+        self._window = 1
+
+    def connect(self, address: str, stack: ExitStack) -> None:
+        """Use the Dask cluster at ``address`` (``local``: start one) until ``stack`` closes."""
+        try:
+            distributed: Any = __import__("distributed")
+        except ImportError:
+            raise MissingExtraError("--dask needs the 'dask' extra: pip install 'understudy[dask]'") from None
+        if address == "local":
+            cluster = stack.enter_context(
+                distributed.LocalCluster(threads_per_worker=1, processes=True, dashboard_address=":0")
+            )
+            self._client = stack.enter_context(distributed.Client(cluster))
+        else:
+            try:
+                self._client = stack.enter_context(distributed.Client(address, timeout="20s"))
+            except OSError as err:
+                raise UnderstudyError(f"--dask {address}: cannot reach the scheduler: {err}") from None
+        print(f"understudy: Dask dashboard: {self._client.dashboard_link}", file=sys.stderr)
+        self._window = max(1, IN_FLIGHT_PER_WORKER * sum(self._client.nthreads().values()))
+
+    def submit(self, sys_columns: list[list[str]], ref_columns: list[list[str]], line: int) -> None:
+        """Score one chunk (here, or queued on the cluster)."""
+        if self._client is None:
+            with _located(line):
+                chunk = [m.segment_stats_many(sys_columns, ref_columns) for m in self.metrics]
+            self.on_result(chunk)
+            return
+        configs = [m.config for m in self.metrics]
+        self._pending.append(
+            (self._client.submit(remote_chunk, configs, sys_columns, ref_columns, pure=False), line)
+        )
+        self._drain(self._window)
+
+    def finish(self) -> None:
+        """Wait for every chunk still on the cluster."""
+        self._drain(0)
+
+    def cancel(self) -> None:
+        """Drop the chunks still on the cluster (after an error)."""
+        for future, _ in self._pending:
+            future.cancel()
+        self._pending.clear()
+
+    def _drain(self, keep: int) -> None:
+        while len(self._pending) > keep:
+            future, line = self._pending.popleft()
+            with _located(line):
+                chunk = future.result()
+            self.on_result(chunk)
+
+
+@contextmanager
+def _located(line: int) -> Iterator[None]:
+    """Re-raise a scorer's error saying from which input line its segment numbers count
+    (``line`` 0 or 1: nothing to add)."""
+    try:
+        yield
+    except UnderstudyError as err:
+        if line > 1:
+            raise type(err)(f"{err} (segments counted from line {line} of the input)") from err
+        raise
+
+
+__all__ = ["ChunkStats", "Chunks", "add_dask_option", "remote_chunk"]
