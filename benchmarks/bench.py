@@ -21,6 +21,9 @@ Tasks (the issue's numbering):
   chrf-pairwise          the all-pairs chrF matrix of 500 x 500 segments (MBR)
   ja-mecab               corpus BLEU with the ja-mecab tokenizer (MeCab runs in Python for both
                          tools): 4 systems x 3000 seeded pseudo-Japanese segments
+  dask                   corpus BLEU of 10,000,000 segments (WMT17 repeated) from 20 sharded files
+                         on a 2-worker LocalCluster, against the single-process CLI (not in the
+                         default set: it writes 5 GB of files; --tasks dask)
   wc -w over the same bytes is timed for corpus and stream, as the floor that
   merely touching the text costs.
 """
@@ -498,6 +501,105 @@ def task_stream(data: Path, repeat: int, slow_repeat: int) -> list[Timing]:
         shutil.rmtree(folder)
 
 
+DASK_SEGMENTS = 10_000_000
+DASK_SHARDS = 20
+
+
+def make_shards(data: Path, folder: Path, segments: int, shards: int) -> tuple[str, str]:
+    """The WMT17 reference and one system repeated to ``segments`` lines, written both whole
+    (for the single-process CLI) and cut into ``shards`` files each (for the workers)."""
+    paths = []
+    per_shard = -(-segments // shards)
+    for name in ("ref", "uedin-nmt.4722"):
+        lines = (data / f"newstest2017.{name}.en-de.de").read_bytes().splitlines(keepends=True)
+        whole = folder / f"{name}.de"
+        with open(whole, "wb") as out:
+            for k in range(shards):
+                with open(folder / f"{name}.shard{k:03d}.de", "wb") as shard:
+                    block = b"".join(
+                        lines[i % len(lines)]
+                        for i in range(k * per_shard, min(segments, (k + 1) * per_shard))
+                    )
+                    shard.write(block)
+                    out.write(block)
+        paths.append(str(whole))
+    return paths[0], paths[1]
+
+
+def _worker_peak_mb() -> float:
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def task_dask(data: Path, repeat: int, segments: int) -> list[Timing]:
+    """Sharded files on a 2-worker LocalCluster against the single-process command line."""
+    from distributed import Client, LocalCluster
+    from understudy import BLEU
+    from understudy import dask as ud
+
+    folder = Path(tempfile.mkdtemp(prefix="understudy-dask-"))
+    try:
+        ref, hyp = make_shards(data, folder, segments, DASK_SHARDS)
+        rows = []
+        for label, extra in (
+            ("understudy score (CLI), 1 process, 2 cores", []),
+            ("... 1 process, 1 core (-j 1)", ["-j", "1"]),
+        ):
+            measured = [
+                run_measured([sys.executable, "-m", "understudy", ref, "-i", hyp, "-b", *extra])
+                for _ in range(repeat)
+            ]
+            seconds = statistics.median(t for t, _ in measured)
+            rows.append(
+                Timing(
+                    label,
+                    seconds,
+                    f"{segments / seconds / 1e6:.2f} M segments/s",
+                    max(m for _, m in measured),
+                )
+            )
+        start = time.perf_counter()
+        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+        with cluster, Client(cluster) as client:
+            startup = time.perf_counter() - start
+            times = []
+            for _ in range(repeat):
+                t0 = time.perf_counter()
+                ud.corpus_score_files(
+                    BLEU(), str(folder / "uedin-nmt.4722.shard*.de"), [str(folder / "ref.shard*.de")]
+                )
+                times.append(time.perf_counter() - t0)
+            peaks = client.run(_worker_peak_mb)
+        seconds = statistics.median(times)
+        per_worker = segments / seconds / 2 / 1e6
+        rows.append(
+            Timing(
+                f"understudy.dask, 2 workers x 1 thread, {DASK_SHARDS} shards",
+                seconds,
+                f"{segments / seconds / 1e6:.2f} M segments/s ({per_worker:.2f} M per worker); "
+                f"cluster start {startup:.1f} s not included",
+                max(peaks.values()),
+            )
+        )
+        measured = [
+            run_measured([sys.executable, "-m", "understudy", ref, "-i", hyp, "-b", "--dask", "local"])
+            for _ in range(repeat)
+        ]
+        seconds = statistics.median(t for t, _ in measured)
+        rows.append(
+            Timing(
+                "understudy score --dask local (CLI: chunks sent to workers)",
+                seconds,
+                "cluster start included; memory of the reading process",
+                max(m for _, m in measured),
+            )
+        )
+        return rows
+    finally:
+        shutil.rmtree(folder)
+
+
 def table(title: str, rows: list[Timing], markdown: bool) -> str:
     base = rows[0].seconds
     lines = [f"### {title}", ""] if markdown else [title, "-" * len(title)]
@@ -553,6 +655,7 @@ def main() -> int:
             "ja-mecab",
         ],
     )
+    parser.add_argument("--dask-segments", type=int, default=DASK_SEGMENTS, help="segments of the dask task")
     parser.add_argument("--markdown", action="store_true", help="print Markdown tables (for README.md)")
     args = parser.parse_args()
     repeat = 3 if args.quick else args.repeat
@@ -604,6 +707,10 @@ def main() -> int:
         "ja-mecab": (
             "12. Corpus BLEU of Japanese with MeCab, 4 systems x 3000 segments",
             lambda: task_ja_mecab(repeat, slow_repeat),
+        ),
+        "dask": (
+            f"13. Corpus BLEU of {args.dask_segments:,} segments: Dask (2 workers, shards) and one process",
+            lambda: task_dask(args.data, slow_repeat, args.dask_segments),
         ),
     }
     for name in args.tasks:

@@ -99,3 +99,15 @@ def test_multiple_references_with_missing_ones(
         np.testing.assert_array_equal(stats.rows, expected)
         assert stats.score().score == theirs.corpus_score(hyps, None).score
     assert ours.corpus_score(wmt17_systems["KIT"]).signature.nrefs is None  # sacrebleu's "var"
+
+
+def test_a_segment_of_a_million_tokens_is_counted_by_sorting_with_sacrebleus_numbers(
+    wmt17_ref: list[str], wmt17_systems: dict[str, list[str]]
+) -> None:
+    # The whole test set twenty times over as one line: references above 2^20 tokens are
+    # counted by sorting n-gram positions instead of in a trie (memory: a few bytes a token).
+    hyp, ref = " ".join(wmt17_systems["uedin-nmt"] * 20), " ".join(wmt17_ref * 20)
+    theirs = SacreBLEU(max_ngram_order=5).corpus_score([hyp], [[ref]])
+    ours = BLEU(max_ngram_order=5).corpus_score([hyp], [[ref]])
+    assert ours.ref_len > 1 << 20
+    assert (list(ours.counts), list(ours.totals), ours.score) == (theirs.counts, theirs.totals, theirs.score)

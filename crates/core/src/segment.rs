@@ -10,8 +10,14 @@
 //! them in the L1 cache, which is faster than keeping thousands of them in memory,
 //! and a loaded segment can be matched against many hypotheses. Words are compared
 //! as strings, so everything is exact.
+//!
+//! A trie costs about a hundred bytes a reference token, which is nothing for a
+//! sentence and 4 GB for a 100 MB line. References longer than
+//! [`HUGE_SEGMENT_TOKENS`] are therefore counted by sorting instead (see
+//! [`Counter::sorted_row`]): a word id and a position index a token, a few bytes each,
+//! so memory stays a small multiple of the text.
 
-use rustc_hash::FxBuildHasher;
+use rustc_hash::{FxBuildHasher, FxHashMap};
 use std::hash::BuildHasher;
 
 use crate::config::{tokens, Config};
@@ -20,6 +26,10 @@ use crate::tok13a::Scratch;
 
 /// The parent of unigrams.
 const ROOT: u32 = u32::MAX;
+/// References of more tokens than this (in all) are counted by sorting, not with a trie.
+pub const HUGE_SEGMENT_TOKENS: usize = 1 << 20;
+/// The id of a hypothesis word that no reference has: no n-gram with it can match.
+const UNSEEN: u32 = u32::MAX;
 /// Separates the references of a segment in its stored text (tokens never contain it).
 const REF_SEPARATOR: char = '\n';
 
@@ -122,6 +132,11 @@ pub struct Counter {
     ids: Vec<u32>,
     counts: Vec<u32>,
     touched: Vec<u32>,
+    /// References above this many tokens are counted by sorting ([`HUGE_SEGMENT_TOKENS`];
+    /// lowered by tests to check both paths agree).
+    huge: Option<usize>,
+    /// Whether the loaded references are counted by sorting (no trie was built).
+    sorted: bool,
 }
 
 /// Byte equality of two slices of equal length, inlined (words are short, and a
@@ -174,6 +189,17 @@ impl Counter {
 
     /// Build the word and n-gram tables of the loaded text.
     fn index(&mut self, n_tokens: usize, max_order: usize) {
+        self.sorted = n_tokens > self.huge.unwrap_or(HUGE_SEGMENT_TOKENS);
+        if self.sorted {
+            // Only the lengths: sorted_row reads the text itself.
+            self.lens.clear();
+            self.lens.extend(
+                self.text
+                    .split(REF_SEPARATOR)
+                    .map(|line| tokens(line).count() as u32),
+            );
+            return;
+        }
         self.words.reset(n_tokens);
         self.n_words = 0;
         self.children.reset(n_tokens * max_order);
@@ -245,6 +271,10 @@ impl Counter {
     /// The statistics row `[hyp_len, ref_len, match_1..N, total_1..N]` of `hyp`
     /// against the loaded references.
     pub fn row(&mut self, config: &Config, hyp: &str, row: &mut [i64]) {
+        if self.sorted {
+            self.sorted_row(config, hyp, row);
+            return;
+        }
         let n_max = config.max_order;
         let Counter {
             scratch,
@@ -295,10 +325,141 @@ impl Counter {
     }
 }
 
+impl Counter {
+    /// Count references above `tokens` tokens by sorting (tests use small values).
+    pub fn with_huge_threshold(tokens: usize) -> Self {
+        Counter {
+            huge: Some(tokens),
+            ..Counter::default()
+        }
+    }
+
+    /// [`Counter::row`] for huge references, by sorting n-gram positions.
+    ///
+    /// Words get ids (a hypothesis word no reference has gets [`UNSEEN`]); for each
+    /// order, the positions of every n-gram of the hypothesis and of each reference
+    /// (never across two references) are sorted by their n-gram, and each run of equal
+    /// n-grams adds `min(count in the hypothesis, largest count in one reference)`,
+    /// exactly what the trie gives.
+    fn sorted_row(&mut self, config: &Config, hyp: &str, row: &mut [i64]) {
+        let n_max = config.max_order;
+        let Counter {
+            scratch,
+            text,
+            lens,
+            ..
+        } = self;
+        let mut words: FxHashMap<&str, u32> = FxHashMap::default();
+        // All ids: the hypothesis first, then each reference; `starts[k]` is where
+        // reference k begins (and `starts[n_refs]` the end).
+        let mut ids: Vec<u32> = Vec::new();
+        let mut starts: Vec<usize> = Vec::with_capacity(lens.len() + 1);
+        let hyp_text = config.preprocess_into(hyp, scratch);
+        let hyp_len = tokens(hyp_text).count();
+        ids.reserve(hyp_len + lens.iter().map(|&l| l as usize).sum::<usize>());
+        ids.resize(hyp_len, UNSEEN);
+        for line in text.split(REF_SEPARATOR) {
+            starts.push(ids.len());
+            for tok in tokens(line) {
+                let next = words.len() as u32;
+                ids.push(*words.entry(tok).or_insert(next));
+            }
+        }
+        starts.push(ids.len());
+        for (slot, tok) in ids.iter_mut().zip(tokens(hyp_text)) {
+            *slot = words.get(tok).copied().unwrap_or(UNSEEN);
+        }
+        drop(words);
+
+        row.fill(0);
+        row[0] = hyp_len as i64;
+        row[1] = closest_ref_len(hyp_len, lens) as i64;
+        let n_refs = lens.len();
+        let mut per_ref = vec![0u32; n_refs];
+        let mut positions: Vec<u32> = Vec::with_capacity(ids.len());
+        for n in 1..=n_max {
+            row[1 + n_max + n] = (hyp_len + 1).saturating_sub(n) as i64;
+            positions.clear();
+            positions.extend(
+                (0..(hyp_len + 1).saturating_sub(n))
+                    .filter(|&p| !ids[p..p + n].contains(&UNSEEN))
+                    .map(|p| p as u32),
+            );
+            if positions.is_empty() {
+                continue;
+            }
+            for k in 0..n_refs {
+                let (first, end) = (starts[k], starts[k + 1]);
+                positions.extend((first..(end + 1).saturating_sub(n).max(first)).map(|p| p as u32));
+            }
+            positions.sort_unstable_by(|&a, &b| {
+                let (a, b) = (a as usize, b as usize);
+                ids[a..a + n].cmp(&ids[b..b + n])
+            });
+            let mut matched = 0i64;
+            let mut run = 0;
+            while run < positions.len() {
+                let gram = &ids[positions[run] as usize..positions[run] as usize + n];
+                let mut end = run;
+                let mut in_hyp = 0u32;
+                while end < positions.len() {
+                    let p = positions[end] as usize;
+                    if ids[p..p + n] != *gram {
+                        break;
+                    }
+                    if p < hyp_len {
+                        in_hyp += 1;
+                    } else {
+                        // The reference holding p: the last start at or before it.
+                        let k = starts.partition_point(|&s| s <= p) - 1;
+                        per_ref[k] += 1;
+                    }
+                    end += 1;
+                }
+                if in_hyp > 0 {
+                    let best = per_ref.iter().copied().max().unwrap_or(0);
+                    matched += i64::from(in_hyp.min(best));
+                }
+                per_ref.fill(0);
+                run = end;
+            }
+            row[1 + n] = matched;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::tokenize::Tokenizer;
+
+    #[test]
+    fn huge_references_counted_by_sorting_give_the_trie_rows() {
+        let mut rng = crate::testing::Rng(7);
+        for max_order in [1, 2, 4, 6] {
+            let cfg = Config::new(Tokenizer::Tok13a, false, max_order).unwrap();
+            for _ in 0..200 {
+                let refs: Vec<String> = (0..3).map(|k| rng.line(k * 7 + 3)).collect();
+                let hyp = rng.line(12);
+                let seg = RefSegment::new(
+                    &cfg,
+                    refs.iter().map(String::as_str),
+                    &mut Scratch::default(),
+                );
+                let (mut trie, mut sorted) = (Counter::default(), Counter::with_huge_threshold(0));
+                let width = 2 + 2 * max_order;
+                let (mut a, mut b) = (vec![0i64; width], vec![0i64; width]);
+                trie.load(&seg, max_order);
+                sorted.load(&seg, max_order);
+                assert!(sorted.sorted && !trie.sorted);
+                for h in [hyp.as_str(), refs[1].as_str(), "", "zzz a b"] {
+                    trie.row(&cfg, h, &mut a);
+                    sorted.row(&cfg, h, &mut b);
+                    assert_eq!(a, b, "{h:?} against {refs:?}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn ngram_crossing_an_unseen_word_is_not_counted() {
