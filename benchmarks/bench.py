@@ -21,6 +21,8 @@ Tasks (the issue's numbering):
   chrf-pairwise          the all-pairs chrF matrix of 500 x 500 segments (MBR)
   ja-mecab               corpus BLEU with the ja-mecab tokenizer (MeCab runs in Python for both
                          tools): 4 systems x 3000 seeded pseudo-Japanese segments
+  long-line              peak memory of BLEU on one 100 MB hypothesis line and one 100 MB
+                         reference line (not in the default set)
   dask                   corpus BLEU of 10,000,000 segments (WMT17 repeated) from 20 sharded files
                          on a 2-worker LocalCluster, against the single-process CLI (not in the
                          default set: it writes 5 GB of files; --tasks dask)
@@ -600,6 +602,45 @@ def task_dask(data: Path, repeat: int, segments: int) -> list[Timing]:
         shutil.rmtree(folder)
 
 
+LONG_LINE_BYTES = 100_000_000
+
+LONG_LINE_SCRIPT = """
+import sys
+from understudy import BLEU
+hyp = open(sys.argv[1], encoding="utf-8").read().rstrip("\\n")
+ref = open(sys.argv[2], encoding="utf-8").read().rstrip("\\n")
+if sys.argv[3] == "score":
+    BLEU().corpus_score([hyp], [[ref]])
+"""
+
+
+def task_long_line(data: Path, repeat: int) -> list[Timing]:
+    """BLEU of one 100 MB hypothesis line against one 100 MB reference line (WMT17 text)."""
+    folder = Path(tempfile.mkdtemp(prefix="understudy-long-"))
+    try:
+        paths = []
+        for name in ("uedin-nmt.4722", "ref"):
+            text = " ".join((data / f"newstest2017.{name}.en-de.de").read_text(encoding="utf-8").splitlines())
+            line = (" ".join([text] * (LONG_LINE_BYTES // len(text.encode()) + 1))).encode()[:LONG_LINE_BYTES]
+            path = folder / f"{name}.line"
+            path.write_bytes(line.decode("utf-8", "ignore").rsplit(" ", 1)[0].encode() + b"\n")
+            paths.append(str(path))
+        rows = []
+        for what, label in (
+            ("score", "understudy BLEU (API), the whole process"),
+            ("read", "reading the two lines only"),
+        ):
+            measured = [
+                run_measured([sys.executable, "-c", LONG_LINE_SCRIPT, *paths, what]) for _ in range(repeat)
+            ]
+            rows.append(
+                Timing(label, statistics.median(t for t, _ in measured), "", max(m for _, m in measured))
+            )
+        return rows
+    finally:
+        shutil.rmtree(folder)
+
+
 def table(title: str, rows: list[Timing], markdown: bool) -> str:
     base = rows[0].seconds
     lines = [f"### {title}", ""] if markdown else [title, "-" * len(title)]
@@ -707,6 +748,10 @@ def main() -> int:
         "ja-mecab": (
             "12. Corpus BLEU of Japanese with MeCab, 4 systems x 3000 segments",
             lambda: task_ja_mecab(repeat, slow_repeat),
+        ),
+        "long-line": (
+            "14. BLEU of one 100 MB line against another",
+            lambda: task_long_line(args.data, slow_repeat),
         ),
         "dask": (
             f"13. Corpus BLEU of {args.dask_segments:,} segments: Dask (2 workers, shards) and one process",
