@@ -1,0 +1,296 @@
+"""``understudy correlate``: metric scores against human scores, at system or segment level."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+from understudy.cli.output import (
+    CliError,
+    add_command,
+    add_metric_options,
+    add_scoring_options,
+    add_text_options,
+    add_threads_option,
+    latex_table,
+    scorers,
+    text_table,
+    warn_reference_as_system,
+    write,
+)
+from understudy.correlation import DEFAULT_STATISTICS, STATISTICS, CorrelationResult, compare, correlate
+from understudy.correlation.human import HumanScores, read_human
+from understudy.errors import LengthMismatchError
+from understudy.io import read_lines
+from understudy.metric import Metric
+
+EXAMPLES = """examples:
+  understudy correlate ref-B.txt -i sys/*.txt --human mqm_system_scores.tsv -m bleu chrf ter
+  understudy correlate ref.de -i *.de --human da.tsv --statistics pearson kendall-wmt accuracy
+  understudy correlate ref.de -i *.de --human mqm.tsv --level segment       segment level, pooled
+  understudy correlate ref.de -i *.de --human h.tsv --metric-scores comet.tsv --compare
+  understudy correlate ref.de -i *.de --human h.tsv -f json --plot regression.svg
+
+A system's name is its file's name without the last extension (--names to give others); the
+human file must score every system (TSV/CSV 'system<TAB>score' or 'system<TAB>segment<TAB>score',
+JSON, or WMT MQM annotations). TER is negated before correlating, so that every metric should
+correlate positively. Intervals: 95%, from bootstrap resamples of the items (systems or segments).
+"""
+
+
+def add_parser(commands: Any) -> None:
+    """Register the ``correlate`` subcommand."""
+    p = add_command(
+        commands,
+        "correlate",
+        "metric scores against human judgments (Pearson, Spearman, Kendall, accuracy)",
+        "Score each system with BLEU, chrF and TER (-m), or read another metric's scores, and correlate "
+        "them with human scores, with bootstrap intervals; as the BLEU paper's Section 5 does.",
+        EXAMPLES,
+    )
+    p.add_argument("refs", nargs="+", metavar="REF", help="reference file(s)")
+    p.add_argument("-i", "--input", nargs="+", required=True, metavar="HYP", help="system output files")
+    p.add_argument("--names", nargs="+", metavar="NAME", help="the systems' names in the human file")
+    p.add_argument("--human", required=True, metavar="FILE", help="human scores (TSV, CSV, JSON or MQM)")
+    p.add_argument(
+        "--metric-scores", nargs="+", default=[], metavar="FILE", help="scores of other metrics (as --human)"
+    )
+    p.add_argument("--level", choices=["system", "segment"], default="system", help="default: system")
+    p.add_argument(
+        "--statistics",
+        nargs="+",
+        choices=list(STATISTICS),
+        default=list(DEFAULT_STATISTICS),
+        metavar="STAT",
+        help=f"any of {' '.join(STATISTICS)} (default: {' '.join(DEFAULT_STATISTICS)})",
+    )
+    p.add_argument(
+        "-n", "--bootstrap", type=int, default=1000, metavar="N", help="resamples for intervals (1000)"
+    )
+    p.add_argument("--seed", type=int, default=12345, help="random seed (12345)")
+    p.add_argument(
+        "--compare", action="store_true", help="test each pair of metrics' difference (permutation)"
+    )
+    p.add_argument("--plot", metavar="FILE", help="the regression of human on metric scores (.png or .svg)")
+    add_text_options(p, "case-insensitive BLEU")
+    add_scoring_options(p)
+    add_metric_options(p)
+    p.add_argument(
+        "-f", "--format", default="text", choices=["text", "json", "csv", "latex"], help="default: text"
+    )
+    p.add_argument("-w", "--width", type=int, default=3, help="decimal places (default: 3)")
+    add_threads_option(p)
+    p.set_defaults(run=run)
+
+
+def _names(args: argparse.Namespace) -> list[str]:
+    names: list[str] = args.names or [Path(p).name.rsplit(".", 1)[0] for p in args.input]
+    if len(names) != len(args.input):
+        raise CliError(f"--names gives {len(names)} names for {len(args.input)} systems")
+    if len(set(names)) != len(names):
+        raise CliError(
+            f"two systems have the same name: {', '.join(sorted({n for n in names if names.count(n) > 1}))}"
+        )
+    return names
+
+
+def _check_coverage(human: HumanScores, names: list[str], what: str) -> None:
+    missing = [n for n in names if n not in human.system]
+    if missing:
+        raise CliError(
+            f"{what} has no score for {', '.join(missing)}; it scores {', '.join(sorted(human.system))}"
+            " (give the systems' names with --names)"
+        )
+
+
+def _system_level(
+    args: argparse.Namespace, metrics: list[Metric[Any]], names: list[str], human: HumanScores
+) -> tuple[dict[str, list[float]], list[float], list[str], dict[str, str]]:
+    refs = [[line.rstrip() for line in read_lines(p)] for p in args.refs]
+    systems = [[line.rstrip() for line in read_lines(p)] for p in args.input]
+    for path, lines in zip(args.input, systems, strict=True):
+        if len(lines) != len(refs[0]):
+            raise LengthMismatchError(f"{args.refs[0]} has {len(refs[0])} lines but {path} has {len(lines)}")
+    scores: dict[str, list[float]] = {}
+    signatures: dict[str, str] = {}
+    for metric in metrics:
+        results = metric.corpus_scores(systems, refs)
+        scores[results[0].name] = [r.score for r in results]
+        signatures[results[0].name] = results[0].signature.format()
+    for path in args.metric_scores:
+        other = read_human(path)
+        _check_coverage(other, names, path)
+        scores[Path(path).name.rsplit(".", 1)[0]] = [other.system[n] for n in names]
+    return scores, [human.system[n] for n in names], names, signatures
+
+
+def _segment_level(
+    args: argparse.Namespace, metrics: list[Metric[Any]], names: list[str], human: HumanScores
+) -> tuple[dict[str, list[float]], list[float], list[str], dict[str, str]]:
+    if not human.has_segments:
+        raise CliError(f"{args.human} has system scores only; --level segment needs segment scores")
+    refs = [[line.rstrip() for line in read_lines(p)] for p in args.refs]
+    items = [(n, seg) for n in names for seg in sorted(human.segments.get(n, {})) if seg <= len(refs[0])]
+    if not items:
+        raise CliError(f"{args.human} scores none of the segments of these systems")
+    scores: dict[str, list[float]] = {}
+    signatures: dict[str, str] = {}
+    systems = {n: [line.rstrip() for line in read_lines(p)] for n, p in zip(names, args.input, strict=True)}
+    for metric in metrics:
+        per_system = {n: metric.segment_stats(hyps, refs) for n, hyps in systems.items()}
+        sentence = {n: stats.sentence_scores() for n, stats in per_system.items()}
+        first = next(iter(per_system.values()))
+        scores[first.config.name] = [float(sentence[n][seg - 1]) for n, seg in items]
+        signatures[first.config.name] = first.signature.format()
+    for path in args.metric_scores:
+        other = read_human(path)
+        scores[Path(path).name.rsplit(".", 1)[0]] = [
+            other.segments.get(n, {}).get(seg, float("nan")) for n, seg in items
+        ]
+    return (
+        scores,
+        [human.segments[n][seg] for n, seg in items],
+        [f"{n}:{seg}" for n, seg in items],
+        signatures,
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Score, correlate and print."""
+    if args.width < 0:
+        raise CliError(f"--width must be 0 or more, got {args.width}")
+    names = _names(args)
+    human = read_human(args.human)
+    _check_coverage(human, names, args.human)
+    warn_reference_as_system(args.refs, args.input)
+    metrics = scorers(args, effective_order=args.level == "segment")
+    collect = _system_level if args.level == "system" else _segment_level
+    scores, human_scores, items, signatures = collect(args, metrics, names, human)
+    higher = {m.config.name: m.config.higher_is_better for m in metrics}
+    result = correlate(
+        scores,
+        human_scores,
+        items,
+        level=args.level,
+        statistics=args.statistics,
+        n_bootstrap=args.bootstrap,
+        seed=args.seed,
+        higher_is_better=higher,
+        human_name=Path(args.human).name,
+        metric_signatures=signatures,
+    )
+    comparisons = []
+    if args.compare:
+        metric_names = list(scores)
+        for i, a in enumerate(metric_names):
+            for b in metric_names[i + 1 :]:
+                comparisons.append(
+                    compare(
+                        (a, scores[a]),
+                        (b, scores[b]),
+                        human_scores,
+                        args.statistics[0],
+                        args.bootstrap or 1000,
+                        args.seed,
+                        higher,
+                    )
+                )
+    unscored = {n: v for n, v in human.system.items() if n not in names} if args.level == "system" else {}
+    _print(result, comparisons, unscored, args)
+    if args.plot:
+        from understudy.correlation.plot import regression_plot
+
+        regression_plot(result, args.plot, higher)
+    return 0
+
+
+def _rows(
+    result: CorrelationResult, statistics: list[str], width: int, without: bool = False
+) -> list[list[str]]:
+    chosen = result.without_outliers if without else result.correlations
+    rows = []
+    for metric in result.scores:
+        cells = [
+            next(c for c in chosen if (c.metric, c.statistic) == (metric, s)).format(width)
+            for s in statistics
+        ]
+        rows.append([metric, *cells])
+    return rows
+
+
+def _print(
+    result: CorrelationResult, comparisons: list[Any], unscored: dict[str, float], args: argparse.Namespace
+) -> None:
+    w, stats = args.width, args.statistics
+    if args.format == "json":
+        record = result.to_dict()
+        record["comparisons"] = [c.to_dict() for c in comparisons]
+        record["unscored_in_human_file"] = unscored
+        write(json.dumps(record, indent=1, ensure_ascii=False))
+        return
+    if args.format == "csv":
+        out = io.StringIO()
+        table = csv.writer(out, lineterminator="\r\n")
+        table.writerow(
+            ["metric", *(f"{s}{part}" for s in stats for part in ("", "_low", "_high")), "signature"]
+        )
+        for metric in result.scores:
+            cells: list[Any] = [metric]
+            for s in stats:
+                c = result.get(metric, s)
+                cells += [c.value, c.low, c.high]
+            table.writerow([*cells, result.metric_signatures.get(metric, result.signature)])
+        write(out.getvalue().rstrip("\r\n"))
+        return
+    header = ["Metric", *stats]
+    if args.format == "latex":
+        write(latex_table(header, _rows(result, stats, w), result.signature))
+        return
+    level = "System" if result.level == "system" else "Segment"
+    source = Path(args.human).name
+    count = f"{len(result.items)} {result.level}s"
+    lines = [
+        f"{level}-level correlation with {source} ({count}; 95% intervals from "
+        f"{result.n_bootstrap} bootstrap resamples of them)",
+        "",
+        text_table(header, _rows(result, stats, w)),
+    ]
+    negated = [m for m in result.scores if m.startswith("TER")]
+    if negated:
+        lines.append(f"({', '.join(negated)} negated before correlating: lower is better)")
+    if result.outliers:
+        lines += [
+            "",
+            f"Far from the other human scores: {', '.join(result.outliers)}; without "
+            f"{'them' if len(result.outliers) > 1 else 'it'}:",
+            text_table(header, _rows(result, stats, w, without=True)),
+        ]
+    if result.level == "system":
+        table_rows = [
+            [name, f"{h:.{w}f}", *(f"{result.scores[m][k]:.{w}f}" for m in result.scores)]
+            for k, (name, h) in enumerate(zip(result.items, result.human, strict=True))
+        ]
+        table_rows.sort(key=lambda r: -float(r[1]))
+        lines += ["", text_table(["System", "Human", *result.scores], table_rows)]
+    if unscored:
+        listed = ", ".join(f"{n} ({v:.{w}f})" for n, v in sorted(unscored.items(), key=lambda kv: kv[1]))
+        lines += ["", f"Also in the human file, not scored here: {listed}."]
+        lowest = min(result.human)
+        worse = [n for n, v in unscored.items() if v < lowest]
+        if worse:
+            lines.append(
+                f"Judged worse than every scored system: {', '.join(worse)} (a reference? then "
+                "the choice of reference matters)."
+            )
+    for c in comparisons:
+        lines.append(
+            f"{c.a} vs {c.b}: {c.statistic} differs by {c.difference:+.{w}f}, "
+            f"p = {c.p_value:.4f} ({c.n} permutations)"
+        )
+    lines += ["", f"Signature: {result.signature}"]
+    lines += [f"{m} signature: {s}" for m, s in result.metric_signatures.items()]
+    write("\n".join(lines))

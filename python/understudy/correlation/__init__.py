@@ -1,0 +1,300 @@
+"""Metric scores against human judgments: correlations with bootstrap intervals, and the
+significance of the difference between two metrics' correlations.
+
+:func:`correlate` takes each metric's scores and the human scores of the same items
+(systems, or segments) and gives every statistic of
+:mod:`understudy.correlation.statistics` with a 95% bootstrap interval (items resampled
+with replacement, seeded). A metric where lower is better (TER) is negated first, so
+that a good metric correlates positively whatever it measures. Human scores far from
+the others (more than 3.5 robust standard deviations from their median) are named, and
+the correlations are given without them too: one item can carry or sink a correlation
+of a dozen systems. :func:`compare` tests whether two metrics correlate differently by
+paired permutation (Deutsch et al. 2021): each item's two standardized metric scores
+are swapped at random.
+
+Needs SciPy (``pip install 'understudy[stats]'``).
+
+>>> result = correlate({"BLEU": [20.1, 25.3, 30.2, 28.0]}, [-3.0, -2.1, -1.2, -1.9], ["a", "b", "c", "d"],
+...                    statistics=("pearson", "kendall-b"), n_bootstrap=200)
+>>> [(c.statistic, round(c.value, 3)) for c in result.correlations]
+[('pearson', 0.981), ('kendall-b', 1.0)]
+>>> result.signature.startswith("level:system|items:4|bs:200|seed:12345|")
+True
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from understudy._version import __version__
+from understudy.correlation.human import HumanScores, mqm_weight, read_human, read_mqm
+from understudy.correlation.statistics import STATISTICS, Scores
+from understudy.errors import ConfigError, InputError
+
+DEFAULT_STATISTICS = ("pearson", "spearman", "kendall-b")
+"""What :func:`correlate` computes unless asked otherwise."""
+
+DEFAULT_SEED = 12345
+OUTLIER_SPREAD = 3.5
+"""Robust standard deviations (1.4826 x the median absolute deviation) beyond which a human
+score is called an outlier."""
+
+
+@dataclass(frozen=True)
+class Correlation:
+    """One statistic of one metric against the human scores, with its 95% bootstrap interval."""
+
+    metric: str
+    statistic: str
+    value: float
+    low: float | None = None
+    high: float | None = None
+
+    def format(self, width: int = 3) -> str:
+        """``0.912 [0.801, 0.970]``."""
+        text = f"{self.value:.{width}f}"
+        if self.low is not None and self.high is not None:
+            text += f" [{self.low:.{width}f}, {self.high:.{width}f}]"
+        return text
+
+
+@dataclass(frozen=True)
+class CorrelationResult:
+    """Every metric's correlations with the human scores of the same items.
+
+    ``scores`` holds each metric's scores as given (not negated); ``outliers`` names the
+    items whose human score is far from the others, and ``without_outliers`` repeats the
+    correlations without them (empty when there are none).
+    """
+
+    level: str
+    items: tuple[str, ...]
+    human: tuple[float, ...]
+    scores: Mapping[str, tuple[float, ...]]
+    correlations: tuple[Correlation, ...]
+    n_bootstrap: int
+    seed: int
+    signature: str
+    outliers: tuple[str, ...] = ()
+    without_outliers: tuple[Correlation, ...] = ()
+    metric_signatures: Mapping[str, str] = field(default_factory=dict)
+
+    def get(self, metric: str, statistic: str) -> Correlation:
+        """The correlation of ``metric`` by ``statistic``."""
+        for c in self.correlations:
+            if (c.metric, c.statistic) == (metric, statistic):
+                return c
+        raise KeyError((metric, statistic))
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every number, the items and the signatures."""
+        return {
+            "level": self.level,
+            "items": list(self.items),
+            "human": list(self.human),
+            "scores": {m: list(s) for m, s in self.scores.items()},
+            "correlations": [asdict(c) for c in self.correlations],
+            "outliers": list(self.outliers),
+            "without_outliers": [asdict(c) for c in self.without_outliers],
+            "n_bootstrap": self.n_bootstrap,
+            "seed": self.seed,
+            "signature": self.signature,
+            "metric_signatures": dict(self.metric_signatures),
+        }
+
+    def to_json(self) -> str:
+        """:meth:`to_dict` as JSON."""
+        return json.dumps(self.to_dict(), indent=1, ensure_ascii=False)
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Whether metric ``a`` correlates with the human scores differently from metric ``b``."""
+
+    a: str
+    b: str
+    statistic: str
+    difference: float
+    p_value: float
+    n: int
+    seed: int
+    signature: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every field."""
+        return asdict(self)
+
+
+def _oriented(
+    scores: Mapping[str, Sequence[float]], higher: Mapping[str, bool]
+) -> dict[str, NDArray[np.float64]]:
+    return {
+        m: np.asarray(s, dtype=np.float64) * (1.0 if higher.get(m, True) else -1.0) for m, s in scores.items()
+    }
+
+
+def _check_statistics(statistics: Sequence[str]) -> None:
+    unknown = [s for s in statistics if s not in STATISTICS]
+    if unknown or not statistics:
+        name = repr(unknown[0]) if unknown else "(none)"
+        raise ConfigError(f"unknown statistic {name}; known: {', '.join(STATISTICS)}")
+
+
+def _interval(
+    metric: NDArray[np.float64], human: NDArray[np.float64], statistic: str, n: int, rng: np.random.Generator
+) -> tuple[float | None, float | None]:
+    if n == 0:
+        return None, None
+    compute = STATISTICS[statistic]
+    values = []
+    for _ in range(n):
+        pick = rng.integers(0, len(human), len(human))
+        if np.ptp(metric[pick]) == 0 or np.ptp(human[pick]) == 0:
+            continue  # a resample of one repeated item has no correlation
+        values.append(compute(metric[pick], human[pick]))
+    finite = [v for v in values if np.isfinite(v)]
+    if not finite:
+        return None, None
+    low, high = np.percentile(finite, [2.5, 97.5])
+    return float(low), float(high)
+
+
+def _correlations(
+    scores: dict[str, NDArray[np.float64]],
+    human: NDArray[np.float64],
+    statistics: Sequence[str],
+    n_bootstrap: int,
+    seed: int,
+) -> tuple[Correlation, ...]:
+    out = []
+    for metric, values in scores.items():
+        for statistic in statistics:
+            # Each (metric, statistic) draws the same resamples: intervals are comparable.
+            low, high = _interval(values, human, statistic, n_bootstrap, np.random.default_rng(seed))
+            out.append(Correlation(metric, statistic, STATISTICS[statistic](values, human), low, high))
+    return tuple(out)
+
+
+def outliers(human: Scores, names: Sequence[str]) -> tuple[str, ...]:
+    """The items whose human score lies more than :data:`OUTLIER_SPREAD` robust standard
+    deviations from the median of the others' scores."""
+    values = np.asarray(human, dtype=np.float64)
+    found = []
+    for k, name in enumerate(names):
+        others = np.delete(values, k)
+        if len(others) < 3:
+            return ()
+        median = np.median(others)
+        spread = 1.4826 * np.median(np.abs(others - median))
+        if spread > 0 and abs(values[k] - median) > OUTLIER_SPREAD * spread:
+            found.append(name)
+    return tuple(found)
+
+
+def correlate(
+    scores: Mapping[str, Sequence[float]],
+    human: Sequence[float],
+    items: Sequence[str],
+    level: str = "system",
+    statistics: Sequence[str] = DEFAULT_STATISTICS,
+    n_bootstrap: int = 1000,
+    seed: int = DEFAULT_SEED,
+    higher_is_better: Mapping[str, bool] | None = None,
+    human_name: str = "",
+    metric_signatures: Mapping[str, str] | None = None,
+) -> CorrelationResult:
+    """Correlations of each metric's ``scores`` with ``human`` over the same ``items``."""
+    _check_statistics(statistics)
+    if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, int) or n_bootstrap < 0:
+        raise ConfigError(f"n_bootstrap must be a whole number of at least 0, got {n_bootstrap!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ConfigError(f"seed must be a whole number of at least 0, got {seed!r}")
+    h = np.asarray(human, dtype=np.float64)
+    if len(items) != len(h) or any(len(s) != len(h) for s in scores.values()):
+        raise InputError(f"{len(items)} items, {len(h)} human scores and metric scores of other lengths")
+    if len(h) < 3:
+        raise InputError(f"a correlation with an interval needs at least 3 items, got {len(h)}")
+    oriented = _oriented(scores, higher_is_better or {})
+    found = outliers(h, items)
+    kept = np.array([name not in found for name in items])
+    without = (
+        _correlations({m: v[kept] for m, v in oriented.items()}, h[kept], statistics, n_bootstrap, seed)
+        if found and kept.sum() >= 3
+        else ()
+    )
+    pairs = [("level", level), ("items", str(len(h))), ("bs", str(n_bootstrap)), ("seed", str(seed))]
+    pairs += [("human", human_name)] if human_name else []
+    pairs += [("version", f"understudy-{__version__}")]
+    return CorrelationResult(
+        level=level,
+        items=tuple(items),
+        human=tuple(float(v) for v in h),
+        scores={m: tuple(float(v) for v in s) for m, s in scores.items()},
+        correlations=_correlations(oriented, h, statistics, n_bootstrap, seed),
+        n_bootstrap=n_bootstrap,
+        seed=seed,
+        signature="|".join(f"{k}:{v}" for k, v in pairs),
+        outliers=found,
+        without_outliers=without,
+        metric_signatures=dict(metric_signatures or {}),
+    )
+
+
+def compare(
+    a: tuple[str, Sequence[float]],
+    b: tuple[str, Sequence[float]],
+    human: Sequence[float],
+    statistic: str = "pearson",
+    n: int = 1000,
+    seed: int = DEFAULT_SEED,
+    higher_is_better: Mapping[str, bool] | None = None,
+) -> Comparison:
+    """Paired permutation test of ``corr(a) - corr(b)``: each item's standardized scores of the
+    two metrics are swapped at random ``n`` times; the p-value counts differences at least as
+    large as the one observed (plus one, over ``n + 1``)."""
+    _check_statistics([statistic])
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise ConfigError(f"n (permutations) must be a whole number of at least 1, got {n!r}")
+    oriented = _oriented({a[0]: a[1], b[0]: b[1]}, higher_is_better or {})
+    h = np.asarray(human, dtype=np.float64)
+    za, zb = (_standardized(oriented[name]) for name in (a[0], b[0]))
+    compute = STATISTICS[statistic]
+    observed = compute(za, h) - compute(zb, h)
+    rng = np.random.default_rng(seed)
+    extreme = 0
+    for _ in range(n):
+        swap = rng.random(len(h)) < 0.5
+        pa, pb = np.where(swap, zb, za), np.where(swap, za, zb)
+        if abs(compute(pa, h) - compute(pb, h)) >= abs(observed) - 1e-12:
+            extreme += 1
+    pairs = [("stat", statistic), ("items", str(len(h))), ("perm", str(n)), ("seed", str(seed))]
+    signature = "|".join(f"{k}:{v}" for k, v in [*pairs, ("version", f"understudy-{__version__}")])
+    return Comparison(a[0], b[0], statistic, float(observed), (extreme + 1) / (n + 1), n, seed, signature)
+
+
+def _standardized(values: NDArray[np.float64]) -> NDArray[np.float64]:
+    spread = float(values.std())
+    centred: NDArray[np.float64] = values - values.mean()
+    return centred / spread if spread > 0 else centred
+
+
+__all__ = [
+    "DEFAULT_STATISTICS",
+    "STATISTICS",
+    "Comparison",
+    "Correlation",
+    "CorrelationResult",
+    "HumanScores",
+    "compare",
+    "correlate",
+    "mqm_weight",
+    "outliers",
+    "read_human",
+    "read_mqm",
+]

@@ -1,0 +1,223 @@
+"""Human scores: read from TSV, CSV, JSON or the WMT MQM annotation format.
+
+A :class:`HumanScores` holds, per system, a system-level score and (when the file
+has them) segment-level scores by 1-based segment number; missing segments are
+allowed. Higher is better (MQM scores are penalties with their sign flipped).
+
+Formats, told apart by content:
+
+- TSV or CSV, ``system<TAB>score`` (system level) or ``system<TAB>segment<TAB>score``
+  (segment level; a system's score is then the mean of its segments); a first line
+  whose score column is not a number is a header;
+- JSON: ``{"system": score}``, ``{"system": {"segment": score}}``, or a list of
+  ``{"system", "segment", "score"}`` records;
+- MQM annotations as the WMT metrics tasks publish them: a TSV with a header naming
+  ``system``, ``seg_id``, ``rater``, ``category`` and ``severity`` (``doc``/``doc_id``
+  too), one row per error; see :func:`read_mqm`.
+
+>>> import tempfile, pathlib
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "human.tsv"
+>>> _ = path.write_text("system\\tmqm\\nA\\t-1.5\\nB\\t-0.5\\n")
+>>> read_human(path).system
+{'A': -1.5, 'B': -0.5}
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+from collections import defaultdict
+from dataclasses import dataclass, field
+from os import PathLike, fspath
+from pathlib import Path
+
+from understudy.errors import InputFileError
+
+MQM_WEIGHTS = {"major": 5.0, "minor": 1.0, "minor punctuation": 0.1, "non-translation": 25.0}
+"""Freitag et al. (2021): a major error weighs 5, a minor 1, a minor punctuation error 0.1, a
+non-translation 25 (whatever its severity); neutral and no-error rows weigh 0."""
+
+MQM_COLUMNS = ("system", "seg_id", "rater", "category", "severity")
+"""The columns an MQM annotation file must name in its header."""
+
+
+@dataclass(frozen=True)
+class HumanScores:
+    """System-level scores and, when given, segment-level scores (segment number to score)."""
+
+    system: dict[str, float]
+    segments: dict[str, dict[int, float]] = field(default_factory=dict)
+    source: str = ""
+
+    @property
+    def has_segments(self) -> bool:
+        """Whether segment-level scores were given."""
+        return bool(self.segments)
+
+
+def _number(text: str, where: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise InputFileError(f"{where}: {text!r} is not a number") from None
+    if not math.isfinite(value):
+        raise InputFileError(f"{where}: {text!r} is not a finite number")
+    return value
+
+
+def _segment(text: str, where: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise InputFileError(f"{where}: segment {text!r} is not a whole number") from None
+    if value < 1:
+        raise InputFileError(f"{where}: segment numbers start at 1, got {value}")
+    return value
+
+
+def _from_segments(segments: dict[str, dict[int, float]], source: str) -> HumanScores:
+    system = {name: sum(scores.values()) / len(scores) for name, scores in segments.items()}
+    return HumanScores(system, segments, source)
+
+
+def _read_table(text: str, name: str) -> HumanScores:
+    dialect = "excel-tab" if "\t" in text.split("\n", 1)[0] else "excel"
+    rows = [(k, r) for k, r in enumerate(csv.reader(text.splitlines(), dialect=dialect), 1) if any(r)]
+    if not rows:
+        raise InputFileError(f"{name}: no human scores")
+    width = len(rows[0][1])
+    if width not in (2, 3):
+        raise InputFileError(
+            f"{name}:{rows[0][0]}: expected system<TAB>score or system<TAB>segment<TAB>score"
+        )
+    try:
+        float(rows[0][1][-1])
+    except ValueError:
+        rows = rows[1:]  # a header
+    system: dict[str, float] = {}
+    segments: dict[str, dict[int, float]] = defaultdict(dict)
+    for lineno, row in rows:
+        where = f"{name}:{lineno}"
+        if len(row) != width:
+            raise InputFileError(f"{where}: expected {width} fields, found {len(row)}")
+        if width == 2:
+            if row[0] in system:
+                raise InputFileError(f"{where}: system {row[0]!r} has a score already")
+            system[row[0]] = _number(row[1], where)
+            continue
+        segment = _segment(row[1], where)
+        if segment in segments[row[0]]:
+            raise InputFileError(f"{where}: segment {segment} of {row[0]!r} has a score already")
+        segments[row[0]][segment] = _number(row[2], where)
+    return _from_segments(dict(segments), name) if width == 3 else HumanScores(system, {}, name)
+
+
+def _read_json(text: str, name: str) -> HumanScores:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise InputFileError(f"{name}:{err.lineno}: not JSON: {err.msg}") from None
+    if isinstance(data, list):
+        segments: dict[str, dict[int, float]] = defaultdict(dict)
+        for k, record in enumerate(data):
+            where = f"{name}: record {k + 1}"
+            if not isinstance(record, dict) or not {"system", "segment", "score"} <= set(record):
+                raise InputFileError(f"{where}: expected an object with system, segment and score")
+            segments[str(record["system"])][_segment(str(record["segment"]), where)] = _number(
+                str(record["score"]), where
+            )
+        return _from_segments(dict(segments), name)
+    if not isinstance(data, dict) or not data:
+        raise InputFileError(f"{name}: expected an object of system scores or a list of records")
+    if all(isinstance(v, dict) for v in data.values()):
+        per = {
+            str(s): {
+                _segment(str(g), f"{name}: {s}"): _number(str(v), f"{name}: {s}") for g, v in scores.items()
+            }
+            for s, scores in data.items()
+        }
+        return _from_segments(per, name)
+    return HumanScores({str(s): _number(str(v), f"{name}: {s}") for s, v in data.items()}, {}, name)
+
+
+def mqm_weight(category: str, severity: str) -> float:
+    """The weight of one MQM annotation row (Freitag et al. 2021).
+
+    >>> mqm_weight("Accuracy/Mistranslation", "Major"), mqm_weight("Fluency/Punctuation", "Minor")
+    (5.0, 0.1)
+    >>> mqm_weight("Non-translation!", "Major"), mqm_weight("No-error", "No-error")
+    (25.0, 0.0)
+    """
+    category, severity = category.strip().lower(), severity.strip().lower()
+    if category.startswith("non-translation"):
+        return MQM_WEIGHTS["non-translation"]
+    if severity == "major":
+        return MQM_WEIGHTS["major"]
+    if severity == "minor":
+        return MQM_WEIGHTS["minor punctuation" if category == "fluency/punctuation" else "minor"]
+    return 0.0
+
+
+def read_mqm(path: str | PathLike[str]) -> HumanScores:
+    """MQM scores from a WMT MQM annotation file: per rater, a segment's penalty is the sum of
+    its rows' weights; a segment's score is minus the mean penalty over the raters who rated it,
+    and a system's the mean over its segments (so higher is better)."""
+    name = fspath(path)
+    text = _read_text(name)
+    rows = list(csv.reader(text.splitlines(), dialect="excel-tab", quoting=csv.QUOTE_NONE))
+    if not rows:
+        raise InputFileError(f"{name}: empty MQM file")
+    header = [h.strip().lower() for h in rows[0]]
+    missing = [c for c in MQM_COLUMNS if c not in header]
+    if missing:
+        need = ", ".join(MQM_COLUMNS)
+        raise InputFileError(
+            f"{name}:1: an MQM header needs the columns {need}; missing {', '.join(missing)}"
+        )
+    col = {c: header.index(c) for c in MQM_COLUMNS}
+    doc = header.index("doc") if "doc" in header else None
+    penalties: dict[str, dict[tuple[str, int], dict[str, float]]] = defaultdict(lambda: defaultdict(dict))
+    for lineno, row in enumerate(rows[1:], 2):
+        if not any(row):
+            continue
+        if len(row) < len(header):
+            raise InputFileError(
+                f"{name}:{lineno}: expected {len(header)} TAB-separated fields, found {len(row)}"
+            )
+        where = f"{name}:{lineno}"
+        segment = _segment(row[col["seg_id"]], where)
+        key = (row[doc] if doc is not None else "", segment)
+        rater = row[col["rater"]]
+        by_rater = penalties[row[col["system"]]][key]
+        by_rater[rater] = by_rater.get(rater, 0.0) + mqm_weight(row[col["category"]], row[col["severity"]])
+    segments = {
+        system: {seg: -sum(raters.values()) / len(raters) for (_, seg), raters in sorted(per.items())}
+        for system, per in penalties.items()
+    }
+    return _from_segments(segments, name)
+
+
+def _read_text(name: str) -> str:
+    try:
+        return Path(name).read_text(encoding="utf-8-sig")
+    except OSError as err:
+        raise InputFileError(f"{name}: cannot read: {err.strerror}") from None
+    except UnicodeDecodeError as err:
+        raise InputFileError(f"{name}: not UTF-8 ({err.reason} at byte {err.start})") from None
+
+
+def read_human(path: str | PathLike[str]) -> HumanScores:
+    """Human scores from a TSV, CSV, JSON or MQM annotation file (told apart by content)."""
+    name = fspath(path)
+    text = _read_text(name)
+    first = text.lstrip()[:1]
+    if first in ("{", "["):
+        return _read_json(text, name)
+    header = [h.strip().lower() for h in text.split("\n", 1)[0].split("\t")]
+    if all(c in header for c in MQM_COLUMNS):
+        return read_mqm(name)
+    return _read_table(text, name)
+
+
+__all__ = ["MQM_WEIGHTS", "HumanScores", "mqm_weight", "read_human", "read_mqm"]
