@@ -226,3 +226,58 @@ def test_segment_level_from_a_constructed_file(
         assert c["value"] == STATISTICS[c["statistic"]](metric, truth)
     status, _, err = run(capfd, *argv, "--human", str(ted / "mqm_system_scores.tsv"), "--level", "segment")
     assert status == 1 and "has system scores only" in err
+
+
+def test_the_papers_analyses_by_hand() -> None:
+    from understudy.correlation.human import HumanScores
+    from understudy.correlation.paper import (
+        adjacent_differences,
+        range_normalized,
+        reference_subsets,
+        regression,
+    )
+
+    human = HumanScores(
+        {"A": -1.5, "B": -0.5, "C": 0.0},
+        {"A": {1: -1, 2: -2, 3: -1, 4: -2}, "B": {1: 0, 2: -1, 3: -1, 4: 0}, "C": {1: 0, 2: 0, 3: 0, 4: 0}},
+    )
+    first, second = adjacent_differences(human, ["C", "A", "B"])
+    # B - A per segment: 1, 1, 0, 2: mean 1, sd sqrt(2/3), t(0.975, 3) from SciPy.
+    half = sp.t.ppf(0.975, 3) * math.sqrt(2 / 3) / 2
+    assert (first.lower, first.higher, first.segments, first.mean) == ("A", "B", 4, 1.0)
+    assert (first.low, first.high) == (pytest.approx(1 - half), pytest.approx(1 + half))
+    assert not first.significant and (second.lower, second.higher, second.mean) == ("B", "C", 0.5)
+    x, y = [1.0, 2.0, 4.0, 5.0], [2.0, 2.5, 5.0, 4.5]
+    fit = regression(x, y)
+    slope, intercept = np.polyfit(x, y, 1)
+    assert (fit.slope, fit.intercept) == (pytest.approx(slope), pytest.approx(intercept))
+    assert sum(fit.residuals) == pytest.approx(0.0, abs=1e-12) and fit.r == pytest.approx(
+        sp.pearsonr(x, y).statistic
+    )
+    assert range_normalized([3.0, 1.0, 2.0]) == [1.0, 0.0, 0.5] and range_normalized([2.0, 2.0]) == [0.0, 0.0]
+    table = {(0,): [1.0, 2.0, 3.0], (1,): [3.0, 2.0, 1.0], (0, 1): [1.0, 3.0, 2.0]}
+    found = reference_subsets(lambda subset: table[tuple(subset)], 2, [1.0, 2.0, 3.0])
+    assert [(c.references, c.value) for c in found[1]] == [
+        ((1,), pytest.approx(1.0)),
+        ((2,), pytest.approx(-1.0)),
+    ]
+    assert found[2][0].value == pytest.approx(0.5)
+
+
+def test_correlate_paper_analyses_on_two_references(ted: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    inputs = [str(ted / f"{s}.txt") for s in SYSTEMS]
+    human = ["--human", str(ted / "mqm_system_scores.tsv"), "-n", "20", "-f", "json"]
+    status, out, err = run(
+        capfd, "correlate", str(ted / "ref-B.txt"), str(ted / "ref-A.txt"), *human, "--paper", "-i", *inputs
+    )
+    assert status == 0, err
+    paper = json.loads(out)["paper"]
+    subsets = paper["reference_subsets"]["metrics"]["BLEU"]
+    alone = json.loads(run(capfd, "correlate", str(ted / "ref-B.txt"), *human, "-i", *inputs)[1])
+    with_b = next(
+        c["value"] for c in alone["correlations"] if (c["metric"], c["statistic"]) == ("BLEU", "pearson")
+    )
+    assert subsets["1"][0] == {"references": [1], "value": with_b}
+    assert subsets["1"][1]["value"] < 0  # scored against ref-A alone, BLEU disagrees with MQM
+    assert set(paper["regression"]["BLEU"]) == {"slope", "intercept", "r", "residuals"}
+    assert min(paper["range_normalized"]["human"]) == 0.0 and max(paper["range_normalized"]["BLEU"]) == 1.0

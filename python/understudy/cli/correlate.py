@@ -6,8 +6,11 @@ import argparse
 import csv
 import io
 import json
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from understudy.cli.output import (
     CliError,
@@ -24,6 +27,7 @@ from understudy.cli.output import (
 )
 from understudy.correlation import DEFAULT_STATISTICS, STATISTICS, CorrelationResult, compare, correlate
 from understudy.correlation.human import HumanScores, read_human
+from understudy.correlation.paper import adjacent_differences, normalized_table, reference_subsets, regression
 from understudy.errors import LengthMismatchError
 from understudy.io import read_lines
 from understudy.metric import Metric
@@ -76,6 +80,12 @@ def add_parser(commands: Any) -> None:
         "--compare", action="store_true", help="test each pair of metrics' difference (permutation)"
     )
     p.add_argument("--plot", metavar="FILE", help="the regression of human on metric scores (.png or .svg)")
+    p.add_argument(
+        "--paper",
+        action="store_true",
+        help="also the BLEU paper's analyses: regression and residuals, range-normalized scores, "
+        "adjacent systems' human differences (segment scores), every subset of the references",
+    )
     add_text_options(p, "case-insensitive BLEU")
     add_scoring_options(p)
     add_metric_options(p)
@@ -200,12 +210,85 @@ def run(args: argparse.Namespace) -> int:
                     )
                 )
     unscored = {n: v for n, v in human.system.items() if n not in names} if args.level == "system" else {}
-    _print(result, comparisons, unscored, args)
+    paper = _paper(args, result, human, names, metrics) if args.paper else None
+    _print(result, comparisons, unscored, args, paper)
     if args.plot:
         from understudy.correlation.plot import regression_plot
 
         regression_plot(result, args.plot, higher)
     return 0
+
+
+def _paper(
+    args: argparse.Namespace,
+    result: CorrelationResult,
+    human: HumanScores,
+    names: list[str],
+    metrics: list[Metric[Any]],
+) -> dict[str, Any]:
+    """The BLEU paper's analyses of these scores (see :mod:`understudy.correlation.paper`)."""
+    fits = {m: regression(s, result.human) for m, s in result.scores.items()}
+    out: dict[str, Any] = {
+        "regression": {m: asdict(f) for m, f in fits.items()},
+        "range_normalized": normalized_table(result.scores, result.human) if result.level == "system" else {},
+    }
+    if human.has_segments:
+        out["adjacent_differences"] = [asdict(d) for d in adjacent_differences(human, names)]
+    if result.level == "system" and len(args.refs) > 1:
+        refs = [[line.rstrip() for line in read_lines(p)] for p in args.refs]
+        systems = [[line.rstrip() for line in read_lines(p)] for p in args.input]
+        statistic = args.statistics[0]
+        by_metric = {}
+        for metric in metrics:
+
+            def scores(subset: Any, metric: Metric[Any] = metric) -> list[float]:
+                return [r.score for r in metric.corpus_scores(systems, [refs[i] for i in subset])]
+
+            found = reference_subsets(
+                scores, len(refs), result.human, statistic, metric.config.higher_is_better
+            )
+            by_metric[metric.config.name] = {k: [asdict(c) for c in v] for k, v in found.items()}
+        names = [Path(p).name for p in args.refs]
+        out["reference_subsets"] = {"statistic": statistic, "names": names, "metrics": by_metric}
+    return out
+
+
+def _paper_lines(paper: dict[str, Any], result: CorrelationResult, w: int) -> list[str]:
+    lines = ["", "The BLEU paper's analyses:"]
+    for metric, fit in paper["regression"].items():
+        worst = sorted(zip(result.items, fit["residuals"], strict=True), key=lambda kv: -abs(kv[1]))[:3]
+        listed = ", ".join(f"{n} ({e:+.{w}f})" for n, e in worst)
+        lines.append(
+            f"  regression: human = {fit['intercept']:.{w}f} + {fit['slope']:.{w}f} x {metric}, "
+            f"r = {fit['r']:.{w}f}; largest residuals: {listed}"
+        )
+    table = paper["range_normalized"]
+    if table:
+        header = ["System", *table]
+        rows = [[n, *(f"{table[c][k]:.{w}f}" for c in table)] for k, n in enumerate(result.items)]
+        rows.sort(key=lambda r: -float(r[1]))
+        lines += ["", "  Range-normalized (each column scaled to 0..1, as the paper's Figure 7):"]
+        lines += ["  " + line for line in text_table(header, rows).splitlines()]
+    for d in paper.get("adjacent_differences", []):
+        mark = "" if d["low"] <= 0 <= d["high"] else " *"
+        lines.append(
+            f"  {d['higher']} over {d['lower']}: {d['mean']:+.{w}f} [{d['low']:+.{w}f}, {d['high']:+.{w}f}] "
+            f"on {d['segments']} segments{mark}"
+        )
+    subsets = paper.get("reference_subsets")
+    if subsets:
+        names = subsets["names"]
+        lines.append(
+            f"  {subsets['statistic']} with each subset of the references (k: the mean over k of them):"
+        )
+        for metric, per_k in subsets["metrics"].items():
+            for k, found in per_k.items():
+                each = "; ".join(
+                    f"{' + '.join(names[i - 1] for i in c['references'])}: {c['value']:.{w}f}" for c in found
+                )
+                mean = np.mean([c["value"] for c in found])
+                lines.append(f"    {metric}, k={k}: {mean:.{w}f} ({each})")
+    return lines
 
 
 def _rows(
@@ -223,13 +306,19 @@ def _rows(
 
 
 def _print(
-    result: CorrelationResult, comparisons: list[Any], unscored: dict[str, float], args: argparse.Namespace
+    result: CorrelationResult,
+    comparisons: list[Any],
+    unscored: dict[str, float],
+    args: argparse.Namespace,
+    paper: dict[str, Any] | None = None,
 ) -> None:
     w, stats = args.width, args.statistics
     if args.format == "json":
         record = result.to_dict()
         record["comparisons"] = [c.to_dict() for c in comparisons]
         record["unscored_in_human_file"] = unscored
+        if paper is not None:
+            record["paper"] = paper
         write(json.dumps(record, indent=1, ensure_ascii=False))
         return
     if args.format == "csv":
@@ -291,6 +380,8 @@ def _print(
             f"{c.a} vs {c.b}: {c.statistic} differs by {c.difference:+.{w}f}, "
             f"p = {c.p_value:.4f} ({c.n} permutations)"
         )
+    if paper is not None:
+        lines += _paper_lines(paper, result, w)
     lines += ["", f"Signature: {result.signature}"]
     lines += [f"{m} signature: {s}" for m, s in result.metric_signatures.items()]
     write("\n".join(lines))
