@@ -281,3 +281,31 @@ def test_correlate_paper_analyses_on_two_references(ted: Path, capfd: pytest.Cap
     assert subsets["1"][1]["value"] < 0  # scored against ref-A alone, BLEU disagrees with MQM
     assert set(paper["regression"]["BLEU"]) == {"slope", "intercept", "r", "residuals"}
     assert min(paper["range_normalized"]["human"]) == 0.0 and max(paper["range_normalized"]["BLEU"]) == 1.0
+
+
+def test_segment_resampling_rescores_every_system(ted: Path) -> None:
+    from understudy.correlation import segment_resampler
+    from understudy.correlation.human import HumanScores
+
+    refs = [(ted / "ref-B.txt").read_text(encoding="utf-8").splitlines()[:50]]
+    systems = [(ted / f"{s}.txt").read_text(encoding="utf-8").splitlines()[:50] for s in SYSTEMS[:4]]
+    bleu = BLEU().segment_stats_many(systems, refs)
+    judged = {s: {seg: -float(k) - seg / 100 for seg in range(1, 51, 2)} for k, s in enumerate(SYSTEMS[:4])}
+    human = HumanScores({s: -float(k) for k, s in enumerate(SYSTEMS[:4])}, judged)
+
+    class Every:  # a "random" draw of every segment once
+        def integers(self, low: int, high: int, size: int) -> np.ndarray:
+            return np.arange(size)
+
+    class FirstTwice:  # segment 1 twice, segment 2 once, segment 50 for the rest
+        def integers(self, low: int, high: int, size: int) -> np.ndarray:
+            return np.array([0, 0, 1] + [49] * (size - 3))
+
+    drawn, h = segment_resampler({"BLEU": bleu}, human, SYSTEMS[:4])(Every())  # type: ignore[arg-type]
+    np.testing.assert_array_equal(drawn["BLEU"], [s.score().score for s in bleu])
+    np.testing.assert_allclose(h, [np.mean(list(human.segments[s].values())) for s in SYSTEMS[:4]])
+    drawn, h = segment_resampler({"BLEU": bleu}, human, SYSTEMS[:4])(FirstTwice())  # type: ignore[arg-type]
+    picked = [0, 0, 1] + [49] * 47
+    np.testing.assert_array_equal(drawn["BLEU"], [s[picked].score().score for s in bleu])
+    # Judged segments drawn: segment 1 twice (segments 2 and 50 are not judged).
+    np.testing.assert_allclose(h, [human.segments[s][1] for s in SYSTEMS[:4]])

@@ -25,7 +25,14 @@ from understudy.cli.output import (
     warn_reference_as_system,
     write,
 )
-from understudy.correlation import DEFAULT_STATISTICS, STATISTICS, CorrelationResult, compare, correlate
+from understudy.correlation import (
+    DEFAULT_STATISTICS,
+    STATISTICS,
+    CorrelationResult,
+    compare,
+    correlate,
+    segment_resampler,
+)
 from understudy.correlation.human import HumanScores, read_human
 from understudy.correlation.paper import adjacent_differences, normalized_table, reference_subsets, regression
 from understudy.errors import LengthMismatchError
@@ -76,6 +83,13 @@ def add_parser(commands: Any) -> None:
         "-n", "--bootstrap", type=int, default=1000, metavar="N", help="resamples for intervals (1000)"
     )
     p.add_argument("--seed", type=int, default=12345, help="random seed (12345)")
+    p.add_argument(
+        "--resample",
+        choices=["systems", "segments"],
+        default="systems",
+        help="what system-level intervals draw: the systems (default), or the segments, every system "
+        "rescored on each draw (with segment-level human scores, those are drawn too)",
+    )
     p.add_argument(
         "--compare", action="store_true", help="test each pair of metrics' difference (permutation)"
     )
@@ -128,9 +142,11 @@ def _system_level(
     scores: dict[str, list[float]] = {}
     signatures: dict[str, str] = {}
     for metric in metrics:
-        results = metric.corpus_scores(systems, refs)
+        per_system = metric.segment_stats_many(systems, refs)
+        results = [stats.score() for stats in per_system]
         scores[results[0].name] = [r.score for r in results]
         signatures[results[0].name] = results[0].signature.format()
+        args.collected_stats[results[0].name] = per_system
     for path in args.metric_scores:
         other = read_human(path)
         _check_coverage(other, names, path)
@@ -178,6 +194,11 @@ def run(args: argparse.Namespace) -> int:
     _check_coverage(human, names, args.human)
     warn_reference_as_system(args.refs, args.input)
     metrics = scorers(args, effective_order=args.level == "segment")
+    if args.resample == "segments" and (args.level != "system" or args.metric_scores):
+        raise CliError(
+            "--resample segments is for system-level correlations of -m metrics (not --metric-scores)"
+        )
+    args.collected_stats = {}
     collect = _system_level if args.level == "system" else _segment_level
     scores, human_scores, items, signatures = collect(args, metrics, names, human)
     higher = {m.config.name: m.config.higher_is_better for m in metrics}
@@ -192,6 +213,9 @@ def run(args: argparse.Namespace) -> int:
         higher_is_better=higher,
         human_name=Path(args.human).name,
         metric_signatures=signatures,
+        resample=segment_resampler(args.collected_stats, human, names, higher)
+        if args.resample == "segments"
+        else None,
     )
     comparisons = []
     if args.compare:
@@ -342,9 +366,10 @@ def _print(
     level = "System" if result.level == "system" else "Segment"
     source = Path(args.human).name
     count = f"{len(result.items)} {result.level}s"
+    unit = "them" if f"resample:{result.level}s" in result.signature else "the segments, systems rescored"
     lines = [
         f"{level}-level correlation with {source} ({count}; 95% intervals from "
-        f"{result.n_bootstrap} bootstrap resamples of them)",
+        f"{result.n_bootstrap} bootstrap resamples of {unit})",
         "",
         text_table(header, _rows(result, stats, w)),
     ]

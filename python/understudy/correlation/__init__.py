@@ -18,14 +18,14 @@ Needs SciPy (``pip install 'understudy[stats]'``).
 ...                    statistics=("pearson", "kendall-b"), n_bootstrap=200)
 >>> [(c.statistic, round(c.value, 3)) for c in result.correlations]
 [('pearson', 0.981), ('kendall-b', 1.0)]
->>> result.signature.startswith("level:system|items:4|bs:200|seed:12345|")
+>>> result.signature.startswith("level:system|items:4|bs:200|resample:systems|seed:12345|")
 True
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -36,6 +36,7 @@ from understudy._version import __version__
 from understudy.correlation.human import HumanScores, mqm_weight, read_human, read_mqm
 from understudy.correlation.statistics import STATISTICS, Scores
 from understudy.errors import ConfigError, InputError
+from understudy.stats import Stats
 
 DEFAULT_STATISTICS = ("pearson", "spearman", "kendall-b")
 """What :func:`correlate` computes unless asked otherwise."""
@@ -146,23 +147,18 @@ def _check_statistics(statistics: Sequence[str]) -> None:
         raise ConfigError(f"unknown statistic {name}; known: {', '.join(STATISTICS)}")
 
 
-def _interval(
-    metric: NDArray[np.float64], human: NDArray[np.float64], statistic: str, n: int, rng: np.random.Generator
-) -> tuple[float | None, float | None]:
-    if n == 0:
-        return None, None
-    compute = STATISTICS[statistic]
-    values = []
-    for _ in range(n):
+Resampler = Callable[[np.random.Generator], tuple[dict[str, NDArray[np.float64]], NDArray[np.float64]]]
+"""One bootstrap draw: every metric's (oriented) scores and the human scores of the resampled data."""
+
+
+def _items_resampler(scores: dict[str, NDArray[np.float64]], human: NDArray[np.float64]) -> Resampler:
+    """Draws the items (systems or segments) with replacement."""
+
+    def draw(rng: np.random.Generator) -> tuple[dict[str, NDArray[np.float64]], NDArray[np.float64]]:
         pick = rng.integers(0, len(human), len(human))
-        if np.ptp(metric[pick]) == 0 or np.ptp(human[pick]) == 0:
-            continue  # a resample of one repeated item has no correlation
-        values.append(compute(metric[pick], human[pick]))
-    finite = [v for v in values if np.isfinite(v)]
-    if not finite:
-        return None, None
-    low, high = np.percentile(finite, [2.5, 97.5])
-    return float(low), float(high)
+        return {m: v[pick] for m, v in scores.items()}, human[pick]
+
+    return draw
 
 
 def _correlations(
@@ -171,14 +167,67 @@ def _correlations(
     statistics: Sequence[str],
     n_bootstrap: int,
     seed: int,
+    resample: Resampler | None = None,
 ) -> tuple[Correlation, ...]:
+    # Every metric and statistic sees the same draws, so their intervals are comparable.
+    draw = resample or _items_resampler(scores, human)
+    rng = np.random.default_rng(seed)
+    samples: dict[tuple[str, str], list[float]] = {(m, s): [] for m in scores for s in statistics}
+    for _ in range(n_bootstrap):
+        drawn, h = draw(rng)
+        if np.ptp(h) == 0:
+            continue  # a draw of one repeated item has no correlation
+        for metric, values in drawn.items():
+            if np.ptp(values) == 0:
+                continue
+            for statistic in statistics:
+                value = STATISTICS[statistic](values, h)
+                if np.isfinite(value):
+                    samples[(metric, statistic)].append(value)
     out = []
     for metric, values in scores.items():
         for statistic in statistics:
-            # Each (metric, statistic) draws the same resamples: intervals are comparable.
-            low, high = _interval(values, human, statistic, n_bootstrap, np.random.default_rng(seed))
+            found = samples[(metric, statistic)]
+            low, high = (float(v) for v in np.percentile(found, [2.5, 97.5])) if found else (None, None)
             out.append(Correlation(metric, statistic, STATISTICS[statistic](values, human), low, high))
     return tuple(out)
+
+
+def segment_resampler(
+    stats: Mapping[str, Sequence[Stats[Any, Any]]],
+    human: HumanScores,
+    systems: Sequence[str],
+    higher_is_better: Mapping[str, bool] | None = None,
+) -> Resampler:
+    """Draws the segments with replacement and rescores every system on them: its corpus score
+    from the drawn segments' statistics, its human score the mean of its drawn judged segments
+    (or its system score, when the human scores are system-level only)."""
+    higher = higher_is_better or {}
+    rows = {m: np.stack([s.rows for s in per_system]) for m, per_system in stats.items()}
+    n_segments = next(iter(rows.values())).shape[1]
+    judged = np.full((len(systems), n_segments), np.nan)
+    if human.has_segments:
+        for k, name in enumerate(systems):
+            for segment, value in human.segments.get(name, {}).items():
+                if segment <= n_segments:
+                    judged[k, segment - 1] = value
+    fixed = np.array([human.system[name] for name in systems], dtype=np.float64)
+
+    def draw(rng: np.random.Generator) -> tuple[dict[str, NDArray[np.float64]], NDArray[np.float64]]:
+        counts = np.bincount(rng.integers(0, n_segments, n_segments), minlength=n_segments)
+        drawn = {}
+        for metric, r in rows.items():
+            totals = np.einsum("n,snw->sw", counts, r)
+            sign = 1.0 if higher.get(metric, True) else -1.0
+            drawn[metric] = sign * np.asarray(stats[metric][0].scores_of(totals), dtype=np.float64)
+        if not human.has_segments:
+            return drawn, fixed
+        weight = np.where(np.isnan(judged), 0, counts[None, :])
+        with np.errstate(invalid="ignore", divide="ignore"):
+            h = np.nansum(judged * counts[None, :], axis=1) / weight.sum(axis=1)
+        return drawn, np.where(np.isfinite(h), h, fixed)
+
+    return draw
 
 
 def outliers(human: Scores, names: Sequence[str]) -> tuple[str, ...]:
@@ -208,8 +257,14 @@ def correlate(
     higher_is_better: Mapping[str, bool] | None = None,
     human_name: str = "",
     metric_signatures: Mapping[str, str] | None = None,
+    resample: Resampler | None = None,
 ) -> CorrelationResult:
-    """Correlations of each metric's ``scores`` with ``human`` over the same ``items``."""
+    """Correlations of each metric's ``scores`` with ``human`` over the same ``items``.
+
+    Intervals come from drawing the items with replacement, or from ``resample`` (for
+    example :func:`segment_resampler`: segments drawn, systems rescored); the correlations
+    without outliers always draw the items.
+    """
     _check_statistics(statistics)
     if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, int) or n_bootstrap < 0:
         raise ConfigError(f"n_bootstrap must be a whole number of at least 0, got {n_bootstrap!r}")
@@ -228,7 +283,9 @@ def correlate(
         if found and kept.sum() >= 3
         else ()
     )
-    pairs = [("level", level), ("items", str(len(h))), ("bs", str(n_bootstrap)), ("seed", str(seed))]
+    unit = "segments" if resample is not None else ("systems" if level == "system" else "segments")
+    pairs = [("level", level), ("items", str(len(h))), ("bs", str(n_bootstrap)), ("resample", unit)]
+    pairs += [("seed", str(seed))]
     pairs += [("human", human_name)] if human_name else []
     pairs += [("version", f"understudy-{__version__}")]
     return CorrelationResult(
@@ -236,7 +293,7 @@ def correlate(
         items=tuple(items),
         human=tuple(float(v) for v in h),
         scores={m: tuple(float(v) for v in s) for m, s in scores.items()},
-        correlations=_correlations(oriented, h, statistics, n_bootstrap, seed),
+        correlations=_correlations(oriented, h, statistics, n_bootstrap, seed, resample),
         n_bootstrap=n_bootstrap,
         seed=seed,
         signature="|".join(f"{k}:{v}" for k, v in pairs),
@@ -297,4 +354,5 @@ __all__ = [
     "outliers",
     "read_human",
     "read_mqm",
+    "segment_resampler",
 ]
