@@ -226,6 +226,15 @@ def test_segment_level_from_a_constructed_file(
         assert c["value"] == STATISTICS[c["statistic"]](metric, truth)
     status, _, err = run(capfd, *argv, "--human", str(ted / "mqm_system_scores.tsv"), "--level", "segment")
     assert status == 1 and "has system scores only" in err
+    # The same file at system level, with the paper's figures: the adjacent differences need segments.
+    plot = tmp_path / "fig.svg"
+    status, out, err = run(capfd, *argv, "--human", str(human), "-n", "20", "--paper", "--plot", str(plot))
+    assert status == 0, err
+    assert "over" in out and "on 40 segments" not in out  # the systems share only some judged segments
+    for name in ("fig.svg", "fig.normalized.svg", "fig.adjacent.svg"):
+        assert (tmp_path / name).read_text().lstrip().startswith("<?xml"), name
+    status, _, err = run(capfd, *argv, "--human", str(human), "--plot", str(tmp_path / "fig.pdf"))
+    assert status == 1 and "a plot is written as .png or .svg, not '.pdf'" in err
 
 
 def test_the_papers_analyses_by_hand() -> None:

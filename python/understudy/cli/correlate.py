@@ -6,6 +6,7 @@ import argparse
 import csv
 import io
 import json
+import os
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -93,7 +94,12 @@ def add_parser(commands: Any) -> None:
     p.add_argument(
         "--compare", action="store_true", help="test each pair of metrics' difference (permutation)"
     )
-    p.add_argument("--plot", metavar="FILE", help="the regression of human on metric scores (.png or .svg)")
+    p.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="the regression of human on metric scores (.png or .svg); with --paper also "
+        "FILE.normalized and FILE.adjacent beside it",
+    )
     p.add_argument(
         "--paper",
         action="store_true",
@@ -189,6 +195,10 @@ def run(args: argparse.Namespace) -> int:
     """Score, correlate and print."""
     if args.width < 0:
         raise CliError(f"--width must be 0 or more, got {args.width}")
+    if args.plot:
+        from understudy.correlation.plot import checked_path
+
+        checked_path(args.plot)  # before any work
     names = _names(args)
     human = read_human(args.human)
     _check_coverage(human, names, args.human)
@@ -237,10 +247,27 @@ def run(args: argparse.Namespace) -> int:
     paper = _paper(args, result, human, names, metrics) if args.paper else None
     _print(result, comparisons, unscored, args, paper)
     if args.plot:
-        from understudy.correlation.plot import regression_plot
-
-        regression_plot(result, args.plot, higher)
+        _plots(args.plot, result, paper, higher)
     return 0
+
+
+def _plots(
+    path: str, result: CorrelationResult, paper: dict[str, Any] | None, higher: dict[str, bool]
+) -> None:
+    """The regression plot at ``path``; with --paper, the other figures beside it
+    (``NAME.normalized.EXT``, ``NAME.adjacent.EXT``)."""
+    from understudy.correlation.paper import AdjacentDifference
+    from understudy.correlation.plot import adjacent_plot, normalized_plot, regression_plot
+
+    regression_plot(result, path, higher)
+    if paper is None:
+        return
+    stem, extension = os.path.splitext(path)
+    if paper["range_normalized"]:
+        normalized_plot(paper["range_normalized"], result.items, f"{stem}.normalized{extension}")
+    if paper.get("adjacent_differences"):
+        differences = [AdjacentDifference(**d) for d in paper["adjacent_differences"]]
+        adjacent_plot(differences, f"{stem}.adjacent{extension}")
 
 
 def _paper(

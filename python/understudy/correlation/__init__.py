@@ -131,6 +131,10 @@ class Comparison:
         """Every field."""
         return asdict(self)
 
+    def to_json(self) -> str:
+        """:meth:`to_dict` as JSON."""
+        return json.dumps(self.to_dict(), indent=1, ensure_ascii=False)
+
 
 def _oriented(
     scores: Mapping[str, Sequence[float]], higher: Mapping[str, bool]

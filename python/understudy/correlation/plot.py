@@ -1,16 +1,19 @@
-"""The BLEU paper's Figures 5-6 for any data: human scores regressed on each metric's scores.
+"""The BLEU paper's figures for any data, written as PNG or SVG (told by the file's extension)
+through a temporary file renamed into place. Needs matplotlib (extra ``plot``) and SciPy.
 
-One panel per metric: the items, their names, the least-squares line
-(:func:`scipy.stats.linregress`) and r. Written as PNG or SVG (told by the file's
-extension) through a temporary file renamed into place. Needs matplotlib (extra
-``plot``) and SciPy (extra ``stats``).
+- :func:`regression_plot` (Figures 5-6): one panel per metric: the items, their
+  names, the least-squares line (:func:`scipy.stats.linregress`) and r;
+- :func:`normalized_plot` (Figure 7): the human and metric scores of every system,
+  each range-normalized, systems in human order;
+- :func:`adjacent_plot` (Figures 3-4): the human difference of each pair of systems
+  adjacent in the ranking, with its 95% t interval.
 """
 
 from __future__ import annotations
 
 import importlib
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from os import PathLike
 from typing import Any
 
@@ -18,6 +21,7 @@ import numpy as np
 
 from understudy._atomic import atomic_write
 from understudy.correlation import CorrelationResult
+from understudy.correlation.paper import AdjacentDifference
 from understudy.correlation.statistics import scipy_stats
 from understudy.errors import ConfigError, MissingExtraError
 
@@ -33,16 +37,60 @@ def _pyplot() -> Any:
     return importlib.import_module("matplotlib.pyplot")
 
 
-def regression_plot(
-    result: CorrelationResult, path: str | PathLike[str], higher_is_better: Mapping[str, bool] | None = None
-) -> None:
-    """Write the regression of the human scores on each metric's scores to ``path``."""
+def checked_path(path: str | PathLike[str]) -> tuple[str, str]:
+    """``path`` and its format (``png`` or ``svg``); any other extension is a ``ConfigError``."""
     target = os.fspath(path)
     extension = os.path.splitext(target)[1].lower()
     if extension not in FORMATS:
         raise ConfigError(
             f"a plot is written as .png or .svg, not {extension or 'a file without extension'!r}"
         )
+    return target, extension[1:]
+
+
+def _save(figure: Any, plt: Any, target: str, kind: str) -> None:
+    figure.tight_layout()
+    with atomic_write(target) as out:
+        figure.savefig(out, format=kind)
+    plt.close(figure)
+
+
+def normalized_plot(
+    table: Mapping[str, Sequence[float]], items: Sequence[str], path: str | PathLike[str]
+) -> None:
+    """Figure 7: each column of ``table`` (``human`` and the metrics, range-normalized) per system."""
+    target, kind = checked_path(path)
+    plt = _pyplot()
+    order = np.argsort(np.asarray(table["human"]))
+    figure, axis = plt.subplots(figsize=(max(5.0, 0.5 * len(items)), 3.6))
+    for name, values in table.items():
+        axis.plot(range(len(items)), np.asarray(values)[order], marker="o", label=name, linewidth=1)
+    axis.set_xticks(range(len(items)), [items[k] for k in order], rotation=45, ha="right", fontsize=7)
+    axis.set_ylabel("range-normalized score")
+    axis.legend(fontsize=7)
+    _save(figure, plt, target, kind)
+
+
+def adjacent_plot(differences: Sequence[AdjacentDifference], path: str | PathLike[str]) -> None:
+    """Figures 3-4: each adjacent pair's mean human difference with its 95% interval."""
+    target, kind = checked_path(path)
+    plt = _pyplot()
+    figure, axis = plt.subplots(figsize=(max(5.0, 0.6 * len(differences)), 3.6))
+    means = [d.mean for d in differences]
+    errors = [[d.mean - d.low for d in differences], [d.high - d.mean for d in differences]]
+    axis.errorbar(range(len(differences)), means, yerr=errors, fmt="o", capsize=3)
+    axis.axhline(0, linewidth=0.8, color="grey")
+    labels = [f"{d.higher} - {d.lower}" for d in differences]
+    axis.set_xticks(range(len(differences)), labels, rotation=45, ha="right", fontsize=7)
+    axis.set_ylabel("human score difference")
+    _save(figure, plt, target, kind)
+
+
+def regression_plot(
+    result: CorrelationResult, path: str | PathLike[str], higher_is_better: Mapping[str, bool] | None = None
+) -> None:
+    """Write the regression of the human scores on each metric's scores to ``path``."""
+    target, kind = checked_path(path)
     plt = _pyplot()
     metrics = list(result.scores)
     figure, axes = plt.subplots(1, len(metrics), figsize=(4.2 * len(metrics), 4), squeeze=False)
@@ -60,10 +108,7 @@ def regression_plot(
         axis.set_xlabel(f"{metric}{lower}")
         axis.set_ylabel("human score")
         axis.set_title(f"{metric}: r = {fit.rvalue:.3f}")
-    figure.tight_layout()
-    with atomic_write(target) as out:
-        figure.savefig(out, format=extension[1:])
-    plt.close(figure)
+    _save(figure, plt, target, kind)
 
 
-__all__ = ["regression_plot"]
+__all__ = ["adjacent_plot", "checked_path", "normalized_plot", "regression_plot"]
