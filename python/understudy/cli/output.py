@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import csv
+import io
 import os
 import sys
 import warnings
@@ -212,6 +214,21 @@ def write(text: str) -> None:
     """Write ``text`` and a newline to stdout as UTF-8, whatever the locale."""
     out = stdout()
     out.write(encode(text) + b"\n")
+    out.flush()
+
+
+def write_csv(header: list[str], rows: list[list[Any]]) -> None:
+    """An RFC 4180 table on stdout: comma-separated, quoted where needed, CRLF line ends.
+
+    Numbers are written in full (``repr``), so a reader gets them exactly; ``None`` is empty.
+    """
+    buffer = io.StringIO()
+    table = csv.writer(buffer, lineterminator="\r\n")
+    table.writerow(header)
+    for row in rows:
+        table.writerow(["" if v is None else repr(v) if isinstance(v, float) else v for v in row])
+    out = stdout()
+    out.write(encode(buffer.getvalue()))
     out.flush()
 
 

@@ -28,6 +28,7 @@ from understudy.cli.output import (
     text_table,
     warn_reference_as_system,
     write,
+    write_csv,
 )
 from understudy.cli.progress import Progress
 from understudy.cli.sacrebleu_cli import (
@@ -98,7 +99,13 @@ def add_parser(commands: Any) -> None:
     p.add_argument(
         "-sl", "--sentence-level", action="store_true", help="one score per segment (effective order)"
     )
-    p.add_argument("-f", "--format", default="json", choices=["json", "text", "latex"], help="default: json")
+    p.add_argument(
+        "-f",
+        "--format",
+        default="json",
+        choices=["json", "text", "latex", "csv"],
+        help="default: json; csv: RFC 4180, a row per system, a column per number, the signatures in theirs",
+    )
     p.add_argument("-w", "--width", type=int, default=1, help="decimal places of scores (default: 1)")
     p.add_argument("-b", "--score-only", action="store_true", help="print the score alone")
     p.add_argument("-sh", "--short", action="store_true", help="abbreviated signature in text output")
@@ -391,7 +398,10 @@ def run(args: argparse.Namespace) -> int:
         if len(scored.names) > 1:
             raise CliError("--confidence takes one system; for several, use --paired-bs or --paired-ar")
         assert scored.stats is not None
-        cis = [tag(bootstrap_ci(stats[0], args.confidence_n, args.seed)) for stats in scored.stats]
+        cis = [
+            tag(bootstrap_ci(stats[0], args.confidence_n, args.seed, scored.names[0]))
+            for stats in scored.stats
+        ]
         print_confidence(cis, [stats[0] for stats in scored.stats], args)
         return 0
     results = [
@@ -470,6 +480,17 @@ def _print_corpus(results: list[tuple[str, list[Result]]], args: argparse.Namesp
         write("\n".join(n for system in numbers for n in system))
         return
     single_metric = len(results[0][1]) == 1
+    if args.format == "csv":
+        first = results[0][1]
+        header = ["system", *(c for r in first for c in (r.name, f"{r.name}_signature"))]
+        write_csv(
+            header,
+            [
+                [name, *(v for r in scores for v in (r.score, r.signature.format()))]
+                for name, scores in results
+            ],
+        )
+        return
     if args.format == "json":
         if len(results) == 1 and single_metric:
             write(results[0][1][0].to_json(args.width))

@@ -24,6 +24,7 @@ from understudy.cli.output import (
     text_table,
     warn_reference_as_system,
     write,
+    write_csv,
 )
 from understudy.errors import LengthMismatchError
 from understudy.io import read_lines
@@ -125,6 +126,20 @@ def print_paired(results: list[PairedResult], args: argparse.Namespace) -> None:
         f"* p <= {ALPHA}: significantly different from the baseline.",
         *(f"{_metric_name(r.signature)} signature: {r.signature.format(args.short)}" for r in results),
     ]
+    if args.format == "csv":
+        csv_header = ["system"]
+        for result in results:
+            name = _metric_name(result.signature)
+            csv_header += [name, f"{name}_mean", f"{name}_ci", f"{name}_p_value", f"{name}_signature"]
+        table = []
+        for k, system_name in enumerate(names):
+            cells: list[Any] = [system_name]
+            for result in results:
+                s = result.baseline if k == 0 else result.systems[k - 1]
+                cells += [s.score, s.mean, s.ci, s.p_value, result.signature.format()]
+            table.append(cells)
+        write_csv(csv_header, table)
+        return
     record: Any = results[0].to_dict() if len(results) == 1 else [r.to_dict() for r in results]
     _emit(args, record, header, rows, notes)
 
@@ -158,6 +173,14 @@ def print_confidence(
         )
     if args.format == "json" and not args.score_only:
         write(json.dumps(records[0] if len(records) == 1 else records, indent=1, ensure_ascii=False))
+        return
+    if args.format == "csv" and not args.score_only:
+        header = ["system", *(c for r in results for c in _csv_names(r.signature.config.name))]
+        csv_row: list[Any] = [results[0].system.name or "System 1"]
+        for result in results:
+            s = result.system
+            csv_row += [s.score, s.mean, s.ci, result.signature.format()]
+        write_csv(header, [csv_row])
         return
     write("\n".join(lines))
 
@@ -203,7 +226,9 @@ def add_parser(commands: Any) -> None:
     add_text_options(p, "case-insensitive BLEU")
     add_scoring_options(p)
     add_metric_options(p)
-    p.add_argument("-f", "--format", default="text", choices=["json", "text", "latex"], help="default: text")
+    p.add_argument(
+        "-f", "--format", default="text", choices=["json", "text", "latex", "csv"], help="default: text"
+    )
     p.add_argument("-w", "--width", type=int, default=1, help="decimal places (default: 1)")
     p.add_argument("-sh", "--short", action="store_true", help="abbreviated signature")
     add_threads_option(p)
@@ -234,6 +259,11 @@ def run(args: argparse.Namespace) -> int:
         else:
             test: Test = "ar" if args.paired_ar else "bs"
             results.append(all_pairs(stats, args.input, test, args.n, args.seed, args.p_values, args.alpha))
+    if args.format == "csv":
+        if args.blocks is not None:
+            raise CliError("-f csv is for the clusters; the block test prints text, JSON or LaTeX")
+        _all_pairs_csv([r for r in results if isinstance(r, AllPairsResult)])
+        return 0
     if args.format == "json" and len(results) > 1:
         # One JSON document: a list with each metric's record.
         write(json.dumps([r.to_dict() for r in results], indent=1, ensure_ascii=False))
@@ -246,6 +276,30 @@ def run(args: argparse.Namespace) -> int:
         else:
             print_all_pairs(result, args)
     return 0
+
+
+def _csv_names(name: str) -> list[str]:
+    return [name, f"{name}_mean", f"{name}_ci", f"{name}_signature"]
+
+
+def _all_pairs_csv(results: list[AllPairsResult]) -> None:
+    """Every metric's ranking: a row per metric and system, with its cluster."""
+    rows = []
+    for result in results:
+        cluster_of = {n: k + 1 for k, members in enumerate(result.clusters) for n in members}
+        for s in result.ranking:
+            rows.append(
+                [
+                    _metric_name(result.signature),
+                    cluster_of[s.name],
+                    s.name,
+                    s.score,
+                    s.mean,
+                    s.ci,
+                    result.signature.format(),
+                ]
+            )
+    write_csv(["metric", "cluster", "system", "score", "mean", "ci", "signature"], rows)
 
 
 def print_all_pairs(result: AllPairsResult, args: argparse.Namespace) -> None:
