@@ -20,13 +20,13 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from understudy._version import __version__
-from understudy.cli import correlate, pairwise, score, significance, testset, tokenize
+from understudy.cli import correlate, pairwise, report, score, significance, testset, tokenize
 from understudy.cli.output import CliError, print_error
 from understudy.cli.progress import quiet
 from understudy.cli.sacrebleu_cli import is_bare
 from understudy.errors import UnderstudyError
 
-_SUBCOMMANDS = (score, significance, correlate, pairwise, tokenize, testset)
+_SUBCOMMANDS = (score, significance, correlate, report, pairwise, tokenize, testset)
 
 
 class _Parser(argparse.ArgumentParser):

@@ -1,0 +1,56 @@
+"""README's report screenshot: the report of the bundled WMT17 sample, opened in headless Chromium.
+
+python scripts/report_screenshot.py            # writes docs/report.png (needs chromium and selenium)
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+DATA = REPO / "data" / "wmt17-en-de"
+
+
+def main() -> int:
+    """Write the report of the sample's three systems, then its screenshot."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+
+    systems = sorted(
+        str(p.relative_to(REPO)) for p in DATA.glob("newstest2017.*.de") if ".ref." not in p.name
+    )
+    with tempfile.TemporaryDirectory() as folder:
+        page = Path(folder) / "report.html"
+        command = [
+            "understudy",
+            "report",
+            str(DATA.relative_to(REPO) / "newstest2017.ref.en-de.de"),
+            "-i",
+            *systems,
+        ]
+        subprocess.run([*command, "-m", "bleu", "chrf", "ter", "-o", str(page)], cwd=REPO, check=True)
+        options = Options()
+        options.binary_location = "/usr/bin/chromium"
+        for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1100,1300"):
+            options.add_argument(argument)
+        driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+        try:
+            driver.get(page.as_uri())
+            png = driver.get_screenshot_as_png()
+        finally:
+            driver.quit()
+    # A small file for the repository: 64 colours are plenty for text, tables and bars.
+    from io import BytesIO
+
+    from PIL import Image
+
+    Image.open(BytesIO(png)).convert("RGB").quantize(64).save(REPO / "docs" / "report.png", optimize=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,103 @@
+"""The report as a person sees it: headless Chromium opens the file from disk.
+
+Needs Debian's ``chromium`` and ``chromium-driver`` (``.ci/run`` installs them) and
+selenium; without them the tests are skipped, saying which is missing.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import SAMPLE
+from .conftest import run_cli as run
+
+CHROMIUM, DRIVER = shutil.which("chromium"), shutil.which("chromedriver")
+REF = SAMPLE / "newstest2017.ref.en-de.de"
+SYSTEMS = sorted(str(p) for p in SAMPLE.glob("newstest2017.*.de") if ".ref." not in p.name)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if CHROMIUM is None or DRIVER is None:
+        pytest.skip("headless Chromium is not installed (Debian: apt-get install chromium chromium-driver)")
+    webdriver = pytest.importorskip(
+        "selenium.webdriver", reason="selenium is not installed (the test extra has it)"
+    )
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+
+    options = Options()
+    options.binary_location = CHROMIUM
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1200,1800"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
+    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def _requests(driver: Any) -> set[str]:
+    events = (json.loads(entry["message"])["message"] for entry in driver.get_log("performance"))
+    return {e["params"]["request"]["url"] for e in events if e.get("method") == "Network.requestWillBeSent"}
+
+
+def test_the_page_opens_clean_and_holds_the_clis_numbers(
+    browser: Any, tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    from selenium.webdriver.common.by import By
+
+    out = tmp_path / "report.html"
+    argv = [str(REF), "-i", *SYSTEMS, "-m", "bleu", "chrf", "ter", "-n", "200"]
+    assert run(capfd, "report", *argv, "-o", str(out))[0] == 0
+    browser.get(out.as_uri())
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+    assert _requests(browser) == {out.as_uri()}  # nothing but the file itself
+    for section in ("systems", "interpretation", "per-system"):
+        assert browser.find_element(By.ID, section).is_displayed()
+    compare = json.loads(run(capfd, "compare", *argv, "-f", "json")[1])
+    tables = browser.find_elements(By.CSS_SELECTOR, "table.ranking")
+    for table, record in zip(tables, compare, strict=True):
+        clusters = {s: k + 1 for k, members in enumerate(record["clusters"]) for s in members}
+        shown = [row.text for row in table.find_elements(By.CSS_SELECTOR, "tr[data-system]")]
+        want = [
+            f"{clusters[s['name']]} {s['name']} {s['score']:.2f} {s['mean']:.2f} ± {s['ci']:.2f}"
+            for s in record["ranking"]
+        ]
+        assert shown == want
+    png = browser.get_screenshot_as_png()
+    assert png.startswith(b"\x89PNG") and len(png) > 10_000
+
+
+def test_hostile_text_renders_as_text(
+    browser: Any, tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    from selenium.webdriver.common.by import By
+
+    hostile = "</textarea><script>window.hacked = 1</script> \u202eRTL {{ 7 * 7 }}"
+    lines = REF.read_text(encoding="utf-8").splitlines()
+    lines[0], lines[1] = hostile, "Lange " * 2_000_000
+    system = tmp_path / "sys.de"
+    system.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = tmp_path / "report.html"
+    assert run(capfd, "report", str(REF), "-i", str(system), SYSTEMS[0], "-n", "20", "-o", str(out))[0] == 0
+    browser.get(out.as_uri())
+    assert browser.execute_script("return window.hacked === undefined") is True
+    for details in browser.find_elements(By.CSS_SELECTOR, "section.system > details"):
+        browser.execute_script("arguments[0].open = true", details)
+    cells = [c.text for c in browser.find_elements(By.CSS_SELECTOR, "table.segments td.text")]
+    assert any(hostile.split(" \u202e")[0] in c and "{{ 7 * 7 }}" in c for c in cells)
+    assert any(c.startswith("Lange Lange") for c in cells)
+    # Folded: the 12 MB segment's cell stays a few lines high and the page stays short.
+    tallest = browser.execute_script(
+        "return Math.max(...[...document.querySelectorAll('table.segments td.text')]"
+        ".map(td => td.getBoundingClientRect().height))"
+    )
+    assert tallest < 600 and browser.execute_script("return document.body.scrollHeight") < 20_000
