@@ -21,6 +21,8 @@ from understudy.cli.output import (
     add_text_options,
     add_threads_option,
     latex_table,
+    read_parallel,
+    read_texts,
     scorers,
     text_table,
     warn_reference_as_system,
@@ -36,8 +38,6 @@ from understudy.correlation import (
 )
 from understudy.correlation.human import HumanScores, read_human
 from understudy.correlation.paper import adjacent_differences, normalized_table, reference_subsets, regression
-from understudy.errors import LengthMismatchError
-from understudy.io import read_lines
 from understudy.metric import Metric
 
 EXAMPLES = """examples:
@@ -140,11 +140,7 @@ def _check_coverage(human: HumanScores, names: list[str], what: str) -> None:
 def _system_level(
     args: argparse.Namespace, metrics: list[Metric[Any]], names: list[str], human: HumanScores
 ) -> tuple[dict[str, list[float]], list[float], list[str], dict[str, str]]:
-    refs = [[line.rstrip() for line in read_lines(p)] for p in args.refs]
-    systems = [[line.rstrip() for line in read_lines(p)] for p in args.input]
-    for path, lines in zip(args.input, systems, strict=True):
-        if len(lines) != len(refs[0]):
-            raise LengthMismatchError(f"{args.refs[0]} has {len(refs[0])} lines but {path} has {len(lines)}")
+    refs, systems = read_parallel(args.refs, args.input)
     scores: dict[str, list[float]] = {}
     signatures: dict[str, str] = {}
     for metric in metrics:
@@ -165,13 +161,13 @@ def _segment_level(
 ) -> tuple[dict[str, list[float]], list[float], list[str], dict[str, str]]:
     if not human.has_segments:
         raise CliError(f"{args.human} has system scores only; --level segment needs segment scores")
-    refs = [[line.rstrip() for line in read_lines(p)] for p in args.refs]
+    refs = read_texts(args.refs)
     items = [(n, seg) for n in names for seg in sorted(human.segments.get(n, {})) if seg <= len(refs[0])]
     if not items:
         raise CliError(f"{args.human} scores none of the segments of these systems")
     scores: dict[str, list[float]] = {}
     signatures: dict[str, str] = {}
-    systems = {n: [line.rstrip() for line in read_lines(p)] for n, p in zip(names, args.input, strict=True)}
+    systems = dict(zip(names, read_texts(args.input), strict=True))
     for metric in metrics:
         per_system = {n: metric.segment_stats(hyps, refs) for n, hyps in systems.items()}
         sentence = {n: stats.sentence_scores() for n, stats in per_system.items()}
@@ -286,8 +282,7 @@ def _paper(
     if human.has_segments:
         out["adjacent_differences"] = [asdict(d) for d in adjacent_differences(human, names)]
     if result.level == "system" and len(args.refs) > 1:
-        refs = [[line.rstrip() for line in read_lines(p)] for p in args.refs]
-        systems = [[line.rstrip() for line in read_lines(p)] for p in args.input]
+        refs, systems = read_parallel(args.refs, args.input)
         statistic = args.statistics[0]
         by_metric = {}
         for metric in metrics:

@@ -217,6 +217,24 @@ def write(text: str) -> None:
     out.flush()
 
 
+def read_texts(paths: list[str]) -> list[list[str]]:
+    """Each file's lines, right-stripped (as sacrebleu reads them)."""
+    from understudy.io import read_lines
+
+    return [[line.rstrip() for line in read_lines(path)] for path in paths]
+
+
+def read_parallel(refs: list[str], inputs: list[str]) -> tuple[list[list[str]], list[list[str]]]:
+    """The reference files' and the system files' lines, every file as long as the first reference."""
+    from understudy.errors import LengthMismatchError
+
+    references, systems = read_texts(refs), read_texts(inputs)
+    for path, lines in zip([*inputs, *refs], [*systems, *references], strict=True):
+        if len(lines) != len(references[0]):
+            raise LengthMismatchError(f"{refs[0]} has {len(references[0])} lines but {path} has {len(lines)}")
+    return references, systems
+
+
 def write_csv(header: list[str], rows: list[list[Any]]) -> None:
     """An RFC 4180 table on stdout: comma-separated, quoted where needed, CRLF line ends.
 

@@ -15,13 +15,13 @@ from understudy.cli.output import (
     add_scoring_options,
     add_text_options,
     add_threads_option,
+    read_texts,
     scorers,
     warn_reference_as_system,
 )
 from understudy.cli.progress import Progress
 from understudy.cli.testset import add_cache_options, testset_refs
 from understudy.errors import LengthMismatchError
-from understudy.io import read_lines
 
 EXAMPLES = """examples:
   understudy report ref.de -i sys*.de -o report.html
@@ -71,8 +71,8 @@ def run(args: argparse.Namespace) -> int:
         refs = [lines for _, lines in testset_refs(args).streams]
     else:
         warn_reference_as_system(args.refs, args.input)
-        refs = [[line.rstrip() for line in read_lines(p)] for p in args.refs]
-    systems = [[line.rstrip() for line in read_lines(p)] for p in args.input]
+        refs = read_texts(args.refs)
+    systems = read_texts(args.input)
     for path, lines in zip(args.input, systems, strict=True):
         if len(lines) != len(refs[0]):
             raise LengthMismatchError(f"the references have {len(refs[0])} lines but {path} has {len(lines)}")

@@ -20,14 +20,13 @@ from understudy.cli.output import (
     add_threads_option,
     check_stdin_once,
     latex_table,
+    read_parallel,
     scorers,
     text_table,
     warn_reference_as_system,
     write,
     write_csv,
 )
-from understudy.errors import LengthMismatchError
-from understudy.io import read_lines
 from understudy.result import BLEUResult
 from understudy.signature import Signature
 from understudy.significance import (
@@ -246,11 +245,7 @@ def run(args: argparse.Namespace) -> int:
         + [(p, f"system {k + 1} (-i)") for k, p in enumerate(args.input)]
     )
     warn_reference_as_system(args.refs, args.input)
-    refs = [[line.rstrip() for line in read_lines(path)] for path in args.refs]
-    systems = [[line.rstrip() for line in read_lines(path)] for path in args.input]
-    for path, lines in zip([*args.input, *args.refs], [*systems, *refs], strict=True):
-        if len(lines) != len(refs[0]):
-            raise LengthMismatchError(f"{args.refs[0]} has {len(refs[0])} lines but {path} has {len(lines)}")
+    refs, systems = read_parallel(args.refs, args.input)
     results: list[BlockTestResult | AllPairsResult] = []
     for metric in scorers(args, effective_order=False):
         stats = metric.segment_stats_many(systems, refs)
