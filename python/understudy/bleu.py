@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
@@ -21,7 +22,7 @@ from numpy.typing import NDArray
 from understudy import _core
 from understudy.config import PYTHON_TOKENIZERS, BLEUConfig
 from understudy.external_tokenizers import ExternalTokenizer, T, canonical, external_tokenizer, pretokenize
-from understudy.metric import Metric, RefStreams, _Scorer
+from understudy.metric import Metric, RefStreams, _Scorer, check_hyps, check_refs
 from understudy.result import BLEUResult
 from understudy.stats import BLEUStats
 
@@ -67,6 +68,22 @@ class _Pretokenizing:
 
     def __len__(self) -> int:
         return len(self._core)
+
+
+@dataclass(frozen=True)
+class NgramMatches:
+    """Corpus totals per n-gram, as :meth:`BLEU.ngram_matches` gives them.
+
+    ``ngrams[k]`` (tokens joined by single spaces, sorted) occurs ``hyp[k]`` times in the
+    hypotheses and ``ref[k]`` times in the references (per segment its largest count in
+    one reference), and ``matched[k]`` of its hypothesis occurrences are matched (clipped
+    as BLEU clips).
+    """
+
+    ngrams: list[str]
+    hyp: NDArray[np.int64]
+    ref: NDArray[np.int64]
+    matched: NDArray[np.int64]
 
 
 class BLEU(Metric[BLEUStats]):
@@ -141,6 +158,55 @@ class BLEU(Metric[BLEUStats]):
             core = _core.BleuScorer("none", False, config.max_ngram_order, self.threads)
             return _Pretokenizing(core, external_tokenizer(config.tokenize), config.lowercase)
         return _core.BleuScorer(config.tokenize, config.lowercase, config.max_ngram_order, self.threads)
+
+    def _as_core_sees(
+        self, hyps: Sequence[str], refs: RefStreams
+    ) -> tuple[list[str], list[list[str | None]], str, bool]:
+        """The text, tokenizer and case the core is given for this configuration."""
+        checked = check_hyps(hyps)
+        streams = check_refs(refs, len(checked))
+        config = self.config
+        if config.tokenize in PYTHON_TOKENIZERS:
+            tokenizer = external_tokenizer(config.tokenize)
+            return (
+                pretokenize(checked, tokenizer, config.lowercase),
+                [pretokenize(stream, tokenizer, config.lowercase) for stream in streams],
+                "none",
+                False,
+            )
+        return checked, streams, config.tokenize, config.lowercase
+
+    def ngram_matches(self, hyps: Sequence[str], refs: RefStreams) -> NgramMatches:
+        """How often each n-gram (orders 1 to the maximum) occurs and is matched over a corpus.
+
+        The statistics behind compare-mt's word and n-gram analyses, tokenized and clipped
+        as this configuration's BLEU does: summed per order, ``matched`` and ``hyp`` are
+        BLEU's matches and totals.
+
+        >>> counts = BLEU(max_ngram_order=2).ngram_matches(["the cat the"], [["the cat sat"]])
+        >>> for row in zip(counts.ngrams, counts.hyp.tolist(), counts.ref.tolist(), counts.matched.tolist()):
+        ...     print(*row)
+        cat 1 1 1
+        cat sat 0 1 0
+        cat the 1 0 0
+        sat 0 1 0
+        the 2 1 1
+        the cat 1 1 1
+        """
+        texts, streams, tokenizer, lowercase = self._as_core_sees(hyps, refs)
+        ngrams, rows = _core.ngram_matches(texts, streams, tokenizer, lowercase, self.config.max_ngram_order)
+        return NgramMatches(ngrams, rows[:, 0], rows[:, 1], rows[:, 2])
+
+    def matched_tokens(self, hyps: Sequence[str], refs: RefStreams) -> list[tuple[list[str], list[int]]]:
+        """Each hypothesis's tokens and, per token, the order of the longest n-gram covering it
+        that a reference of its segment has (0: in none), for highlighting matches.
+
+        >>> BLEU().matched_tokens(["the cat sat on a mat"], [["a cat sat on the mat"]])
+        [(['the', 'cat', 'sat', 'on', 'a', 'mat'], [1, 3, 3, 3, 1, 1])]
+        """
+        texts, streams, tokenizer, lowercase = self._as_core_sees(hyps, refs)
+        found = _core.matched_tokens(texts, streams, tokenizer, lowercase, self.config.max_ngram_order)
+        return [(line.split(" ") if line else [], list(levels)) for line, levels in found]
 
     def corpus_score(self, hyps: Sequence[str], refs: RefStreams | None = None) -> BLEUResult:
         """Corpus BLEU of ``hyps`` against ``refs`` (or the cached references)."""

@@ -4,8 +4,10 @@
 //! notion of whitespace and lowercasing ([`text`]), the tokenizers ([`tokenize`], with
 //! the byte-level hot path of `13a` in [`tok13a`]) and the clipped n-gram counts per
 //! segment ([`segment`], [`stats`]), for cached references and for all pairs
-//! ([`pairwise`]), serially or on a rayon pool ([`parallel`]).
+//! ([`pairwise`]), serially or on a rayon pool ([`parallel`]); and, for reports, the
+//! matched n-grams of a corpus and the matched tokens of each hypothesis ([`analysis`]).
 
+pub mod analysis;
 pub mod chrf;
 pub mod config;
 pub mod error;

@@ -6,8 +6,9 @@
 //! thread count, none in a forked child ([`pools`]), and core errors raised as the
 //! exception classes of `understudy.errors` through `From` conversions ([`errors`]).
 //! Each metric has its module: [`bleu`], [`chrf`], [`ter`]; [`text`] holds the
-//! tokenizer and the C library's `log` and `exp`.
+//! tokenizer and the C library's `log` and `exp`; [`analysis`] the report's corpus analyses.
 
+mod analysis;
 mod bleu;
 mod chrf;
 mod convert;
@@ -31,5 +32,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(text::ln, m)?)?;
     m.add_function(wrap_pyfunction!(text::exp, m)?)?;
     m.add_function(wrap_pyfunction!(pools::pool_threads, m)?)?;
+    m.add_function(wrap_pyfunction!(analysis::ngram_matches, m)?)?;
+    m.add_function(wrap_pyfunction!(analysis::matched_tokens, m)?)?;
     Ok(())
 }

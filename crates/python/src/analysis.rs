@@ -1,0 +1,47 @@
+//! The report's corpus analyses: matched n-grams per corpus, matched tokens per hypothesis.
+
+use numpy::PyArray2;
+use pyo3::prelude::*;
+use pyo3::types::PyString;
+use understudy_core::analysis;
+
+use crate::bleu::make_config;
+use crate::convert::{borrow_all, borrow_streams, rows_array, Streams};
+use crate::errors::Result;
+
+/// Corpus totals per n-gram (orders 1 to `max_order`), sorted: the n-grams (tokens
+/// joined by single spaces) and a row `[in the hypotheses, in the references, matched]`
+/// for each, BLEU's tokenization and clipping.
+#[pyfunction]
+#[pyo3(signature = (hyps, streams, tokenizer, lowercase, max_order))]
+pub fn ngram_matches<'py>(
+    py: Python<'py>,
+    hyps: Vec<Bound<'py, PyString>>,
+    streams: Streams<'py>,
+    tokenizer: &str,
+    lowercase: bool,
+    max_order: usize,
+) -> Result<(Vec<String>, Bound<'py, PyArray2<i64>>)> {
+    let config = make_config(tokenizer, lowercase, max_order)?;
+    let (hyps, streams) = (borrow_all(&hyps)?, borrow_streams(&streams)?);
+    let counts = py.detach(|| analysis::ngram_matches(&config, &hyps, &streams))?;
+    let flat = counts.counts.into_iter().flatten().collect();
+    Ok((counts.ngrams, rows_array(py, flat, 3)?))
+}
+
+/// Each hypothesis as BLEU tokenizes it, and per token the order of the longest
+/// n-gram covering it that a reference of its segment has (0: none).
+#[pyfunction]
+#[pyo3(signature = (hyps, streams, tokenizer, lowercase, max_order))]
+pub fn matched_tokens<'py>(
+    py: Python<'py>,
+    hyps: Vec<Bound<'py, PyString>>,
+    streams: Streams<'py>,
+    tokenizer: &str,
+    lowercase: bool,
+    max_order: usize,
+) -> Result<Vec<(String, Vec<u8>)>> {
+    let config = make_config(tokenizer, lowercase, max_order)?;
+    let (hyps, streams) = (borrow_all(&hyps)?, borrow_streams(&streams)?);
+    Ok(py.detach(|| analysis::matched_tokens(&config, &hyps, &streams))?)
+}
