@@ -138,10 +138,12 @@ def test_progress_bar_draws_on_a_terminal_and_erases_itself(
     monkeypatch.setattr(progress, "REFRESH_SECONDS", 0.0)
     with progress.Progress("scoring", total=2_000_000, enabled=True) as bar:
         bar.update(500_000)
+        bar.update(1_000_000)
     err = capsys.readouterr().err
-    assert (
-        err.startswith("\rscoring   25% |#######") and "500.0 kB/2.0 MB" in err and err.endswith("\r\x1b[K")
-    )
+    # tqdm's bar: the label, the fraction, the amounts in decimal units; erased at the end.
+    assert err.startswith("\rscoring:") and " 25%|" in err and " 50%|" in err
+    assert "500k/2.00M" in err and "1.00M/2.00M" in err and "B/s]" in err
+    assert err.endswith("\r")
     with progress.Progress("scoring", total=10) as quiet:  # stderr is not a terminal under pytest
         quiet.update(5)
     assert capsys.readouterr().err == ""

@@ -129,8 +129,7 @@ class _Bars:
         bar = self.bar = Progress(download.basename)
 
         def update(done: int, total: int | None) -> None:
-            bar.total = total
-            bar.update(done)
+            bar.update(done, total)
 
         return update
 
