@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
+import os
 import re
 import shutil
 from html.parser import HTMLParser
@@ -27,14 +30,20 @@ class _Rankings(HTMLParser):
         self.cells: list[str] | None = None
         self.text = ""
         self.external: list[str] = []
+        self.scripts: list[dict[str, str | None]] = []
+        self.policy = ""
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = dict(attrs)
         for key in ("src", "href"):
-            if values.get(key):
+            if values.get(key) and not (key == "href" and (values[key] or "").startswith("#")):
                 self.external.append(f"{tag} {key}={values[key]}")
-        if tag in ("script", "link", "iframe", "img", "object"):
+        if tag in ("link", "iframe", "img", "object"):
             self.external.append(tag)
+        if tag == "script":
+            self.scripts.append(values)
+        if tag == "meta" and values.get("http-equiv") == "Content-Security-Policy":
+            self.policy = values.get("content") or ""
         if tag == "table" and "ranking" in (values.get("class") or ""):
             self.metric = values.get("data-metric") or ""
         if tag == "tr" and self.metric and values.get("data-system") is not None:
@@ -69,6 +78,14 @@ def test_the_report_shows_the_command_lines_rankings(
     parsed = _Rankings()
     parsed.feed(page)
     assert parsed.external == []  # nothing is fetched: no script, stylesheet, image or link
+    # One inline script, the only one the page's policy allows (by its hash); no request at all.
+    assert parsed.scripts == [{}]
+    script = page.split("<script>", 1)[1].split("</script>", 1)[0]
+    digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
+    assert (
+        parsed.policy
+        == f"default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'sha256-{digest}'"
+    )
     assert not re.search(r"url\((?!#)|@import", page)  # the SVGs' url(#clip) stay inside the page
     status, compare, _ = run(
         capfd, "compare", str(REF), "-i", *inputs, "-m", "bleu", "chrf", "ter", "-n", "200", "-f", "json"
@@ -85,6 +102,9 @@ def test_the_report_shows_the_command_lines_rankings(
         'id="per-system"',
         "The gist is clear",
         "brevity penalty",
+        'id="analyses"',
+        'id="ngrams"',
+        'id="diff"',
     ):
         assert section in page
     assert page.count('<figure class="histogram"><svg') == len(SYSTEMS)
@@ -104,7 +124,113 @@ def test_user_text_is_text(tmp_path: Path, capfd: pytest.CaptureFixture[str]) ->
     )
     assert status == 0, err
     page = out.read_text(encoding="utf-8")
-    assert "<script>" not in page and "<img" not in page and "onerror=alert(1)&gt;" in page
+    assert page.count("<script") == 1 and "<img" not in page and "onerror=alert(1)&gt;" in page
     assert "&lt;/textarea&gt;&lt;script&gt;alert(1)&lt;/script&gt;" in page and "{{ x }}" in page
     assert "49" not in re.findall(r"data-system=\"([^\"]*)\"", page)[0]  # the template did not evaluate names
-    assert len(page) < 400_000 and "more characters" in page  # the long segment is folded and cut, visibly
+    # The 12 MB segment is folded and cut, visibly, in the worst segments and in the diff.
+    assert len(page) < 4_000_000 and page.count("more characters") >= 2
+
+
+class _Table(HTMLParser):
+    """The text of each body row of the table whose id or class is ``name``."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.name = name
+        self.depth = 0
+        self.rows: list[list[str]] = []
+        self.row: list[str] | None = None
+        self.text: str | None = None
+        self.in_body = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = dict(attrs)
+        if tag == "table" and self.name in (values.get("id"), *(values.get("class") or "").split()):
+            self.depth += 1
+        if self.depth and tag == "tbody":
+            self.in_body = True
+        if self.depth and self.in_body and tag == "tr":
+            self.row = []
+        if self.row is not None and tag == "td":
+            self.text = ""
+
+    def handle_data(self, data: str) -> None:
+        if self.text is not None:
+            self.text += data
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "td" and self.row is not None and self.text is not None:
+            self.row.append(" ".join(self.text.split()))
+            self.text = None
+        if tag == "tr" and self.row is not None:
+            self.rows.append(self.row)
+            self.row = None
+        if tag == "table" and self.depth:
+            self.depth, self.in_body = 0, False
+
+
+def _rows(page: str, name: str) -> list[list[str]]:
+    table = _Table(name)
+    table.feed(page)
+    return table.rows
+
+
+def test_the_diff_shows_sacrebleus_tokens_and_sentence_scores(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    from sacrebleu.metrics import BLEU as SacreBLEU
+    from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+
+    out = tmp_path / "report.html"
+    a, b = str(SYSTEMS[2]), str(SYSTEMS[0])
+    status, _, err = run(
+        capfd, "report", str(REF), "-i", *map(str, SYSTEMS), "--pair", a, b, "-n", "20", "-o", str(out)
+    )
+    assert status == 0, err
+    page = out.read_text(encoding="utf-8")
+    assert f"Segment by segment: {a} (A) and {b} (B)" in page
+    rows = _rows(page, "diff-table")
+    refs = REF.read_text(encoding="utf-8").splitlines()
+    hyps_a, hyps_b = (Path(p).read_text(encoding="utf-8").splitlines() for p in (a, b))
+    assert len(rows) == len(refs)
+    bleu, tokenize = SacreBLEU(), Tokenizer13a()
+    for i in range(0, len(refs), 97):
+        number, score_a, score_b, text_a, text_b, reference = rows[i]
+        assert number == str(i + 1) and " ".join(reference.split()) == " ".join(refs[i].split())
+        assert score_a == f"{bleu.sentence_score(hyps_a[i], [refs[i]]).score:.1f}"
+        assert score_b == f"{bleu.sentence_score(hyps_b[i], [refs[i]]).score:.1f}"
+        assert (text_a, text_b) == (tokenize(hyps_a[i].rstrip()), tokenize(hyps_b[i].rstrip()))
+    better_a = _rows(page, "ngrams")[:3]  # the first table: n-grams A matches more often
+    assert all(int(n_a) > int(n_b) for _, n_a, n_b, _ in better_a)
+
+    status, _, err = run(capfd, "report", str(REF), "-i", a, b, "--pair", a, "x.de", "-o", str(out))
+    assert status == 1 and "--pair names x.de, which is not one of -i" in err
+
+
+def test_human_scores_give_correlates_numbers(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    ted = (
+        Path(os.environ.get("UNDERSTUDY_SHARED", REF.parents[3] / "shared")) / "data" / "wmt21-ted-zh-en-mqm"
+    )
+    if not (ted / "mqm_system_scores.tsv").exists():
+        pytest.skip(f"WMT21 TED data not found at {ted}")
+    inputs = [
+        str(ted / f"{name}.txt") for name in ("Facebook-AI", "NiuTrans", "Online-W", "SMU", "MiSS", "IIE-MT")
+    ]
+    argv = [str(ted / "ref-B.txt"), "-i", *inputs, "--human", str(ted / "mqm_system_scores.tsv"), "-n", "100"]
+    out = tmp_path / "report.html"
+    status, _, err = run(capfd, "report", *argv, "-m", "bleu", "chrf", "-o", str(out))
+    assert status == 0, err
+    page = out.read_text(encoding="utf-8")
+    shown = {(m, s): v for m, s, v in _rows(page, "correlations")}
+    status, text, err = run(capfd, "correlate", *argv, "-m", "bleu", "chrf", "-f", "json")
+    assert status == 0, err
+    record = json.loads(text)
+    want = {
+        (c["metric"], c["statistic"]): f"{c['value']:.3f} [{c['low']:.3f}, {c['high']:.3f}]"
+        for c in record["correlations"]
+    }
+    assert shown == want and len(want) == 6
+    assert '<figure class="regression"><svg' in page and "mqm_system_scores.tsv" in page
+
+    status, _, err = run(capfd, "report", *argv[:-2], "--names", "a", "b", "-o", str(out))
+    assert status == 1 and "--names gives 2 names for 6 systems" in err

@@ -117,7 +117,8 @@ def add_parser(commands: Any) -> None:
     p.set_defaults(run=run)
 
 
-def _names(args: argparse.Namespace) -> list[str]:
+def system_names(args: argparse.Namespace) -> list[str]:
+    """The systems' names in the human file: ``--names``, else each -i file's name without its extension."""
     names: list[str] = args.names or [Path(p).name.rsplit(".", 1)[0] for p in args.input]
     if len(names) != len(args.input):
         raise CliError(f"--names gives {len(names)} names for {len(args.input)} systems")
@@ -128,7 +129,8 @@ def _names(args: argparse.Namespace) -> list[str]:
     return names
 
 
-def _check_coverage(human: HumanScores, names: list[str], what: str) -> None:
+def check_coverage(human: HumanScores, names: list[str], what: str) -> None:
+    """A ``CliError`` naming the systems ``human`` (read from ``what``) has no score for."""
     missing = [n for n in names if n not in human.system]
     if missing:
         raise CliError(
@@ -151,7 +153,7 @@ def _system_level(
         args.collected_stats[results[0].name] = per_system
     for path in args.metric_scores:
         other = read_human(path)
-        _check_coverage(other, names, path)
+        check_coverage(other, names, path)
         scores[Path(path).name.rsplit(".", 1)[0]] = [other.system[n] for n in names]
     return scores, [human.system[n] for n in names], names, signatures
 
@@ -195,9 +197,9 @@ def run(args: argparse.Namespace) -> int:
         from understudy.correlation.plot import checked_path
 
         checked_path(args.plot)  # before any work
-    names = _names(args)
+    names = system_names(args)
     human = read_human(args.human)
-    _check_coverage(human, names, args.human)
+    check_coverage(human, names, args.human)
     warn_reference_as_system(args.refs, args.input)
     metrics = scorers(args, effective_order=args.level == "segment")
     if args.resample == "segments" and (args.level != "system" or args.metric_scores):

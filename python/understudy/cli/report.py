@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import shlex
 import sys
+from pathlib import Path
 from typing import Any
 
 from understudy._atomic import atomic_write
@@ -27,12 +28,18 @@ EXAMPLES = """examples:
   understudy report ref.de -i sys*.de -o report.html
   understudy report ref.de -i sys*.de -m bleu chrf ter -o report.html -n 2000
   understudy report -t wmt17 -l en-de -i sys*.de -o report.html
+  understudy report ref.de -i sys*.de -o report.html --pair sysA.de sysB.de
+  understudy report ref-B.txt -i sys/*.txt --human mqm_system_scores.tsv -o report.html
 
 The page holds every metric's ranking with 95% intervals and significance clusters, the
 signature of each number and the command that reproduces it; BLEU's reading by the cloud
 vendor's guide with its caveats; per system the n-gram precisions, brevity penalty, length
-ratio, a histogram of sentence scores and the lowest-scoring segments. It is one file: inline
-CSS and SVG, nothing fetched, and every name and segment is escaped.
+ratio, a histogram of sentence scores and the lowest-scoring segments; compare-mt's analyses
+(scores by reference length, segments by sentence score, word F-measure by frequency); the
+n-grams one system matches more often than another and a filterable segment-by-segment diff
+of two systems (--pair; by default the two best) with matched n-grams shaded; with --human,
+each metric's correlation with the human scores and the regression plot. It is one file:
+inline CSS, SVG and script, nothing fetched, and every name and segment is escaped.
 """
 
 
@@ -53,6 +60,13 @@ def add_parser(commands: Any) -> None:
     p.add_argument("-l", "--language-pair", dest="langpair", metavar="SRC-TRG", help="the pair of -t")
     p.add_argument("-n", type=int, default=1000, metavar="N", help="bootstrap resamples (1000)")
     p.add_argument("--seed", type=int, default=12345, help="random seed (12345)")
+    p.add_argument(
+        "--pair", nargs=2, metavar=("A", "B"), help="the two systems of the diff (default: the two best)"
+    )
+    p.add_argument(
+        "--human", metavar="FILE", help="human scores of the systems (as for 'understudy correlate')"
+    )
+    p.add_argument("--names", nargs="+", metavar="NAME", help="the systems' names in the --human file")
     add_cache_options(p)
     add_text_options(p, "case-insensitive BLEU", language=False)
     add_scoring_options(p)
@@ -77,16 +91,56 @@ def run(args: argparse.Namespace) -> int:
         if len(lines) != len(refs[0]):
             raise LengthMismatchError(f"the references have {len(refs[0])} lines but {path} has {len(lines)}")
     metrics = scorers(args, effective_order=False)
+    pair = _pair(args.pair, args.input)
+    human = _human(args)
     command = (
         "understudy " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:2] == ["report"] else ""
     )
-    with Progress("report", total=len(metrics), unit="metrics") as bar:
+    steps = len(metrics) + 2 + (len(args.input) > 1) + (human is not None)
+    with Progress("report", total=steps, unit="steps") as bar:
+        done = iter(range(steps))
         report = build(
-            metrics, args.input, systems, refs, command or "understudy report ...", args.n, args.seed
+            metrics,
+            args.input,
+            systems,
+            refs,
+            command or "understudy report ...",
+            args.n,
+            args.seed,
+            pair=pair,
+            human=human,
+            human_source=Path(args.human).name if args.human else "",
+            step=lambda _: bar.update(next(done)),
         )
-        bar.update(len(metrics))
     html = render(report)
     with atomic_write(args.output) as out:
         out.write(html.encode("utf-8"))
     print(f"understudy: wrote {args.output} ({len(html) // 1024} KB)", file=sys.stderr)
     return 0
+
+
+def _pair(pair: list[str] | None, inputs: list[str]) -> tuple[int, int] | None:
+    """The indices of the two systems --pair names (by file, as given to -i)."""
+    if pair is None:
+        return None
+    missing = [p for p in pair if p not in inputs]
+    if missing:
+        raise CliError(f"--pair names {', '.join(missing)}, which is not one of -i: {', '.join(inputs)}")
+    if pair[0] == pair[1]:
+        raise CliError(f"--pair needs two different systems, got {pair[0]} twice")
+    return inputs.index(pair[0]), inputs.index(pair[1])
+
+
+def _human(args: argparse.Namespace) -> list[float] | None:
+    """Each system's human score, in the order of -i."""
+    if args.human is None:
+        if args.names:
+            raise CliError("--names names the systems of the --human file; give --human too")
+        return None
+    from understudy.cli.correlate import check_coverage, system_names
+    from understudy.correlation.human import read_human
+
+    names = system_names(args)
+    human = read_human(args.human)
+    check_coverage(human, names, args.human)
+    return [human.system[name] for name in names]

@@ -86,11 +86,9 @@ def adjacent_plot(differences: Sequence[AdjacentDifference], path: str | PathLik
     _save(figure, plt, target, kind)
 
 
-def regression_plot(
-    result: CorrelationResult, path: str | PathLike[str], higher_is_better: Mapping[str, bool] | None = None
-) -> None:
-    """Write the regression of the human scores on each metric's scores to ``path``."""
-    target, kind = checked_path(path)
+def regression_figure(result: CorrelationResult, higher_is_better: Mapping[str, bool] | None = None) -> Any:
+    """The regression of the human scores on each metric's scores, one panel per metric, as a
+    matplotlib figure (for :func:`regression_plot` and the HTML report)."""
     plt = _pyplot()
     metrics = list(result.scores)
     figure, axes = plt.subplots(1, len(metrics), figsize=(4.2 * len(metrics), 4), squeeze=False)
@@ -108,7 +106,16 @@ def regression_plot(
         axis.set_xlabel(f"{metric}{lower}")
         axis.set_ylabel("human score")
         axis.set_title(f"{metric}: r = {fit.rvalue:.3f}")
-    _save(figure, plt, target, kind)
+    figure.tight_layout()
+    return figure
 
 
-__all__ = ["adjacent_plot", "checked_path", "normalized_plot", "regression_plot"]
+def regression_plot(
+    result: CorrelationResult, path: str | PathLike[str], higher_is_better: Mapping[str, bool] | None = None
+) -> None:
+    """Write the regression of the human scores on each metric's scores to ``path``."""
+    target, kind = checked_path(path)
+    _save(regression_figure(result, higher_is_better), _pyplot(), target, kind)
+
+
+__all__ = ["adjacent_plot", "checked_path", "normalized_plot", "regression_figure", "regression_plot"]

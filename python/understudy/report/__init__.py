@@ -1,29 +1,51 @@
 """One self-contained HTML report of systems scored against references: what the numbers say,
-whether differences are real, and what BLEU cannot see.
+whether differences are real, where systems differ, and what BLEU cannot see.
 
 :func:`build` computes nothing of its own: every number comes from the metrics'
-statistics, :func:`understudy.significance.all_pairs` and the results' signatures;
-:func:`render` fills the package's Jinja2 template (autoescaped: every system name,
-file name and segment is text) and inlines the plots as SVG, so the file opens from
-disk with nothing fetched. Needs the ``report`` extra (Jinja2 and matplotlib).
+statistics, :func:`understudy.significance.all_pairs`, the analyses of
+:mod:`understudy.report.analysis` (compare-mt's buckets, n-gram differences, matched
+tokens, all from the Rust core's counts), :func:`understudy.correlation.correlate` and the
+results' signatures. :func:`render` fills the package's Jinja2 template (autoescaped: every
+system name, file name and segment is text), inlines the plots as SVG and the diff's filter
+script, so the file opens from disk with nothing fetched; its Content-Security-Policy allows
+that one script and no request. Needs the ``report`` extra (Jinja2, matplotlib, SciPy).
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import importlib
 import io
-from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from understudy._version import __version__
+from understudy.bleu import BLEU
 from understudy.errors import MissingExtraError
 from understudy.metric import Metric
+from understudy.report.analysis import (
+    Buckets,
+    NgramDifference,
+    by_reference_length,
+    by_sentence_score,
+    by_word_frequency,
+    ngram_differences,
+    reference_lengths,
+)
 from understudy.result import BLEUResult
 from understudy.significance import AllPairsResult, all_pairs
 from understudy.stats import Stats
+
+if TYPE_CHECKING:
+    from understudy.correlation import CorrelationResult
+
+_EXTRA = "reports need matplotlib, Jinja2 and SciPy: pip install 'understudy[report]'"
 
 BLEU_BANDS = (
     (10.0, "Almost useless"),
@@ -46,6 +68,8 @@ CAVEATS = (
 WORST_SEGMENTS = 5
 FOLD_CHARS = 400
 """Segments longer than this are shown folded (the page stays usable with 10 MB segments)."""
+CUT_CHARS = 20_000
+"""Of a folded segment, at most this much is in the page (the rest is counted, not shown)."""
 
 
 def interpretation(score: float) -> str:
@@ -78,6 +102,59 @@ class SystemView:
 
 
 @dataclass(frozen=True)
+class AnalysisView:
+    """A bucketed analysis: its table and its plot."""
+
+    buckets: Buckets
+    svg: str
+
+
+@dataclass(frozen=True)
+class Run:
+    """Consecutive tokens of a hypothesis matched at the same level (0: unmatched; n: the
+    longest matched n-gram covering them has order n)."""
+
+    text: str
+    level: int
+
+
+@dataclass(frozen=True)
+class DiffRow:
+    """One segment of the two-system diff; ``rest_*`` is what is folded away."""
+
+    number: int
+    score_a: float
+    score_b: float
+    runs_a: tuple[Run, ...]
+    rest_a: str
+    runs_b: tuple[Run, ...]
+    rest_b: str
+    reference: str
+
+
+@dataclass(frozen=True)
+class PairView:
+    """Two systems side by side: the n-grams each matches more often, and every segment."""
+
+    a: str
+    b: str
+    metric: str
+    better_a: tuple[NgramDifference, ...]
+    better_b: tuple[NgramDifference, ...]
+    rows: tuple[DiffRow, ...]
+    max_order: int
+
+
+@dataclass(frozen=True)
+class HumanView:
+    """Metric scores against human scores (``understudy.correlation``), with the regression plot."""
+
+    result: CorrelationResult
+    svg: str
+    source: str
+
+
+@dataclass(frozen=True)
 class Report:
     """Everything the template shows."""
 
@@ -88,32 +165,154 @@ class Report:
     version: str = f"understudy-{__version__}"
     caveats: tuple[str, ...] = CAVEATS
     bands: tuple[tuple[str, str], ...] = field(default_factory=tuple)
+    analyses: tuple[AnalysisView, ...] = ()
+    pair: PairView | None = None
+    human: HumanView | None = None
 
 
 def _pyplot() -> Any:
     try:
         matplotlib = importlib.import_module("matplotlib")
     except ImportError:
-        raise MissingExtraError(
-            "reports need matplotlib and Jinja2: pip install 'understudy[report]'"
-        ) from None
+        raise MissingExtraError(_EXTRA) from None
     matplotlib.use("Agg")
+    # Text as SVG text (not glyph outlines): a third of the size and of the time. A fixed
+    # salt for the SVG ids: the same inputs give the same page, byte for byte.
+    matplotlib.rcParams.update({"svg.fonttype": "none", "svg.hashsalt": "understudy"})
     return importlib.import_module("matplotlib.pyplot")
 
 
-def _histogram_svg(scores: np.ndarray, name: str) -> str:
-    plt = _pyplot()
-    figure, axis = plt.subplots(figsize=(4.0, 2.2))
-    axis.hist(scores, bins=20, range=(0, 100))
-    axis.set_xlabel(f"sentence {name}")
-    axis.set_ylabel("segments")
-    figure.tight_layout()
+def _svg(figure: Any) -> str:
+    """``figure`` as inline SVG, closed afterwards."""
     out = io.StringIO()
     # No metadata: the page carries nothing about the machine that made it.
     figure.savefig(out, format="svg", metadata={"Creator": None, "Date": None, "Format": None, "Type": None})
-    plt.close(figure)
+    _pyplot().close(figure)
     svg = out.getvalue()
     return svg[svg.index("<svg") :]  # inline: without the XML prolog and doctype
+
+
+def _histogram_svg(scores: NDArray[np.float64], name: str) -> str:
+    figure, axis = _pyplot().subplots(figsize=(4.0, 2.2))
+    axis.hist(scores, bins=20, range=(0, 100))
+    axis.set_xlabel(f"sentence {name}")
+    axis.set_ylabel("segments")
+    # Fixed margins: tight_layout would measure the text of every figure again, which
+    # doubles the time of sixteen histograms.
+    figure.subplots_adjust(left=0.16, right=0.97, top=0.95, bottom=0.22)
+    return _svg(figure)
+
+
+def _buckets_svg(buckets: Buckets, order: Sequence[str]) -> str:
+    figure, axis = _pyplot().subplots(figsize=(7.0, 3.0))
+    x = np.arange(len(buckets.labels))
+    for name in order:
+        y = [np.nan if v is None else v for v in buckets.values[name]]
+        axis.plot(x, y, marker="o", markersize=3, linewidth=1, label=name)
+    axis.set_xticks(x, buckets.labels, fontsize=8)
+    axis.set_ylabel(buckets.quantity)
+    axis.set_title(buckets.title, fontsize=10)
+    if len(order) > 1:
+        axis.legend(fontsize=6, loc="center left", bbox_to_anchor=(1.0, 0.5), frameon=False)
+    figure.tight_layout()
+    return _svg(figure)
+
+
+def _runs(
+    tokens: Sequence[str], levels: Sequence[int], budget: int = FOLD_CHARS
+) -> tuple[tuple[Run, ...], str]:
+    """Tokens grouped by match level, up to ``budget`` characters; the rest as plain text."""
+    runs: list[Run] = []
+    used = 0
+    for k, (token, level) in enumerate(zip(tokens, levels, strict=True)):
+        if used + len(token) > budget and runs:
+            return tuple(runs), " ".join(tokens[k:])
+        used += len(token) + 1
+        if runs and runs[-1].level == level:
+            runs[-1] = Run(f"{runs[-1].text} {token}", level)
+        else:
+            runs.append(Run(token, level))
+    return tuple(runs), ""
+
+
+def _system_views(
+    names: Sequence[str],
+    systems: Sequence[Sequence[str]],
+    refs: Sequence[Sequence[str]],
+    first: list[Stats[Any, Any]],
+    bleu: list[Stats[Any, Any]] | None,
+    metric: str,
+) -> tuple[SystemView, ...]:
+    views = []
+    for k, name in enumerate(names):
+        sentence = first[k].sentence_scores()
+        order = np.argsort(sentence, kind="stable")[:WORST_SEGMENTS]
+        worst = tuple(Segment(int(i) + 1, float(sentence[i]), systems[k][i], refs[0][i]) for i in order)
+        views.append(
+            SystemView(
+                name, bleu[k].score() if bleu is not None else None, _histogram_svg(sentence, metric), worst
+            )
+        )
+    return tuple(views)
+
+
+def _analysis_bleu(metrics: Sequence[Metric[Any]]) -> BLEU:
+    """The BLEU whose tokenization the word and n-gram analyses use: the report's, else the default."""
+    return next((m for m in metrics if isinstance(m, BLEU)), None) or BLEU()
+
+
+def _pair_view(
+    bleu: BLEU,
+    names: Sequence[str],
+    pair: tuple[int, int],
+    systems: Sequence[Sequence[str]],
+    refs: Sequence[Sequence[str]],
+    stats: list[Stats[Any, Any]],
+    metric: str,
+) -> PairView:
+    a, b = pair
+    # The core releases the GIL: the two systems are counted side by side.
+    with ThreadPoolExecutor(2) as pool:
+        counts_a, counts_b = pool.map(lambda k: bleu.ngram_matches(systems[k], refs), pair)
+    better_a, better_b = ngram_differences(counts_a, counts_b)
+    tokens_a, tokens_b = (bleu.matched_tokens(systems[k], refs) for k in pair)
+    scores_a, scores_b = (stats[k].sentence_scores() for k in pair)
+    rows = []
+    for i in range(len(refs[0])):
+        runs_a, rest_a = _runs(*tokens_a[i])
+        runs_b, rest_b = _runs(*tokens_b[i])
+        rows.append(
+            DiffRow(i + 1, float(scores_a[i]), float(scores_b[i]), runs_a, rest_a, runs_b, rest_b, refs[0][i])
+        )
+    return PairView(names[a], names[b], metric, better_a, better_b, tuple(rows), bleu.config.max_ngram_order)
+
+
+def _human_view(
+    metrics: Sequence[Metric[Any]],
+    per_metric: dict[str, list[Stats[Any, Any]]],
+    names: Sequence[str],
+    human: Sequence[float],
+    source: str,
+    n: int,
+    seed: int,
+) -> HumanView:
+    from understudy.correlation import correlate
+    from understudy.correlation.plot import regression_figure
+
+    higher = {m.config.name: m.config.higher_is_better for m in metrics}
+    scores = {metric: [float(s.score().score) for s in stats] for metric, stats in per_metric.items()}
+    signatures = {metric: stats[0].signature.format() for metric, stats in per_metric.items()}
+    result = correlate(
+        scores,
+        human,
+        names,
+        n_bootstrap=n,
+        seed=seed,
+        higher_is_better=higher,
+        human_name=source,
+        metric_signatures=signatures,
+    )
+    return HumanView(result, _svg(regression_figure(result, higher)), source)
 
 
 def build(
@@ -125,50 +324,96 @@ def build(
     n: int = 1000,
     seed: int = 12345,
     title: str = "Translation quality report",
+    pair: tuple[int, int] | None = None,
+    human: Sequence[float] | None = None,
+    human_source: str = "",
+    step: Callable[[str], None] | None = None,
 ) -> Report:
-    """The report of ``systems`` (named ``names``) against reference streams ``refs``."""
+    """The report of ``systems`` (named ``names``) against reference streams ``refs``.
+
+    ``pair`` picks the two systems (by index) of the diff and the n-gram comparison, by
+    default the two best by the first metric; ``human`` scores each system, in order, for
+    the correlations. ``step`` is told the name of each step as it starts (for a progress bar).
+    """
+    tell = step or (lambda _: None)
     rankings = []
     per_metric: dict[str, list[Stats[Any, Any]]] = {}
     for metric in metrics:
+        tell(f"scoring {metric.config.name}")
         stats = metric.segment_stats_many(systems, refs)
         per_metric[metric.config.name] = stats
         rankings.append(all_pairs(stats, names, "bs", n, seed))
-    bleu = per_metric.get("BLEU")
-    views = []
-    for k, name in enumerate(names):
-        first_metric = next(iter(per_metric))
-        sentence = per_metric[first_metric][k].sentence_scores()
-        order = np.argsort(sentence, kind="stable")[:WORST_SEGMENTS]
-        worst = tuple(Segment(int(i) + 1, float(sentence[i]), systems[k][i], refs[0][i]) for i in order)
-        views.append(
-            SystemView(
-                name,
-                bleu[k].score() if bleu is not None else None,
-                _histogram_svg(sentence, first_metric),
-                worst,
-            )
+    first = next(iter(per_metric))
+    bleu = _analysis_bleu(metrics)
+    tell("per system")
+    views = _system_views(names, systems, refs, per_metric[first], per_metric.get("BLEU"), first)
+    tell("bucketed analyses")
+    order = [system.name for system in rankings[0].ranking]
+    lengths = reference_lengths(bleu, refs)
+    tables = [by_reference_length(per_metric[m], names, lengths) for m in per_metric]
+    tables.append(by_sentence_score(per_metric[first], names))
+    words = BLEU.from_config(replace(bleu.config, max_ngram_order=1), threads=1)
+    tables.append(by_word_frequency([words.ngram_matches(hyps, refs) for hyps in systems], names))
+    analyses = tuple(AnalysisView(t, _buckets_svg(t, order)) for t in tables)
+    pair_view = None
+    if len(names) > 1:
+        tell("two-system diff")
+        best = [names.index(name) for name in order[:2]]
+        pair_view = _pair_view(
+            bleu, names, pair or (best[0], best[1]), systems, refs, per_metric[first], first
         )
+    human_view = None
+    if human is not None:
+        tell("correlations with human scores")
+        human_view = _human_view(metrics, per_metric, names, human, human_source, n, seed)
     bands = tuple((f"< {bound:g}" if bound != float("inf") else "> 60", text) for bound, text in BLEU_BANDS)
-    return Report(title, command, tuple(rankings), tuple(views), bands=bands)
+    return Report(
+        title,
+        command,
+        tuple(rankings),
+        views,
+        bands=bands,
+        analyses=analyses,
+        pair=pair_view,
+        human=human_view,
+    )
 
 
 def render(report: Report) -> str:
-    """The report as one HTML page (inline CSS and SVG; no script or font from the network)."""
+    """The report as one HTML page: inline CSS, SVG and one small script for the diff's filters.
+
+    The page's Content-Security-Policy allows no request at all and only that script (by
+    its SHA-256), so even text that escaped escaping could not run or fetch anything.
+    """
     try:
         jinja2: Any = importlib.import_module("jinja2")
     except ImportError:
-        raise MissingExtraError(
-            "reports need matplotlib and Jinja2: pip install 'understudy[report]'"
-        ) from None
+        raise MissingExtraError(_EXTRA) from None
     environment = jinja2.Environment(
         loader=jinja2.PackageLoader("understudy.report", "templates"),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
     )
     environment.filters["band"] = interpretation
+    script = environment.loader.get_source(environment, "report.js")[0]
+    digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
     template = environment.get_template("report.html.j2")
-    html: str = template.render(report=report, fold=FOLD_CHARS)
+    html: str = template.render(
+        report=report, fold=FOLD_CHARS, cut=CUT_CHARS, script=script, script_hash=digest
+    )
     return html
 
 
-__all__ = ["BLEU_BANDS", "CAVEATS", "Report", "build", "interpretation", "render"]
+__all__ = [
+    "BLEU_BANDS",
+    "CAVEATS",
+    "AnalysisView",
+    "DiffRow",
+    "HumanView",
+    "PairView",
+    "Report",
+    "Run",
+    "build",
+    "interpretation",
+    "render",
+]

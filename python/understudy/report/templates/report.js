@@ -1,0 +1,39 @@
+// The two-system diff's filters: text to look for, which system scores higher, and order.
+(function () {
+  "use strict";
+  var table = document.getElementById("diff-table");
+  if (!table) { return; }
+  var body = table.tBodies[0];
+  var rows = Array.prototype.slice.call(body.rows);
+  var text = document.getElementById("diff-text");
+  var which = document.getElementById("diff-which");
+  var order = document.getElementById("diff-order");
+  var shown = document.getElementById("diff-shown");
+  function delta(row) { return parseFloat(row.getAttribute("data-delta")); }
+  function keep(row, needle, mode) {
+    var d = delta(row);
+    if (mode === "a" && !(d > 0)) { return false; }
+    if (mode === "b" && !(d < 0)) { return false; }
+    if (mode === "same" && d !== 0) { return false; }
+    return !needle || row.textContent.toLowerCase().indexOf(needle) !== -1;
+  }
+  function apply() {
+    var needle = text.value.toLowerCase();
+    var mode = which.value;
+    var sorted = rows.slice();
+    if (order.value === "difference") {
+      sorted.sort(function (x, y) { return Math.abs(delta(y)) - Math.abs(delta(x)); });
+    }
+    var count = 0;
+    sorted.forEach(function (row) {
+      row.hidden = !keep(row, needle, mode);
+      if (!row.hidden) { count += 1; }
+      body.appendChild(row);
+    });
+    shown.textContent = count + " of " + rows.length + " segments shown";
+  }
+  text.addEventListener("input", apply);
+  which.addEventListener("change", apply);
+  order.addEventListener("change", apply);
+  apply();
+}());
