@@ -602,6 +602,34 @@ def task_dask(data: Path, repeat: int, segments: int) -> list[Timing]:
         shutil.rmtree(folder)
 
 
+def task_report(data: Path, repeat: int) -> list[Timing]:
+    """The HTML report of the 16 WMT17 systems (BLEU, chrF, TER; 1000 resamples), whole command."""
+    folder = Path(tempfile.mkdtemp(prefix="understudy-report-"))
+    try:
+        sys_paths = sorted(p for p in glob.glob(str(data / "newstest2017.*.de")) if ".ref." not in p)
+        ref = str(data / "newstest2017.ref.en-de.de")
+        common = [ref, "-i", *sys_paths, "-m", "bleu", "chrf", "ter"]
+        rows = []
+        for label, argv, note in (
+            ("understudy report", ["report", *common, "-o", str(folder / "report.html")], ""),
+            ("understudy compare (the rankings alone)", ["compare", *common], "no page"),
+        ):
+            measured = [run_measured([sys.executable, "-m", "understudy", *argv]) for _ in range(repeat)]
+            seconds = statistics.median(t for t, _ in measured)
+            size = (folder / "report.html").stat().st_size / 1e6 if argv[0] == "report" else 0
+            rows.append(
+                Timing(
+                    label,
+                    seconds,
+                    note or f"a {size:.1f} MB page",
+                    max(m for _, m in measured),
+                )
+            )
+        return rows
+    finally:
+        shutil.rmtree(folder)
+
+
 LONG_LINE_BYTES = 100_000_000
 
 LONG_LINE_SCRIPT = """
@@ -748,6 +776,10 @@ def main() -> int:
         "ja-mecab": (
             "12. Corpus BLEU of Japanese with MeCab, 4 systems x 3000 segments",
             lambda: task_ja_mecab(repeat, slow_repeat),
+        ),
+        "report": (
+            "15. understudy report, 16 WMT17 systems, BLEU, chrF and TER",
+            lambda: task_report(args.data, slow_repeat),
         ),
         "long-line": (
             "14. BLEU of one 100 MB line against another",
