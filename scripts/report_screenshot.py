@@ -1,6 +1,6 @@
 """README's report screenshot: the report of the bundled WMT17 sample, opened in headless Chromium.
 
-python scripts/report_screenshot.py            # writes docs/report.png (needs chromium and selenium)
+python scripts/report_screenshot.py   # docs/report.png and docs/report-diff.png (needs chromium, selenium)
 """
 
 from __future__ import annotations
@@ -35,20 +35,25 @@ def main() -> int:
         subprocess.run([*command, "-m", "bleu", "chrf", "ter", "-o", str(page)], cwd=REPO, check=True)
         options = Options()
         options.binary_location = "/usr/bin/chromium"
-        for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1100,1300"):
+        for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1100,1000"):
             options.add_argument(argument)
         driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+        shots = {}
         try:
             driver.get(page.as_uri())
-            png = driver.get_screenshot_as_png()
+            shots["report.png"] = driver.get_screenshot_as_png()
+            driver.execute_script("document.getElementById('diff').scrollIntoView()")
+            shots["report-diff.png"] = driver.get_screenshot_as_png()
         finally:
             driver.quit()
-    # A small file for the repository: 64 colours are plenty for text, tables and bars.
+    # Small files for the repository: 64 colours are plenty for text, tables and bars.
     from io import BytesIO
 
     from PIL import Image
 
-    Image.open(BytesIO(png)).convert("RGB").quantize(64).save(REPO / "docs" / "report.png", optimize=True)
+    for name, png in shots.items():
+        image = Image.open(BytesIO(png)).convert("RGB").quantize(64)
+        image.save(REPO / "docs" / name, optimize=True)
     return 0
 
 

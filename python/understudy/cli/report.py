@@ -108,8 +108,9 @@ def run(args: argparse.Namespace) -> int:
             args.n,
             args.seed,
             pair=pair,
-            human=human,
+            human=human[0] if human else None,
             human_source=Path(args.human).name if args.human else "",
+            human_names=human[1] if human else None,
             step=lambda _: bar.update(next(done)),
         )
     html = render(report)
@@ -131,8 +132,8 @@ def _pair(pair: list[str] | None, inputs: list[str]) -> tuple[int, int] | None:
     return inputs.index(pair[0]), inputs.index(pair[1])
 
 
-def _human(args: argparse.Namespace) -> list[float] | None:
-    """Each system's human score, in the order of -i."""
+def _human(args: argparse.Namespace) -> tuple[list[float], list[str]] | None:
+    """Each system's human score and name in the human file, in the order of -i."""
     if args.human is None:
         if args.names:
             raise CliError("--names names the systems of the --human file; give --human too")
@@ -143,4 +144,4 @@ def _human(args: argparse.Namespace) -> list[float] | None:
     names = system_names(args)
     human = read_human(args.human)
     check_coverage(human, names, args.human)
-    return [human.system[name] for name in names]
+    return [human.system[name] for name in names], names

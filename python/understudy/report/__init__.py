@@ -327,13 +327,15 @@ def build(
     pair: tuple[int, int] | None = None,
     human: Sequence[float] | None = None,
     human_source: str = "",
+    human_names: Sequence[str] | None = None,
     step: Callable[[str], None] | None = None,
 ) -> Report:
     """The report of ``systems`` (named ``names``) against reference streams ``refs``.
 
     ``pair`` picks the two systems (by index) of the diff and the n-gram comparison, by
     default the two best by the first metric; ``human`` scores each system, in order, for
-    the correlations. ``step`` is told the name of each step as it starts (for a progress bar).
+    the correlations, where the systems are called ``human_names`` (as in the human file;
+    default ``names``). ``step`` is told the name of each step as it starts (for a progress bar).
     """
     tell = step or (lambda _: None)
     rankings = []
@@ -365,7 +367,7 @@ def build(
     human_view = None
     if human is not None:
         tell("correlations with human scores")
-        human_view = _human_view(metrics, per_metric, names, human, human_source, n, seed)
+        human_view = _human_view(metrics, per_metric, human_names or names, human, human_source, n, seed)
     bands = tuple((f"< {bound:g}" if bound != float("inf") else "> 60", text) for bound, text in BLEU_BANDS)
     return Report(
         title,
