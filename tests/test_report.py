@@ -234,3 +234,16 @@ def test_human_scores_give_correlates_numbers(tmp_path: Path, capfd: pytest.Capt
 
     status, _, err = run(capfd, "report", *argv[:-2], "--names", "a", "b", "-o", str(out))
     assert status == 1 and "--names gives 2 names for 6 systems" in err
+
+
+def test_one_system_and_ter_alone(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "report.html"
+    status, _, err = run(
+        capfd, "report", str(REF), "-i", str(SYSTEMS[0]), "-m", "ter", "-n", "20", "-o", str(out)
+    )
+    assert status == 0, err
+    page = out.read_text(encoding="utf-8")
+    # No pair to compare: no n-gram or diff section; the rest is there, TER's buckets open-ended.
+    assert 'id="diff"' not in page and 'id="ngrams"' not in page and 'id="analyses"' in page
+    assert "segments by sentence TER" in page and "&gt;=90" in page
+    assert [row[0] for row in _rows(page, "ranking")] == ["1"]

@@ -160,3 +160,19 @@ def test_analyses_use_the_reports_tokenizer() -> None:
     assert lengths.tolist() == [4, 2]
     [(tokens, levels)] = chinese.matched_tokens(["我爱他。"], [["我爱你。"]])
     assert tokens == ["我", "爱", "他", "。"] and levels == [2, 2, 0, 1]
+
+
+def test_ter_buckets_hold_sentences_above_100() -> None:
+    from sacrebleu.metrics import TER as SacreTER
+
+    from understudy import TER
+
+    hyps = SYSTEMS[0][:300]
+    hyps[0] = "ein zwei drei vier fünf sechs sieben acht neun zehn elf zwölf dreizehn vierzehn"
+    refs = [REF[:300]]
+    refs[0][0] = "kurz"
+    table = by_sentence_score([TER().segment_stats(hyps, refs)], ["sys"])
+    scores = [SacreTER().sentence_score(h, [r]).score for h, r in zip(hyps, refs[0], strict=True)]
+    assert max(scores) > 100 and table.labels[-1] == ">=90"
+    counts = np.bincount(np.digitize(scores, SCORE_BOUNDS), minlength=len(SCORE_BOUNDS) + 1)
+    assert table.values["sys"] == tuple(float(c) for c in counts)

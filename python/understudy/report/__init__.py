@@ -194,7 +194,8 @@ def _svg(figure: Any) -> str:
 
 def _histogram_svg(scores: NDArray[np.float64], name: str) -> str:
     figure, axis = _pyplot().subplots(figsize=(4.0, 2.2))
-    axis.hist(scores, bins=20, range=(0, 100))
+    # TER can pass 100: the range grows to hold every segment.
+    axis.hist(scores, bins=20, range=(0, max(100.0, float(scores.max(initial=0.0)))))
     axis.set_xlabel(f"sentence {name}")
     axis.set_ylabel("segments")
     # Fixed margins: tight_layout would measure the text of every figure again, which

@@ -112,7 +112,9 @@ def by_sentence_score(stats: Sequence[Stats[Any, Any]], names: Sequence[str]) ->
     for name, s in zip(names, stats, strict=True):
         counts = np.bincount(np.digitize(s.sentence_scores(), SCORE_BOUNDS), minlength=len(SCORE_BOUNDS) + 1)
         values[name] = tuple(float(c) for c in counts)
-    labels = ("[0,10)", *_labels(SCORE_BOUNDS)[1:-1], "[90,100]")
+    # BLEU and chrF end at 100; TER does not (more edits than reference words).
+    last = "[90,100]" if stats[0].higher_is_better else ">=90"
+    labels = ("[0,10)", *_labels(SCORE_BOUNDS)[1:-1], last)
     return Buckets(f"segments by sentence {metric}", "segments", labels, (), values)
 
 
