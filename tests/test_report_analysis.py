@@ -164,7 +164,6 @@ def test_analyses_use_the_reports_tokenizer() -> None:
 
 def test_ter_buckets_hold_sentences_above_100() -> None:
     from sacrebleu.metrics import TER as SacreTER
-
     from understudy import TER
 
     hyps = SYSTEMS[0][:300]

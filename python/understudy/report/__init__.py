@@ -166,6 +166,7 @@ class Report:
     caveats: tuple[str, ...] = CAVEATS
     bands: tuple[tuple[str, str], ...] = field(default_factory=tuple)
     analyses: tuple[AnalysisView, ...] = ()
+    colours: dict[str, str] = field(default_factory=dict)
     pair: PairView | None = None
     human: HumanView | None = None
 
@@ -204,18 +205,23 @@ def _histogram_svg(scores: NDArray[np.float64], name: str) -> str:
     return _svg(figure)
 
 
-def _buckets_svg(buckets: Buckets, order: Sequence[str]) -> str:
-    figure, axis = _pyplot().subplots(figsize=(7.0, 3.0))
+def _colours(order: Sequence[str]) -> dict[str, str]:
+    """A colour per system (tab20, then again): the bucket tables are the plots' legend."""
+    colours = _pyplot().get_cmap("tab20").colors
+    to_hex = importlib.import_module("matplotlib.colors").to_hex
+    return {name: to_hex(colours[k % 20]) for k, name in enumerate(order)}
+
+
+def _buckets_svg(buckets: Buckets, colours: dict[str, str]) -> str:
+    figure, axis = _pyplot().subplots(figsize=(7.0, 2.6))
     x = np.arange(len(buckets.labels))
-    for name in order:
+    for name, colour in colours.items():
         y = [np.nan if v is None else v for v in buckets.values[name]]
-        axis.plot(x, y, marker="o", markersize=3, linewidth=1, label=name)
+        axis.plot(x, y, marker="o", markersize=3, linewidth=1, color=colour)
     axis.set_xticks(x, buckets.labels, fontsize=8)
     axis.set_ylabel(buckets.quantity)
-    axis.set_title(buckets.title, fontsize=10)
-    if len(order) > 1:
-        axis.legend(fontsize=6, loc="center left", bbox_to_anchor=(1.0, 0.5), frameon=False)
-    figure.tight_layout()
+    # Fixed margins, no legend: the table below names each line by its colour.
+    figure.subplots_adjust(left=0.1, right=0.98, top=0.96, bottom=0.12)
     return _svg(figure)
 
 
@@ -357,7 +363,8 @@ def build(
     tables.append(by_sentence_score(per_metric[first], names))
     words = BLEU.from_config(replace(bleu.config, max_ngram_order=1), threads=1)
     tables.append(by_word_frequency([words.ngram_matches(hyps, refs) for hyps in systems], names))
-    analyses = tuple(AnalysisView(t, _buckets_svg(t, order)) for t in tables)
+    colours = _colours(order)
+    analyses = tuple(AnalysisView(t, _buckets_svg(t, colours)) for t in tables)
     pair_view = None
     if len(names) > 1:
         tell("two-system diff")
@@ -377,6 +384,7 @@ def build(
         views,
         bands=bands,
         analyses=analyses,
+        colours=colours,
         pair=pair_view,
         human=human_view,
     )

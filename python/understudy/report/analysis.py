@@ -177,10 +177,16 @@ def ngram_differences(
         {counts.ngrams[k]: int(counts.matched[k]) for k in np.flatnonzero(counts.matched)}
         for counts in (a, b)
     )
-    rows = []
-    for gram in sorted(in_a.keys() | in_b.keys()):
-        ma, mb = in_a.get(gram, 0), in_b.get(gram, 0)
-        rows.append(NgramDifference(gram, ma, mb, (ma + SMOOTHING) / (ma + mb + 2 * SMOOTHING)))
-    better_a = sorted(rows, key=lambda d: (-d.ratio, -d.matched_a, d.ngram))[:top]
-    better_b = sorted(rows, key=lambda d: (d.ratio, -d.matched_b, d.ngram))[:top]
+    grams = sorted(in_a.keys() | in_b.keys())
+    ma = np.array([in_a.get(g, 0) for g in grams], dtype=np.int64)
+    mb = np.array([in_b.get(g, 0) for g in grams], dtype=np.int64)
+    ratio = (ma + SMOOTHING) / (ma + mb + 2 * SMOOTHING)
+    # lexsort's last key sorts first; the position breaks ties in n-gram order.
+    position = np.arange(len(grams))
+
+    def rows(order: NDArray[np.intp]) -> list[NgramDifference]:
+        return [NgramDifference(grams[k], int(ma[k]), int(mb[k]), float(ratio[k])) for k in order[:top]]
+
+    better_a = rows(np.lexsort((position, -ma, -ratio)))
+    better_b = rows(np.lexsort((position, -mb, ratio)))
     return tuple(d for d in better_a if d.ratio > 0.5), tuple(d for d in better_b if d.ratio < 0.5)
