@@ -6,7 +6,9 @@ selenium; without them the tests are skipped, saying which is missing.
 
 from __future__ import annotations
 
+import base64
 import json
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -60,7 +62,7 @@ def test_the_page_opens_clean_and_holds_the_clis_numbers(
     browser.get(out.as_uri())
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
     assert _requests(browser) == {out.as_uri()}  # nothing but the file itself
-    for section in ("systems", "interpretation", "per-system"):
+    for section in ("systems", "interpretation", "per-system", "analyses", "ngrams", "diff"):
         assert browser.find_element(By.ID, section).is_displayed()
     compare = json.loads(run(capfd, "compare", *argv, "-f", "json")[1])
     tables = browser.find_elements(By.CSS_SELECTOR, "table.ranking")
@@ -146,3 +148,15 @@ def test_the_diff_filters_work_without_network(
     assert 0 < len(rows) < len(refs) and all(needle.lower() in r.text.lower() for r in rows)
     assert shown.text == f"{len(rows)} of {len(refs)} segments shown"
     assert _requests(browser) == {out.as_uri()}
+
+
+def test_the_page_prints_in_a_few_pages(
+    browser: Any, tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "report.html"
+    assert run(capfd, "report", str(REF), "-i", *SYSTEMS, "-n", "20", "-o", str(out))[0] == 0
+    browser.get(out.as_uri())
+    pdf = base64.b64decode(browser.execute_cdp_cmd("Page.printToPDF", {})["data"])
+    pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf))
+    # All 3004 diff rows print on some 470 pages; printed, the diff keeps its first 50 rows.
+    assert 5 < pages < 30
