@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -54,3 +56,16 @@ def run_cli(capture: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, 
     sys.stdout.flush()
     out, err = capture.readouterr()
     return status, out, err
+
+
+@pytest.fixture
+def quiet_sacrebleu() -> Iterator[None]:
+    """sacrebleu's logger held to errors: its advice on every sentence score without effective
+    order, captured thousands of times, costs more than the scoring."""
+    logger = logging.getLogger("sacrebleu")
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)

@@ -16,6 +16,8 @@ import pytest
 from .conftest import SAMPLE
 from .conftest import run_cli as run
 
+pytestmark = pytest.mark.usefixtures("quiet_sacrebleu")
+
 REF = SAMPLE / "newstest2017.ref.en-de.de"
 SYSTEMS = sorted(p for p in SAMPLE.glob("newstest2017.*.de") if ".ref." not in p.name)
 
@@ -115,6 +117,7 @@ def test_user_text_is_text(tmp_path: Path, capfd: pytest.CaptureFixture[str]) ->
     lines = REF.read_text(encoding="utf-8").splitlines()
     lines[0] = "</textarea><script>alert(1)</script> \u202eRTL {{ x }}"
     lines[1] = "Lange " * 2_000_000  # 12 MB in one segment
+    lines[2] = "x" * 5_000_000  # 5 MB in one token
     evil.write_text("\n".join(lines) + "\n", encoding="utf-8")
     ref = tmp_path / "ref.de"
     shutil.copy(REF, ref)
@@ -127,8 +130,9 @@ def test_user_text_is_text(tmp_path: Path, capfd: pytest.CaptureFixture[str]) ->
     assert page.count("<script") == 1 and "<img" not in page and "onerror=alert(1)&gt;" in page
     assert "&lt;/textarea&gt;&lt;script&gt;alert(1)&lt;/script&gt;" in page and "{{ x }}" in page
     assert "49" not in re.findall(r"data-system=\"([^\"]*)\"", page)[0]  # the template did not evaluate names
-    # The 12 MB segment is folded and cut, visibly, in the worst segments and in the diff.
-    assert len(page) < 4_000_000 and page.count("more characters") >= 2
+    # The 12 MB segment and the 5 MB token are folded and cut, visibly, among the worst
+    # segments and in the diff.
+    assert len(page) < 4_000_000 and page.count("more characters") >= 4
 
 
 class _Table(HTMLParser):

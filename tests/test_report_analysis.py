@@ -27,6 +27,8 @@ from understudy.report.analysis import (
 
 from .conftest import SAMPLE
 
+pytestmark = pytest.mark.usefixtures("quiet_sacrebleu")
+
 REF = (SAMPLE / "newstest2017.ref.en-de.de").read_text(encoding="utf-8").splitlines()
 SYSTEM_FILES = sorted(p for p in SAMPLE.glob("newstest2017.*.de") if ".ref." not in p.name)
 SYSTEMS = [p.read_text(encoding="utf-8").splitlines() for p in SYSTEM_FILES]

@@ -228,12 +228,20 @@ def _buckets_svg(buckets: Buckets, colours: dict[str, str]) -> str:
 def _runs(
     tokens: Sequence[str], levels: Sequence[int], budget: int = FOLD_CHARS
 ) -> tuple[tuple[Run, ...], str]:
-    """Tokens grouped by match level, up to ``budget`` characters; the rest as plain text."""
+    """Tokens grouped by match level, up to ``budget`` characters; the rest as plain text.
+
+    >>> _runs(["a", "b", "c", "dddd"], [1, 1, 0, 2], budget=6)
+    ((Run(text='a b', level=1), Run(text='c', level=0)), 'dddd')
+    >>> _runs(["x" * 10, "y"], [0, 0], budget=4)  # one token longer than the budget is cut too
+    ((Run(text='xxxx', level=0),), 'xxxxxx y')
+    """
     runs: list[Run] = []
     used = 0
     for k, (token, level) in enumerate(zip(tokens, levels, strict=True)):
-        if used + len(token) > budget and runs:
-            return tuple(runs), " ".join(tokens[k:])
+        if used + len(token) > budget:
+            if runs:
+                return tuple(runs), " ".join(tokens[k:])
+            return (Run(token[:budget], level),), " ".join([token[budget:], *tokens[k + 1 :]])
         used += len(token) + 1
         if runs and runs[-1].level == level:
             runs[-1] = Run(f"{runs[-1].text} {token}", level)
