@@ -8,6 +8,21 @@ use understudy_core::analysis;
 use crate::bleu::make_config;
 use crate::convert::{borrow_all, borrow_streams, rows_array, Streams};
 use crate::errors::Result;
+use understudy_core::Config;
+
+/// BLEU's configuration and the borrowed text of both functions' arguments.
+type Inputs<'a> = (Config, Vec<&'a str>, Vec<Vec<Option<&'a str>>>);
+
+fn inputs<'a>(
+    hyps: &'a [Bound<'_, PyString>],
+    streams: &'a Streams<'_>,
+    tokenizer: &str,
+    lowercase: bool,
+    max_order: usize,
+) -> Result<Inputs<'a>> {
+    let config = make_config(tokenizer, lowercase, max_order)?;
+    Ok((config, borrow_all(hyps)?, borrow_streams(streams)?))
+}
 
 /// Corpus totals per n-gram (orders 1 to `max_order`), sorted: the n-grams (tokens
 /// joined by single spaces) and a row `[in the hypotheses, in the references, matched]`
@@ -22,8 +37,7 @@ pub fn ngram_matches<'py>(
     lowercase: bool,
     max_order: usize,
 ) -> Result<(Vec<String>, Bound<'py, PyArray2<i64>>)> {
-    let config = make_config(tokenizer, lowercase, max_order)?;
-    let (hyps, streams) = (borrow_all(&hyps)?, borrow_streams(&streams)?);
+    let (config, hyps, streams) = inputs(&hyps, &streams, tokenizer, lowercase, max_order)?;
     let counts = py.detach(|| analysis::ngram_matches(&config, &hyps, &streams))?;
     let flat = counts.counts.into_iter().flatten().collect();
     Ok((counts.ngrams, rows_array(py, flat, 3)?))
@@ -41,7 +55,6 @@ pub fn matched_tokens<'py>(
     lowercase: bool,
     max_order: usize,
 ) -> Result<Vec<(String, Vec<u8>)>> {
-    let config = make_config(tokenizer, lowercase, max_order)?;
-    let (hyps, streams) = (borrow_all(&hyps)?, borrow_streams(&streams)?);
+    let (config, hyps, streams) = inputs(&hyps, &streams, tokenizer, lowercase, max_order)?;
     Ok(py.detach(|| analysis::matched_tokens(&config, &hyps, &streams))?)
 }
