@@ -251,3 +251,24 @@ def test_one_system_and_ter_alone(tmp_path: Path, capfd: pytest.CaptureFixture[s
     assert 'id="diff"' not in page and 'id="ngrams"' not in page and 'id="analyses"' in page
     assert "segments by sentence TER" in page and "&gt;=90" in page
     assert [row[0] for row in _rows(page, "ranking")] == ["1"]
+
+
+@pytest.mark.parametrize("n_systems", [1, 2])
+def test_progress_counts_every_step_to_the_total(n_systems: int) -> None:
+    from understudy import BLEU, CHRF
+    from understudy.report import build
+
+    seen: list[tuple[int, int]] = []
+    systems = [["x y z", "a b"], ["x y", "a b c"]][:n_systems]
+    names = ["a", "b"][:n_systems]
+    build(
+        [BLEU(), CHRF()],
+        names,
+        systems,
+        [["x y z", "a b c"]],
+        "cmd",
+        n=10,
+        progress=lambda *s: seen.append(s),
+    )
+    steps = 2 + 2 + (n_systems > 1)  # two metrics, the systems' views, the buckets, the diff
+    assert seen == [(k, steps) for k in range(1, steps + 1)]

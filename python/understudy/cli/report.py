@@ -96,9 +96,7 @@ def run(args: argparse.Namespace) -> int:
     command = (
         "understudy " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:2] == ["report"] else ""
     )
-    steps = len(metrics) + 2 + (len(args.input) > 1) + (human is not None)
-    with Progress("report", total=steps, unit="steps") as bar:
-        done = iter(range(steps))
+    with Progress("report", unit="steps") as bar:
         report = build(
             metrics,
             args.input,
@@ -111,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
             human=human[0] if human else None,
             human_source=Path(args.human).name if args.human else "",
             human_names=human[1] if human else None,
-            step=lambda _: bar.update(next(done)),
+            progress=bar.update,
         )
     html = render(report)
     with atomic_write(args.output) as out:

@@ -343,28 +343,33 @@ def build(
     human: Sequence[float] | None = None,
     human_source: str = "",
     human_names: Sequence[str] | None = None,
-    step: Callable[[str], None] | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Report:
     """The report of ``systems`` (named ``names``) against reference streams ``refs``.
 
     ``pair`` picks the two systems (by index) of the diff and the n-gram comparison, by
     default the two best by the first metric; ``human`` scores each system, in order, for
     the correlations, where the systems are called ``human_names`` (as in the human file;
-    default ``names``). ``step`` is told the name of each step as it starts (for a progress bar).
+    default ``names``). ``progress`` is told ``(steps done, steps)`` after each step.
     """
-    tell = step or (lambda _: None)
+    steps = len(metrics) + 2 + (len(names) > 1) + (human is not None)
+    done = iter(range(1, steps + 1))
+
+    def tell() -> None:
+        if progress is not None:
+            progress(next(done), steps)
+
     rankings = []
     per_metric: dict[str, list[Stats[Any, Any]]] = {}
     for metric in metrics:
-        tell(f"scoring {metric.config.name}")
         stats = metric.segment_stats_many(systems, refs)
         per_metric[metric.config.name] = stats
         rankings.append(all_pairs(stats, names, "bs", n, seed))
+        tell()
     first = next(iter(per_metric))
     bleu = _analysis_bleu(metrics)
-    tell("per system")
     views = _system_views(names, systems, refs, per_metric[first], per_metric.get("BLEU"), first)
-    tell("bucketed analyses")
+    tell()
     order = [system.name for system in rankings[0].ranking]
     lengths = reference_lengths(bleu, refs)
     tables = [by_reference_length(per_metric[m], names, lengths) for m in per_metric]
@@ -373,17 +378,18 @@ def build(
     tables.append(by_word_frequency([words.ngram_matches(hyps, refs) for hyps in systems], names))
     colours = _colours(order)
     analyses = tuple(AnalysisView(t, _buckets_svg(t, colours)) for t in tables)
+    tell()
     pair_view = None
     if len(names) > 1:
-        tell("two-system diff")
         best = [names.index(name) for name in order[:2]]
         pair_view = _pair_view(
             bleu, names, pair or (best[0], best[1]), systems, refs, per_metric[first], first
         )
+        tell()
     human_view = None
     if human is not None:
-        tell("correlations with human scores")
         human_view = _human_view(metrics, per_metric, human_names or names, human, human_source, n, seed)
+        tell()
     bands = tuple((f"< {bound:g}" if bound != float("inf") else "> 60", text) for bound, text in BLEU_BANDS)
     return Report(
         title,
