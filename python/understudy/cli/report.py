@@ -48,9 +48,9 @@ def add_parser(commands: Any) -> None:
     p = add_command(
         commands,
         "report",
-        "one self-contained HTML report: rankings, clusters, precisions, worst segments",
+        "one self-contained HTML report: rankings, clusters, buckets, a two-system diff",
         "Score the systems with every metric of -m and write one HTML page (extra 'report': "
-        "Jinja2 and matplotlib).",
+        "Jinja2, matplotlib and SciPy).",
         EXAMPLES,
     )
     p.add_argument("refs", nargs="*", metavar="REF", help="reference file(s); or -t NAME -l PAIR")
