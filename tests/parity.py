@@ -12,10 +12,8 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
-from sacrebleu.metrics import BLEU as SacreBLEU
-from sacrebleu.metrics import CHRF as SacreCHRF
-from sacrebleu.metrics import TER as SacreTER
-from understudy import BLEUConfig, CHRFConfig, TERConfig, Totals
+from families import TEST_FAMILIES
+from understudy import TERConfig, Totals
 from understudy.config import MetricConfig
 from understudy.metric import Metric
 from understudy.metrics import metric_for
@@ -29,33 +27,13 @@ def ours(config: MetricConfig, references: Refs | None = None, threads: int | No
 
 
 def theirs(config: MetricConfig, references: Refs | None = None) -> Any:
-    """sacrebleu's metric object for ``config``."""
-    if isinstance(config, BLEUConfig):
-        return SacreBLEU(
-            tokenize=config.tokenize,
-            lowercase=config.lowercase,
-            smooth_method=config.smooth_method,
-            smooth_value=config.smooth_value,
-            max_ngram_order=config.max_ngram_order,
-            effective_order=config.effective_order,
-            references=references,
-        )
-    if isinstance(config, CHRFConfig):
-        c = config
-        return SacreCHRF(
-            c.char_order, c.word_order, c.beta, c.lowercase, c.whitespace, c.eps_smoothing, references
-        )
-    return SacreTER(
-        config.normalized, config.no_punct, config.asian_support, config.case_sensitive, references
-    )
+    """The oracle's metric object for ``config`` (sacrebleu's, for its three families)."""
+    return TEST_FAMILIES[config.metric].oracle(config, references)
 
 
 def their_rows(config: MetricConfig, metric: Any, hyps: list[str], refs: Refs | None) -> np.ndarray:
-    """sacrebleu's segment statistics in understudy's layout (TER's length times the scale)."""
-    stats = metric._extract_corpus_statistics(hyps, refs)
-    if isinstance(config, TERConfig):
-        return np.array([[edits, length] for edits, length in stats], dtype=np.float64)
-    return np.array(stats, dtype=np.int64)
+    """The oracle's segment statistics in understudy's layout."""
+    return TEST_FAMILIES[config.metric].oracle_rows(config, metric, hyps, refs)
 
 
 def as_their_layout(config: MetricConfig, rows: np.ndarray) -> np.ndarray:

@@ -9,19 +9,14 @@ from typing import Any
 
 import numpy as np
 import pytest
-from understudy import BLEUConfig, CHRFConfig, TERConfig
+from families import examples
+from understudy import BLEUConfig, CHRFConfig
 from understudy.accumulator import Accumulator
 from understudy.config import MetricConfig
 from understudy.errors import ConfigError, EmptyInputError, InputError
 from understudy.metrics import metric_for
 
-CONFIGS: list[MetricConfig] = [
-    BLEUConfig(),
-    BLEUConfig(tokenize="intl", lowercase=True, smooth_method="floor", max_ngram_order=6),
-    CHRFConfig(),
-    CHRFConfig(word_order=2),
-    TERConfig(),
-]
+CONFIGS: list[MetricConfig] = examples(first=2)
 
 
 def _batches(n: int, rng: random.Random) -> list[tuple[int, int]]:

@@ -19,20 +19,15 @@ import dask.bag as db
 import dask.dataframe as dd
 import pandas as pd
 from distributed import Client, LocalCluster
-from understudy import BLEUConfig, CHRFConfig, TERConfig
+from families import examples
+from understudy import BLEUConfig, CHRFConfig
 from understudy import dask as ud
 from understudy.config import MetricConfig
 from understudy.errors import EmptyInputError, LengthMismatchError, MissingExtraError
 from understudy.metrics import metric_for
 from understudy.significance import paired_test
 
-CONFIGS: list[MetricConfig] = [
-    BLEUConfig(),
-    BLEUConfig(tokenize="intl", lowercase=True, smooth_method="add-k", max_ngram_order=5),
-    CHRFConfig(),
-    CHRFConfig(word_order=2, lowercase=True),
-    TERConfig(normalized=True),
-]
+CONFIGS: list[MetricConfig] = examples(first=2)
 
 
 @pytest.fixture(scope="module")

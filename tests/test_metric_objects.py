@@ -115,10 +115,10 @@ def test_typed_errors() -> None:
     with pytest.raises(InputError, match="segment 2: TER of a 9000-word hypothesis"):
         TER().corpus_score(["a", long], [["a", long]])
     # chrF's counting memory grows with characters x orders: a sentence beyond the bound is refused.
-    import understudy.chrf
+    import understudy.metrics.chrf
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(understudy.chrf, "MAX_POSITIONS", 60)
+        patch.setattr(understudy.metrics.chrf, "MAX_POSITIONS", 60)
         with pytest.raises(InputError, match="references, segment 2: 11 characters; chrF with 6 orders"):
             CHRF().corpus_score(["a", "b"], [["a", "12345678901"]])
         with pytest.raises(InputError, match="hypotheses, segment 1: 11 characters"):

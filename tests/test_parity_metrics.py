@@ -13,29 +13,18 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from families import defaults, examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from parity import assert_parity, ours, their_rows, theirs
-from understudy import BLEUConfig, CHRFConfig, TERConfig
+from understudy import CHRFConfig, TERConfig
 from understudy.config import MetricConfig
 from understudy.errors import InputError
 
 from .conftest import SHARED, read_raw
 
-CHRF_CONFIGS = [
-    CHRFConfig(),
-    CHRFConfig(word_order=2),
-    CHRFConfig(char_order=4, word_order=1, beta=1, lowercase=True),
-    CHRFConfig(whitespace=True, eps_smoothing=True),
-    CHRFConfig(char_order=0, word_order=2, beta=3, eps_smoothing=True),
-]
-TER_CONFIGS = [
-    TERConfig(),
-    TERConfig(case_sensitive=True),
-    TERConfig(normalized=True),
-    TERConfig(normalized=True, asian_support=True, no_punct=True),
-    TERConfig(no_punct=True),
-]
+CHRF_CONFIGS = examples("chrf")
+TER_CONFIGS = examples("ter")
 
 
 @pytest.mark.parametrize("config", [CHRFConfig(), CHRFConfig(word_order=2), TERConfig()], ids=str)
@@ -61,9 +50,7 @@ def test_every_path_on_wmt17_options(config: MetricConfig, wmt17_ref: list[str],
     assert_parity(config, hyps, [wmt17_ref[:600]], sentences=40)
 
 
-@pytest.mark.parametrize(
-    "config", [BLEUConfig(), CHRFConfig(), CHRFConfig(word_order=2), TERConfig()], ids=str
-)
+@pytest.mark.parametrize("config", [*defaults(), CHRFConfig(word_order=2)], ids=str)
 def test_every_path_on_wmt17(config: MetricConfig, wmt17_ref: list[str], wmt17_systems: dict) -> None:
     assert_parity(config, wmt17_systems["uedin-nmt"], [wmt17_ref], sentences=200)
 
@@ -80,11 +67,7 @@ def ted() -> tuple[list[list[str]], list[list[str | None]]]:
     return systems, refs
 
 
-@pytest.mark.parametrize(
-    "config",
-    [BLEUConfig(), CHRFConfig(), CHRFConfig(word_order=2), TERConfig(), TERConfig(normalized=True)],
-    ids=str,
-)
+@pytest.mark.parametrize("config", examples(first=2), ids=str)
 def test_two_references_and_missing_ones(
     config: MetricConfig, ted: tuple[list[list[str]], list[list[str | None]]]
 ) -> None:
@@ -108,9 +91,7 @@ WORDY = st.lists(
     st.sampled_from(["the", "cat", "The", "a", "mat", "sat", ".", ",", "on", "x"]), max_size=12
 ).map(" ".join)
 TEXT = st.one_of(SENTENCE, WORDY, st.sampled_from(["", " ", "  \t "]))
-CONFIGS = st.sampled_from(
-    [*CHRF_CONFIGS, *TER_CONFIGS, BLEUConfig(), BLEUConfig(tokenize="intl", lowercase=True)]
-)
+CONFIGS = st.sampled_from(examples())
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import SAMPLE
+from .conftest import SAMPLE, read_raw
 from .conftest import run_cli as run
 
 pytestmark = pytest.mark.usefixtures("quiet_sacrebleu")
@@ -251,6 +251,28 @@ def test_one_system_and_ter_alone(tmp_path: Path, capfd: pytest.CaptureFixture[s
     assert 'id="diff"' not in page and 'id="ngrams"' not in page and 'id="analyses"' in page
     assert "segments by sentence TER" in page and "&gt;=90" in page
     assert [row[0] for row in _rows(page, "ranking")] == ["1"]
+
+
+def test_worst_segments_follow_the_metrics_direction(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    # TER first (the report's first metric): the worst segments have the most edits, by sacrebleu.
+    from sacrebleu.metrics import TER as SacreTER
+
+    out = tmp_path / "report.html"
+    args = ["report", str(REF), "-i", str(SYSTEMS[0]), "-m", "ter", "-n", "20", "-o", str(out)]
+    status, _, err = run(capfd, *args)
+    assert status == 0, err
+    page = out.read_text(encoding="utf-8")
+    hyps, refs = read_raw(SYSTEMS[0]), read_raw(REF)
+    ter = SacreTER()
+    scores = [ter.sentence_score(h, [r]).score for h, r in zip(hyps, refs, strict=True)]
+    worst = sorted(range(len(scores)), key=lambda i: (-scores[i], i))[:5]
+    assert "5 worst segments (the highest scores)" in page
+    assert _rows(page, "segments")[:5] == [
+        [str(i + 1), f"{scores[i]:.1f}", " ".join(hyps[i].split()), " ".join(refs[i].split())] for i in worst
+    ]
+    assert scores[worst[0]] > 100  # more edits than reference words: the lowest TER would be 0
 
 
 @pytest.mark.parametrize("n_systems", [1, 2])

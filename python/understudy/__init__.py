@@ -6,9 +6,6 @@
 """
 
 from understudy._version import __version__
-from understudy.bleu import BLEU, corpus_bleu, sentence_bleu
-from understudy.chrf import CHRF, corpus_chrf, sentence_chrf
-from understudy.config import BLEUConfig, CHRFConfig, TERConfig
 from understudy.errors import (
     ConfigError,
     EmptyInputError,
@@ -21,11 +18,35 @@ from understudy.errors import (
     SignatureError,
     UnderstudyError,
 )
-from understudy.result import BLEUResult, CHRFResult, TERResult
-from understudy.scoring import score_chrf_rows, score_rows, score_ter_rows
+from understudy.metrics.bleu import (
+    BLEU,
+    BLEUConfig,
+    BLEUResult,
+    BLEUStats,
+    corpus_bleu,
+    score_rows,
+    sentence_bleu,
+)
+from understudy.metrics.chrf import (
+    CHRF,
+    CHRFConfig,
+    CHRFResult,
+    CHRFStats,
+    corpus_chrf,
+    score_chrf_rows,
+    sentence_chrf,
+)
+from understudy.metrics.ter import (
+    TER,
+    TERConfig,
+    TERResult,
+    TERStats,
+    corpus_ter,
+    score_ter_rows,
+    sentence_ter,
+)
 from understudy.signature import Signature
-from understudy.stats import BLEUStats, CHRFStats, Stats, TERStats, Totals
-from understudy.ter import TER, corpus_ter, sentence_ter
+from understudy.stats import Stats, Totals
 from understudy.tokenizers import TOKENIZERS, tokenize
 
 __all__ = [

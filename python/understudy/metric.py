@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 import numpy as np
@@ -124,6 +125,21 @@ def check_refs(refs: RefStreams, n_segments: int | None) -> list[list[str | None
     return streams
 
 
+@dataclass(frozen=True)
+class Family:
+    """A metric family as the registry (:mod:`understudy.metrics`) holds it: its configuration,
+    statistics and metric object types, all declared in the family's one module."""
+
+    config: type[MetricConfig]
+    stats: type[Stats[Any, Any]]
+    metric: type[Metric[Any]]
+
+    @property
+    def name(self) -> str:
+        """The family's name (``bleu``, ``chrf``, ``ter``)."""
+        return self.config.metric
+
+
 class Metric(ABC, Generic[S]):
     """A metric with a fixed configuration and, optionally, cached references.
 
@@ -132,6 +148,7 @@ class Metric(ABC, Generic[S]):
     """
 
     config: MetricConfig
+    config_type: type[MetricConfig]
     stats_type: type[S]
 
     def _setup(self, config: MetricConfig, references: RefStreams | None, threads: int | None) -> None:
@@ -166,11 +183,25 @@ class Metric(ABC, Generic[S]):
         >>> CHRF.from_config(CHRFConfig(word_order=2)).config.name
         'chrF2++'
         """
-        if cls.stats_type.config_type is not type(config):
+        if not isinstance(config, MetricConfig) or config.metric != cls.stats_type.metric:
             raise ConfigError(f"{cls.__name__} cannot take {type(config).__name__}")
         metric = cls.__new__(cls)
         metric._setup(config, references, threads)
         return metric
+
+    @classmethod
+    def from_options(
+        cls: type[M], fields: dict[str, Any], *, trg_lang: str = "", threads: int | None = None
+    ) -> M:
+        """The metric object of command-line ``fields`` (see :meth:`MetricConfig.field_values`);
+        ``trg_lang`` is for families whose defaults follow the target language.
+
+        >>> from understudy import CHRF
+        >>> CHRF.from_options({"word_order": 2}).config.name
+        'chrF2++'
+        """
+        del trg_lang  # no default of this family follows the language
+        return cls.from_config(cls.config_type(**fields), threads=threads)
 
     def _check_sizes(self, what: str, streams: Sequence[Sequence[str | None]]) -> None:
         """Refuse sentences too long for this metric's memory bounds (none by default)."""

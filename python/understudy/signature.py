@@ -6,6 +6,7 @@ version. Unlike sacrebleu's, it names BLEU's maximum n-gram order (``ngram``) an
 chrF's ``beta``, so two scores with the same signature are comparable, and it parses
 back into the configuration, for any metric.
 
+>>> from understudy import BLEUConfig
 >>> sig = Signature(nrefs=1, config=BLEUConfig())
 >>> sig.format()
 'nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|ngram:4|version:understudy-0.1.0'
@@ -21,23 +22,15 @@ tokenizer='tercom')
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from understudy._version import __version__
-from understudy.config import BLEUConfig, CHRFConfig, MetricConfig, TERConfig
 from understudy.errors import ConfigError, SignatureError
 
-_COMMON = {"nrefs": "#", "version": "v"}
-# Each metric's own keys and their short forms (sacrebleu's, plus ngram and beta).
-_METRIC_SHORT: dict[str, dict[str, str]] = {
-    "bleu": {"case": "c", "eff": "e", "tok": "tok", "smooth": "s", "ngram": "n"},
-    "chrf": {"case": "c", "eff": "e", "nc": "nc", "nw": "nw", "space": "s", "beta": "b"},
-    "ter": {"case": "c", "tok": "t", "norm": "nr", "punct": "pn", "asian": "as"},
-}
-_CONFIGS: dict[str, type[BLEUConfig] | type[CHRFConfig] | type[TERConfig]] = {
-    "bleu": BLEUConfig,
-    "chrf": CHRFConfig,
-    "ter": TERConfig,
-}
+if TYPE_CHECKING:
+    from understudy.config import MetricConfig
+
+_COMMON = {"metric": "m", "nrefs": "#", "version": "v"}
 # Keys sacrebleu defines for test sets and significance tests; kept verbatim when parsed.
 _PASSTHROUGH = {
     "bs": "bs",
@@ -51,9 +44,27 @@ _PASSTHROUGH = {
     "subset": "S",
 }
 _PASSTHROUGH_LONG = {short: long for long, short in _PASSTHROUGH.items()}
-# Keys only one metric has, which tell a parsed signature's metric.
-_MARKERS = {"nc": "chrf", "nw": "chrf", "space": "chrf", "beta": "chrf", "b": "chrf"}
-_MARKERS |= {key: "ter" for key in ("norm", "nr", "punct", "pn", "asian", "as")}
+
+
+def _families() -> dict[str, type[MetricConfig]]:
+    from understudy.metrics import CONFIGS
+
+    return CONFIGS
+
+
+def _keys(config: type[MetricConfig]) -> set[str]:
+    return {key for pair in config.short_keys().items() for key in pair}
+
+
+def _legacy_family(keys: list[str]) -> str:
+    """The family of a signature without a ``metric`` key: sacrebleu's (and understudy's
+    signatures of sacrebleu's metrics) are told by keys that BLEU's lack; else BLEU."""
+    families = _families()
+    common = _keys(families["bleu"]) | set(_PASSTHROUGH) | set(_PASSTHROUGH_LONG)
+    for metric, config in families.items():
+        if not config.names_metric and (_keys(config) - common) & set(keys):
+            return metric
+    return "bleu"
 
 
 @dataclass(frozen=True)
@@ -72,6 +83,7 @@ class Signature:
     def with_extras(self, pairs: list[tuple[str, str]]) -> Signature:
         """This signature with ``pairs`` (for example ``("test", "wmt17")``) before its other extras.
 
+        >>> from understudy import BLEUConfig
         >>> Signature(1, BLEUConfig()).with_extras([("test", "wmt17"), ("lang", "en-de")]).format(short=True)
         '#:1|t:wmt17|l:en-de|c:mixed|e:no|tok:13a|s:exp|n:4|v:understudy-0.1.0'
         """
@@ -79,7 +91,8 @@ class Signature:
 
     def items(self) -> list[tuple[str, str]]:
         """The ``(long key, value)`` pairs in print order (version last)."""
-        pairs = [("nrefs", "var" if self.nrefs is None else str(self.nrefs))]
+        pairs = [("metric", self.config.metric)] if self.config.names_metric else []
+        pairs.append(("nrefs", "var" if self.nrefs is None else str(self.nrefs)))
         pairs += list(self.extras)
         pairs += self.config.signature_pairs()
         pairs.append(("version", self.version))
@@ -87,7 +100,7 @@ class Signature:
 
     def format(self, short: bool = False) -> str:
         """The signature string, with abbreviated keys when ``short``."""
-        abbr = {**_COMMON, **_PASSTHROUGH, **_METRIC_SHORT[self.config.metric]}
+        abbr = {**_COMMON, **_PASSTHROUGH, **self.config.short_keys()}
         return "|".join(f"{abbr[k] if short else k}:{v}" for k, v in self.items())
 
     def __str__(self) -> str:
@@ -97,9 +110,10 @@ class Signature:
     def parse(cls, text: str) -> Signature:
         """Parse a long or short signature of any metric, understudy's or sacrebleu's.
 
-        The metric is told by its keys (``nc``/``nw``/``space``: chrF; ``norm``/``punct``/
-        ``asian``: TER; else BLEU). A sacrebleu BLEU signature has no ``ngram`` key: its
-        order is sacrebleu's fixed 4; a sacrebleu chrF signature has no ``beta``: 2.
+        The metric is the ``metric`` key; sacrebleu's signatures have none and are told by
+        their keys (``nc``/``nw``/``space``: chrF; ``norm``/``punct``/``asian``: TER; else
+        BLEU). A sacrebleu BLEU signature has no ``ngram`` key: its order is sacrebleu's
+        fixed 4; a sacrebleu chrF signature has no ``beta``: 2.
 
         >>> Signature.parse("nrefs:var|case:mixed|eff:yes|tok:13a|smooth:exp|ngram:2|version:x").config
         BLEUConfig(tokenize='13a', lowercase=False, smooth_method='exp', smooth_value=None, \
@@ -111,16 +125,24 @@ max_ngram_order=2, effective_order=True)
             if not sep or not value:
                 raise SignatureError(f"signature part {part!r} is not key:value")
             parts.append((key, value))
-        metric = next((_MARKERS[k] for k, _ in parts if k in _MARKERS), "bleu")
-        own = {short: long for long, short in _METRIC_SHORT[metric].items()}
+        metric = next((v for k, v in parts if k in ("metric", "m")), None)
+        if metric is None:
+            metric = _legacy_family([k for k, _ in parts])
+        config_type = _families().get(metric)
+        if config_type is None:
+            raise SignatureError(f"unknown metric {metric!r}; known: {', '.join(_families())}")
+        own_long = config_type.short_keys()
+        own = {short: long for long, short in own_long.items()}
         values: dict[str, str] = {}
         extras: list[tuple[str, str]] = []
+        choices = config_type.short_choices()
         for key, value in parts:
-            # TER's short tokenizer key is sacrebleu's short test-set key too.
-            if metric == "ter" and key == "t" and value.startswith("tercom"):
-                key = "tok"
-            key = {"#": "nrefs", "v": "version"}.get(key, key)
-            if key in ("nrefs", "version") or key in _METRIC_SHORT[metric]:
+            # A family's short key can be a test set's too (TER's "t:tercom", sacrebleu's "t:wmt17"):
+            # the value tells them apart.
+            if key in own and key in _PASSTHROUGH_LONG and value in choices.get(key, ()):
+                key = own[key]
+            key = {"#": "nrefs", "v": "version", "m": "metric"}.get(key, key)
+            if key in _COMMON or key in own_long:
                 values[key] = value
             elif key in own and key not in _PASSTHROUGH_LONG:
                 values[own[key]] = value
@@ -131,7 +153,7 @@ max_ngram_order=2, effective_order=True)
         if "nrefs" not in values:
             raise SignatureError("signature lacks nrefs")
         try:
-            config = _CONFIGS[metric].from_signature(values)
+            config = config_type.from_signature(values)
         except ConfigError as err:
             raise SignatureError(f"signature names a configuration understudy cannot run: {err}") from err
         nrefs_text = values["nrefs"]

@@ -46,7 +46,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from understudy.config import MetricConfig
-from understudy.errors import ConfigError, EmptyInputError, LengthMismatchError
+from understudy.errors import ConfigError, EmptyInputError, InputError, LengthMismatchError
 from understudy.signature import Signature
 from understudy.stats import Stats
 
@@ -145,15 +145,25 @@ def _sums(weights: NDArray[np.float64] | NDArray[np.bool_], rows: NDArray[np.int
 
     Products and sums of integers are exact in floating point while they stay below
     2**24 (float32) or 2**53 (float64), whatever order BLAS adds them in; the bound
-    picks the faster type that is exact for these inputs.
+    picks the faster type that is exact for these inputs. Beyond 2**53 (fixed-point
+    statistics of millions of segments) the product is taken in int64, exact and slower;
+    beyond int64 it is refused.
     """
-    bound = float(np.abs(rows).sum(axis=0).max(initial=0)) * float(np.abs(weights).max(initial=0))
-    dtype: type[np.floating[Any]] = np.float32 if bound < 2**24 else np.float64
-    table: NDArray[np.floating[Any]] = rows.astype(dtype)
+    # In floating point: an int64 sum could itself wrap. The margin covers its rounding.
+    column_sums = np.abs(rows.astype(np.float64)).sum(axis=0).max(initial=0)
+    bound = float(column_sums) * float(np.abs(weights).max(initial=0)) * (1 + 1e-9)
+    if bound >= 2**63:
+        raise InputError(
+            f"resampled sums of these statistics reach {bound:.3g}, beyond int64: they cannot be "
+            "summed exactly; score fewer segments at a time"
+        )
+    dtype: type[np.number[Any]] = np.float32 if bound < 2**24 else np.float64 if bound < 2**53 else np.int64
+    table: NDArray[np.number[Any]] = rows.astype(dtype)
     out = np.empty((len(weights), rows.shape[1]), dtype=np.int64)
     for start in range(0, len(weights), 2048):
-        block: NDArray[np.floating[Any]] = weights[start : start + 2048].astype(dtype)
-        out[start : start + 2048] = np.rint(np.matmul(block, table))
+        block: NDArray[np.number[Any]] = weights[start : start + 2048].astype(dtype)
+        product = np.matmul(block, table)
+        out[start : start + 2048] = product if dtype is np.int64 else np.rint(product)
     return out
 
 

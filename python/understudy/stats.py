@@ -2,9 +2,9 @@
 
 Every metric is text to integer statistics rows (the Rust core), then one scoring
 function from rows to scores (:mod:`understudy.scoring`). :class:`Stats` is that
-protocol: its subclasses (:class:`BLEUStats`, :class:`CHRFStats`, :class:`TERStats`)
-only say which scoring function turns rows into scores and how a row becomes a
-result record. Significance tests, streaming, the command line and saved files work
+protocol: each family's subclass (``BLEUStats``, ``CHRFStats``, ``TERStats`` in
+:mod:`understudy.metrics`) only says which scoring function turns rows into scores and
+how a row becomes a result record. Significance tests, streaming, the command line and saved files work
 through it for every metric. :class:`Totals` is a running sum of rows: what a stream,
 a shard or a training loop keeps.
 
@@ -30,18 +30,23 @@ import numpy as np
 from numpy.typing import NDArray
 
 from understudy._atomic import atomic_write
-from understudy.config import BLEUConfig, CHRFConfig, MetricConfig, TERConfig
+from understudy.config import MetricConfig
 from understudy.errors import ConfigError, InputError, InputFileError
-from understudy.result import BLEUResult, CHRFResult, Result, TERResult
-from understudy.scoring import ScoreArrays, score_chrf_rows, score_rows, score_ter_rows
+from understudy.result import Result
 from understudy.signature import Signature
 
-C = TypeVar("C", BLEUConfig, CHRFConfig, TERConfig)
-R = TypeVar("R", BLEUResult, CHRFResult, TERResult)
+C = TypeVar("C", bound=MetricConfig)
+R = TypeVar("R", bound=Result)
 S = TypeVar("S", bound="Stats[Any, Any]")
 
 
-def _frozen(array: NDArray[Any]) -> NDArray[np.int64]:
+def _frozen(array: NDArray[Any], what: str) -> NDArray[np.int64]:
+    array = np.asarray(array)
+    # Statistics are counts: a float (or an int beyond int64) would be cast and lose information.
+    if array.dtype.kind == "u" and array.size and int(array.max()) > np.iinfo(np.int64).max:
+        raise ConfigError(f"{what} hold counts beyond int64")
+    if array.dtype.kind not in "iub" and not (array.size == 0 and array.dtype.kind == "f"):
+        raise ConfigError(f"{what} must be integers (counts), got {array.dtype} values")
     array = np.ascontiguousarray(array, dtype=np.int64)
     array.flags.writeable = False
     return array
@@ -61,8 +66,8 @@ class Stats(ABC, Generic[C, R]):
     metric: ClassVar[str]
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "rows", _frozen(self.rows))
-        object.__setattr__(self, "refs_per_segment", _frozen(self.refs_per_segment))
+        object.__setattr__(self, "rows", _frozen(self.rows, "statistics rows"))
+        object.__setattr__(self, "refs_per_segment", _frozen(self.refs_per_segment, "refs_per_segment"))
         width = self.config.row_width
         if self.rows.ndim != 2 or self.rows.shape[1] != width:
             raise ConfigError(f"statistics rows must have shape (n, {width}), got {self.rows.shape}")
@@ -163,97 +168,23 @@ class Stats(ABC, Generic[C, R]):
                 rows, refs_per_segment = data["rows"], data["refs_per_segment"]
         except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as err:
             raise InputFileError(f"{path}: not a statistics file written by understudy ({err})") from err
+        from understudy.metrics import FAMILIES
+
         metric = fields.pop("metric", "bleu")
-        kind = _KINDS.get(metric)
-        if kind is None or (cls is not Stats and kind is not cls):
+        family = FAMILIES.get(metric)
+        if family is None or (cls is not Stats and family.stats is not cls):
             raise InputFileError(f"{path}: holds {metric} statistics, not {cls.__name__}")
+        kind = family.stats
         if rows.dtype.kind not in "iu" or (rows < 0).any() or (refs_per_segment < 1).any():
             raise InputFileError(f"{path}: statistics must be whole numbers >= 0")
-        return kind(rows, refs_per_segment, kind.config_type(**fields))
-
-    config_type: ClassVar[Any]
-
-
-def _bleu_result(row: NDArray[np.int64], scored: ScoreArrays, i: int, signature: Signature) -> BLEUResult:
-    config = signature.config
-    assert isinstance(config, BLEUConfig)
-    order = config.max_ngram_order
-    return BLEUResult(
-        score=float(scored.scores[i]),
-        counts=tuple(int(x) for x in row[2 : 2 + order]),
-        totals=tuple(int(x) for x in row[2 + order :]),
-        precisions=tuple(float(x) for x in scored.precisions[i]),
-        bp=float(scored.bp[i]),
-        sys_len=int(row[0]),
-        ref_len=int(row[1]),
-        signature=signature,
-    )
-
-
-@dataclass(frozen=True, eq=False)
-class BLEUStats(Stats[BLEUConfig, BLEUResult]):
-    """BLEU rows ``[hyp_len, ref_len, match_1..N, total_1..N]``."""
-
-    metric: ClassVar[str] = "bleu"
-    config_type: ClassVar[Any] = BLEUConfig
-
-    def scores_of(self, rows: NDArray[np.integer], float32: bool = False) -> NDArray[np.floating[Any]]:
-        """BLEU of each row."""
-        return score_rows(rows, self.config, float32).scores
-
-    def _results(self, rows: NDArray[np.int64], signatures: Sequence[Signature]) -> list[BLEUResult]:
-        scored = score_rows(rows, self.config)
-        return [
-            _bleu_result(row, scored, i, sig)
-            for i, (row, sig) in enumerate(zip(rows, signatures, strict=True))
-        ]
-
-
-@dataclass(frozen=True, eq=False)
-class CHRFStats(Stats[CHRFConfig, CHRFResult]):
-    """chrF rows ``[hyp, ref, match]`` per order (character orders, then word orders)."""
-
-    metric: ClassVar[str] = "chrf"
-    config_type: ClassVar[Any] = CHRFConfig
-
-    def scores_of(self, rows: NDArray[np.integer], float32: bool = False) -> NDArray[np.floating[Any]]:
-        """chrF of each row."""
-        return score_chrf_rows(rows, self.config, float32)
-
-    def _results(self, rows: NDArray[np.int64], signatures: Sequence[Signature]) -> list[CHRFResult]:
-        scores = score_chrf_rows(rows, self.config)
-        return [
-            CHRFResult(float(score), tuple(int(x) for x in row), sig)
-            for score, row, sig in zip(scores, rows, signatures, strict=True)
-        ]
-
-
-@dataclass(frozen=True, eq=False)
-class TERStats(Stats[TERConfig, TERResult]):
-    """TER rows ``[edits, ref_length * TERConfig.length_scale]``."""
-
-    metric: ClassVar[str] = "ter"
-    config_type: ClassVar[Any] = TERConfig
-
-    def scores_of(self, rows: NDArray[np.integer], float32: bool = False) -> NDArray[np.floating[Any]]:
-        """TER of each row."""
-        return score_ter_rows(rows, self.config, float32)
-
-    def _results(self, rows: NDArray[np.int64], signatures: Sequence[Signature]) -> list[TERResult]:
-        scores = score_ter_rows(rows, self.config)
-        scale = self.config.length_scale
-        return [
-            TERResult(float(score), int(row[0]), float(row[1] / scale), sig)
-            for score, row, sig in zip(scores, rows, signatures, strict=True)
-        ]
-
-
-_KINDS: dict[str, type[Stats[Any, Any]]] = {"bleu": BLEUStats, "chrf": CHRFStats, "ter": TERStats}
+        return kind(rows, refs_per_segment, family.config(**fields))
 
 
 def stats_type(config: MetricConfig) -> type[Stats[Any, Any]]:
     """The statistics class of a configuration's metric."""
-    return _KINDS[config.metric]
+    from understudy.metrics import FAMILIES
+
+    return FAMILIES[config.metric].stats
 
 
 @dataclass
@@ -353,3 +284,13 @@ class Totals:
         signature = Signature(nrefs=self.nrefs, config=self.config)
         result: Result = stats._results(stats.rows, [signature])[0]
         return result
+
+
+def __getattr__(name: str) -> Any:
+    # Names that lived here before each family had its own module (understudy.metrics.*).
+    moved = {"BLEUStats": "bleu", "CHRFStats": "chrf", "TERStats": "ter"}
+    if name in moved:
+        from importlib import import_module
+
+        return getattr(import_module(f"understudy.metrics.{moved[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

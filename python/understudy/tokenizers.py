@@ -15,9 +15,9 @@ from collections.abc import Sequence
 
 from understudy import _core
 from understudy._text import explaining_bad_text
-from understudy.config import PYTHON_TOKENIZERS, TOKENIZERS, BLEUConfig
 from understudy.errors import InputTypeError
 from understudy.external_tokenizers import canonical, external_tokenizer, pretokenize
+from understudy.metrics.bleu import PYTHON_TOKENIZERS, TOKENIZERS, BLEUConfig
 
 
 def tokenize(lines: Sequence[str], tokenizer: str = "13a", lowercase: bool = False) -> list[str]:

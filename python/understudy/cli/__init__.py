@@ -25,6 +25,7 @@ from understudy.cli.output import CliError, print_error
 from understudy.cli.progress import quiet
 from understudy.cli.sacrebleu_cli import is_bare
 from understudy.errors import UnderstudyError
+from understudy.metrics import family_titles
 
 _SUBCOMMANDS = (score, significance, correlate, report, pairwise, tokenize, testset)
 
@@ -50,7 +51,7 @@ def build_parser(bare: bool = False) -> _Parser:
     """The argument parser of every subcommand (``bare``: ``score`` speaks as ``understudy``)."""
     parser = _Parser(
         prog="understudy",
-        description="BLEU, chrF and TER with sacrebleu-identical numbers, computed by a Rust core. "
+        description=f"{family_titles()} with sacrebleu-identical numbers, computed by a Rust core. "
         "Without a command, the arguments are sacrebleu's: 'understudy REF -i HYP' is "
         "'understudy score REF -i HYP'.",
         epilog="Run 'understudy COMMAND --help' for a command's options and examples; 'understudy "

@@ -17,8 +17,6 @@ from understudy.cli.output import (
     CliError,
     add_command,
     add_metric_options,
-    add_scoring_options,
-    add_text_options,
     add_threads_option,
     latex_table,
     read_parallel,
@@ -39,6 +37,7 @@ from understudy.correlation import (
 from understudy.correlation.human import HumanScores, read_human
 from understudy.correlation.paper import adjacent_differences, normalized_table, reference_subsets, regression
 from understudy.metric import Metric
+from understudy.metrics import family_titles, lower_is_better
 
 EXAMPLES = """examples:
   understudy correlate ref-B.txt -i sys/*.txt --human mqm_system_scores.tsv -m bleu chrf ter
@@ -49,8 +48,9 @@ EXAMPLES = """examples:
 
 A system's name is its file's name without the last extension (--names to give others); the
 human file must score every system (TSV/CSV 'system<TAB>score' or 'system<TAB>segment<TAB>score',
-JSON, or WMT MQM annotations). TER is negated before correlating, so that every metric should
-correlate positively. Intervals: 95%, from bootstrap resamples of the items (systems or segments).
+JSON, or WMT MQM annotations). Metrics where lower is better ({lower}) are negated before
+correlating, so that every metric should correlate positively. Intervals: 95%, from bootstrap
+resamples of the items (systems or segments).
 """
 
 
@@ -60,9 +60,9 @@ def add_parser(commands: Any) -> None:
         commands,
         "correlate",
         "metric scores against human judgments (Pearson, Spearman, Kendall, accuracy)",
-        "Score each system with BLEU, chrF and TER (-m), or read another metric's scores, and correlate "
+        f"Score each system with {family_titles()} (-m), or read another metric's scores, and correlate "
         "them with human scores, with bootstrap intervals; as the BLEU paper's Section 5 does.",
-        EXAMPLES,
+        EXAMPLES.format(lower=", ".join(lower_is_better())),
     )
     p.add_argument("refs", nargs="+", metavar="REF", help="reference file(s)")
     p.add_argument("-i", "--input", nargs="+", required=True, metavar="HYP", help="system output files")
@@ -106,8 +106,6 @@ def add_parser(commands: Any) -> None:
         help="also the BLEU paper's analyses: regression and residuals, range-normalized scores, "
         "adjacent systems' human differences (segment scores), every subset of the references",
     )
-    add_text_options(p, "case-insensitive BLEU")
-    add_scoring_options(p)
     add_metric_options(p)
     p.add_argument(
         "-f", "--format", default="text", choices=["text", "json", "csv", "latex"], help="default: text"
@@ -201,7 +199,7 @@ def run(args: argparse.Namespace) -> int:
     human = read_human(args.human)
     check_coverage(human, names, args.human)
     warn_reference_as_system(args.refs, args.input)
-    metrics = scorers(args, effective_order=args.level == "segment")
+    metrics = scorers(args, sentence_level=args.level == "segment")
     if args.resample == "segments" and (args.level != "system" or args.metric_scores):
         raise CliError(
             "--resample segments is for system-level correlations of -m metrics (not --metric-scores)"
@@ -243,7 +241,7 @@ def run(args: argparse.Namespace) -> int:
                 )
     unscored = {n: v for n, v in human.system.items() if n not in names} if args.level == "system" else {}
     paper = _paper(args, result, human, names, metrics) if args.paper else None
-    _print(result, comparisons, unscored, args, paper)
+    _print(result, comparisons, unscored, args, higher, paper)
     if args.plot:
         _plots(args.plot, result, paper, higher)
     return 0
@@ -358,6 +356,7 @@ def _print(
     comparisons: list[Any],
     unscored: dict[str, float],
     args: argparse.Namespace,
+    higher: dict[str, bool],
     paper: dict[str, Any] | None = None,
 ) -> None:
     w, stats = args.width, args.statistics
@@ -397,7 +396,7 @@ def _print(
         "",
         text_table(header, _rows(result, stats, w)),
     ]
-    negated = [m for m in result.scores if m.startswith("TER")]
+    negated = [m for m in result.scores if not higher.get(m, True)]
     if negated:
         lines.append(f"({', '.join(negated)} negated before correlating: lower is better)")
     if result.outliers:

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import argparse
 import csv
+import dataclasses
 import io
 import os
 import sys
 import warnings
 from typing import Any, BinaryIO
 
-from understudy.bleu import BLEU
-from understudy.config import SMOOTH_DEFAULTS, TER_TOKENIZERS, TOKENIZERS, CHRFConfig, MetricConfig, TERConfig
+from understudy.config import MetricConfig
 from understudy.metric import Metric
-from understudy.metrics import METRICS, metric_for
+from understudy.metrics import FAMILIES
 
 
 def add_command(
@@ -30,116 +30,69 @@ def add_command(
     return parser
 
 
-def add_text_options(parser: argparse.ArgumentParser, lowercase_help: str, language: bool = True) -> None:
-    """The options that decide how text becomes tokens: ``-tok``, ``-lc`` and (unless the
-    command has its own, as ``score`` has for ``-t``) ``-l``, whose target picks the tokenizer."""
+def add_language_option(parser: argparse.ArgumentParser) -> None:
+    """``-l SRC-TRG``, whose target picks BLEU's default tokenizer."""
+    parser.add_argument(
+        "-l",
+        "--language-pair",
+        dest="langpair",
+        metavar="SRC-TRG",
+        help="the language pair; its target picks the default tokenizer, as in sacrebleu",
+    )
+
+
+def add_field_option(
+    parser: argparse.ArgumentParser | Any, config: type[MetricConfig], name: str, help: str | None = None
+) -> None:
+    """A configuration field's command-line option, as its family declares it."""
+    declared = dict(config.options())[name]
+    default = next(f.default for f in dataclasses.fields(config) if f.name == name)
+    kwargs: dict[str, Any] = {"help": declared.help if help is None else help, "dest": declared.dest}
+    if isinstance(default, bool):
+        kwargs["action"] = "store_true"
+    else:
+        kwargs["default"] = None if declared.unset else default
+        for key in ("choices", "type", "metavar"):
+            if getattr(declared, key) is not None:
+                kwargs[key] = getattr(declared, key)
+    parser.add_argument(*declared.flags, **kwargs)
+
+
+def add_metric_options(parser: argparse.ArgumentParser, language: bool = True) -> None:
+    """``-m`` and every family's options, as the families declare them; ``-l`` unless the
+    command has its own (as ``score`` has, among the test-set options)."""
     if language:
-        parser.add_argument(
-            "-l",
-            "--language-pair",
-            dest="langpair",
-            metavar="SRC-TRG",
-            help="the language pair; its target picks the default tokenizer, as in sacrebleu",
-        )
-    parser.add_argument(
-        "-tok",
-        "--tokenize",
-        choices=[*TOKENIZERS, "spm"],
-        help="tokenizer (default: 13a; with -l, zh, ja-mecab or ko-mecab for a Chinese, Japanese or "
-        "Korean target, as in sacrebleu; ja-mecab, ko-mecab and the SentencePiece ones flores101, "
-        "flores200, spBLEU-1K need the extras ja, ko, spm)",
-    )
-    parser.add_argument("-lc", "--lowercase", action="store_true", help=lowercase_help)
-
-
-def add_scoring_options(parser: argparse.ArgumentParser) -> None:
-    """The options that decide how statistics become a score: smoothing and maximum order."""
-    parser.add_argument(
-        "-s", "--smooth-method", default="exp", choices=list(SMOOTH_DEFAULTS), help="smoothing (default: exp)"
-    )
-    parser.add_argument(
-        "-sv", "--smooth-value", type=float, help="value for floor (default 0.1) and add-k (default 1)"
-    )
-    parser.add_argument(
-        "--max-ngram-order", type=int, default=4, metavar="N", help="maximum n-gram order (default: 4)"
-    )
-
-
-def scorer(args: argparse.Namespace, effective_order: bool) -> BLEU:
-    """The BLEU scorer that the text, scoring and thread options ask for."""
-    return BLEU(
-        tokenize=args.tokenize,
-        lowercase=args.lowercase,
-        smooth_method=args.smooth_method,
-        smooth_value=args.smooth_value,
-        max_ngram_order=args.max_ngram_order,
-        effective_order=effective_order,
-        trg_lang=target_language(args),
-        threads=args.threads,
-    )
-
-
-def add_metric_options(parser: argparse.ArgumentParser) -> None:
-    """``-m`` and sacrebleu's chrF and TER flags (with their defaults)."""
+        add_language_option(parser)
     parser.add_argument(
         "-m",
         "--metrics",
         nargs="+",
-        choices=list(METRICS),
+        choices=list(FAMILIES),
         default=["bleu"],
         metavar="METRIC",
-        help="any of bleu chrf ter (default: bleu); printed in that order, as sacrebleu does",
+        help=f"any of {' '.join(FAMILIES)} (default: bleu); printed in that order, as sacrebleu does",
     )
-    chrf = parser.add_argument_group("chrF (-m chrf)")
-    chrf.add_argument(
-        "-cc", "--chrf-char-order", type=int, default=6, metavar="N", help="character order (6)"
-    )
-    chrf.add_argument(
-        "-cw", "--chrf-word-order", type=int, default=0, metavar="N", help="word order (0; 2 is chrF++)"
-    )
-    chrf.add_argument("--chrf-beta", type=int, default=2, metavar="B", help="weight of recall (2)")
-    chrf.add_argument("--chrf-whitespace", action="store_true", help="count spaces as characters")
-    chrf.add_argument("--chrf-lowercase", action="store_true", help="case-insensitive chrF")
-    chrf.add_argument(
-        "--chrf-eps-smoothing", action="store_true", help="epsilon smoothing of chrF++.py, Moses and NLTK"
-    )
-    ter = parser.add_argument_group("TER (-m ter; defaults are Tercom's)")
-    ter.add_argument("--ter-case-sensitive", action="store_true", help="do not lowercase")
-    ter.add_argument("--ter-asian-support", action="store_true", help="split CJK characters and punctuation")
-    ter.add_argument("--ter-no-punct", action="store_true", help="remove punctuation")
-    ter.add_argument("--ter-normalized", action="store_true", help="Tercom's normalization and tokenization")
-    ter.add_argument(
-        "--ter-tokenizer",
-        choices=TER_TOKENIZERS,
-        default="tercom",
-        help="tercom: sacrebleu's, which tokenizes references twice (with --ter-normalized an exact copy "
-        "can score above 0); tercom-fixed: once (default: tercom)",
-    )
+    for family in FAMILIES.values():
+        config = family.config
+        group = parser if config.cli_group is None else parser.add_argument_group(config.cli_group)
+        for name, declared in config.options():
+            if declared.flags:
+                add_field_option(group, config, name)
 
 
-def scorers(args: argparse.Namespace, effective_order: bool) -> list[Metric[Any]]:
-    """One scorer per metric of ``-m``, in sacrebleu's order; ``effective_order`` is BLEU's."""
-    configs: dict[str, MetricConfig] = {
-        "chrf": CHRFConfig(
-            char_order=args.chrf_char_order,
-            word_order=args.chrf_word_order,
-            beta=args.chrf_beta,
-            lowercase=args.chrf_lowercase,
-            whitespace=args.chrf_whitespace,
-            eps_smoothing=args.chrf_eps_smoothing,
-        ),
-        "ter": TERConfig(
-            normalized=args.ter_normalized,
-            no_punct=args.ter_no_punct,
-            asian_support=args.ter_asian_support,
-            case_sensitive=args.ter_case_sensitive,
-            tokenizer=args.ter_tokenizer,
-        ),
-    }
-    chosen = [m for m in METRICS if m in getattr(args, "metrics", ["bleu"])]
+def scorers(args: argparse.Namespace, sentence_level: bool) -> list[Metric[Any]]:
+    """One metric object per family of ``-m``, in the registry's order, configured by the
+    families' options; ``sentence_level`` sets what a family changes for sentence scores
+    (BLEU's effective order)."""
+    chosen = [f for name, f in FAMILIES.items() if name in getattr(args, "metrics", ["bleu"])]
+    values = vars(args)
     return [
-        scorer(args, effective_order) if name == "bleu" else metric_for(configs[name], threads=args.threads)
-        for name in chosen
+        f.metric.from_options(
+            f.config.field_values(values, sentence_level),
+            trg_lang=target_language(args),
+            threads=args.threads,
+        )
+        for f in chosen
     ]
 
 

@@ -13,8 +13,6 @@ from understudy.cli.output import (
     CliError,
     add_command,
     add_metric_options,
-    add_scoring_options,
-    add_text_options,
     add_threads_option,
     check_stdin_once,
     scorers,
@@ -56,8 +54,6 @@ def add_parser(commands: Any) -> None:
     p.add_argument(
         "--no-effective-order", action="store_true", help="score all N orders even for short sentences"
     )
-    add_text_options(p, "case-insensitive BLEU")
-    add_scoring_options(p)
     add_metric_options(p)
     add_threads_option(p)
     p.set_defaults(run=run)
@@ -85,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("pairwise takes one metric (-m bleu, chrf or ter)")
     hyps = [line.rstrip() for line in read_lines(args.hyps)]
     refs = [line.rstrip() for line in read_lines(args.refs)]
-    (metric,) = scorers(args, effective_order=not args.no_effective_order)
+    (metric,) = scorers(args, sentence_level=not args.no_effective_order)
     with Progress("pairwise", total=len(hyps), unit="hypotheses") as progress:
         scores = metric.pairwise(hyps, refs, progress=lambda done, _: progress.update(done))
     if output is None:

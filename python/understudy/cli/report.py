@@ -13,8 +13,6 @@ from understudy.cli.output import (
     CliError,
     add_command,
     add_metric_options,
-    add_scoring_options,
-    add_text_options,
     add_threads_option,
     read_texts,
     scorers,
@@ -68,9 +66,7 @@ def add_parser(commands: Any) -> None:
     )
     p.add_argument("--names", nargs="+", metavar="NAME", help="the systems' names in the --human file")
     add_cache_options(p)
-    add_text_options(p, "case-insensitive BLEU", language=False)
-    add_scoring_options(p)
-    add_metric_options(p)
+    add_metric_options(p, language=False)
     add_threads_option(p)
     p.set_defaults(run=run, origlang=None, subset=None)
 
@@ -90,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
     for path, lines in zip(args.input, systems, strict=True):
         if len(lines) != len(refs[0]):
             raise LengthMismatchError(f"the references have {len(refs[0])} lines but {path} has {len(lines)}")
-    metrics = scorers(args, effective_order=False)
+    metrics = scorers(args, sentence_level=False)
     pair = _pair(args.pair, args.input)
     human = _human(args)
     command = (

@@ -17,8 +17,6 @@ from understudy.cli.output import (
     CliError,
     add_command,
     add_metric_options,
-    add_scoring_options,
-    add_text_options,
     add_threads_option,
     check_stdin_once,
     encode,
@@ -43,7 +41,8 @@ from understudy.cli.testset import Refs, add_testset_options, testset_refs
 from understudy.errors import EmptyInputError, LengthMismatchError, UnderstudyError
 from understudy.io import STDIN, LineReader, ListReader
 from understudy.metric import Metric
-from understudy.result import BLEUResult, CHRFResult, Result, TERResult
+from understudy.metrics import family_titles
+from understudy.result import Result
 from understudy.significance import ConfidenceResult, PairedResult, Test, bootstrap_ci, paired_test
 from understudy.stats import Stats, Totals
 
@@ -75,7 +74,7 @@ def add_parser(commands: Any) -> None:
     p = add_command(
         commands,
         "score",
-        "BLEU, chrF and TER of systems against reference files",
+        f"{family_titles()} of systems against reference files",
         "Score hypothesis files against reference files with BLEU (default), chrF, chrF++ or TER "
         "(-m). Defaults are sacrebleu's: for BLEU 13a tokenization, mixed case, exp smoothing, maximum "
         "order 4; chrF2 with character order 6; TER as Tercom.",
@@ -85,9 +84,7 @@ def add_parser(commands: Any) -> None:
         "refs", nargs="*", metavar="REF", help="reference file(s), .gz read transparently; or -t NAME -l PAIR"
     )
     p.add_argument("-i", "--input", nargs="+", metavar="HYP", help="system output file(s); default: stdin")
-    add_text_options(p, "case-insensitive BLEU", language=False)  # -l is among the test-set options
-    add_scoring_options(p)
-    add_metric_options(p)
+    add_metric_options(p, language=False)  # -l is among the test-set options
     p.add_argument(
         "-nr",
         "--num-refs",
@@ -311,7 +308,7 @@ def _kept(columns: list[list[str]], mask: list[bool]) -> list[list[str]]:
     return [[line for line, k in zip(column, mask, strict=True) if k] for column in columns]
 
 
-_Tagged = TypeVar("_Tagged", BLEUResult, CHRFResult, TERResult, Result, PairedResult, ConfidenceResult)
+_Tagged = TypeVar("_Tagged", Result, PairedResult, ConfidenceResult)
 
 
 class _Tagger:
@@ -323,7 +320,10 @@ class _Tagger:
     def __call__(self, result: _Tagged) -> _Tagged:
         if not self.pairs:
             return result
-        return replace(result, signature=result.signature.with_extras(self.pairs))
+        signature = result.signature.with_extras(self.pairs)
+        if isinstance(result, Result):
+            return result.with_signature(signature)
+        return replace(result, signature=signature)
 
 
 def _testset(args: argparse.Namespace) -> Refs | None:
@@ -355,7 +355,7 @@ def run(args: argparse.Namespace) -> int:
     if args.sentence_level and len(set(args.metrics)) > 1:
         raise CliError("sentence-level scoring (-sl) takes one metric, as in sacrebleu")
     # The scorers first: a tokenizer's missing extra is named before a test set is fetched.
-    metrics = scorers(args, effective_order=args.sentence_level)
+    metrics = scorers(args, sentence_level=args.sentence_level)
     testset = _testset(args)
     tag = _Tagger(testset.signature if testset else [])
     if args.detail and (testset is None or paired or args.confidence or args.sentence_level):

@@ -15,8 +15,6 @@ from understudy.cli.output import (
     CliError,
     add_command,
     add_metric_options,
-    add_scoring_options,
-    add_text_options,
     add_threads_option,
     check_stdin_once,
     latex_table,
@@ -27,7 +25,6 @@ from understudy.cli.output import (
     write,
     write_csv,
 )
-from understudy.result import BLEUResult
 from understudy.signature import Signature
 from understudy.significance import (
     DEFAULT_SEED,
@@ -165,7 +162,7 @@ def print_confidence(
             }
         )
         assert s.mean is not None and s.ci is not None
-        verbose = f" {base.verbose}" if isinstance(base, BLEUResult) else ""
+        verbose = f" {base.verbose}" if base.verbose else ""
         lines.append(
             f"{base.name}|{result.signature.format(args.short)} = {s.score:.{w}f} "
             f"(μ = {s.mean:.{w}f} ± {s.ci:.{w}f}){verbose}"
@@ -222,8 +219,6 @@ def add_parser(commands: Any) -> None:
     p.add_argument("-n", type=int, metavar="N", help="resamples (bs, 1000) or trials (ar, 10000)")
     p.add_argument("--alpha", type=float, default=ALPHA, help="significance level for clusters (0.05)")
     add_significance_options(p, paired_flags=False)
-    add_text_options(p, "case-insensitive BLEU")
-    add_scoring_options(p)
     add_metric_options(p)
     p.add_argument(
         "-f", "--format", default="text", choices=["json", "text", "latex", "csv"], help="default: text"
@@ -247,7 +242,7 @@ def run(args: argparse.Namespace) -> int:
     warn_reference_as_system(args.refs, args.input)
     refs, systems = read_parallel(args.refs, args.input)
     results: list[BlockTestResult | AllPairsResult] = []
-    for metric in scorers(args, effective_order=False):
+    for metric in scorers(args, sentence_level=False):
         stats = metric.segment_stats_many(systems, refs)
         if args.blocks is not None:
             results.append(block_ttest(stats, args.input, args.blocks))

@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from understudy.bleu import tokenizer_for
-from understudy.cli.output import add_command, add_text_options, target_language, write
+from understudy.cli.output import add_command, add_field_option, add_language_option, target_language, write
 from understudy.io import STDIN, read_lines
+from understudy.metrics.bleu import BLEUConfig, tokenizer_for
 from understudy.tokenizers import tokenize
 
 EXAMPLES = """examples:
@@ -27,7 +27,9 @@ def add_parser(commands: Any) -> None:
         "(tokens joined by one space).",
         EXAMPLES,
     )
-    add_text_options(parser, "lowercase first")
+    add_language_option(parser)
+    add_field_option(parser, BLEUConfig, "tokenize")
+    add_field_option(parser, BLEUConfig, "lowercase", help="lowercase first")
     parser.set_defaults(run=run)
 
 

@@ -26,9 +26,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from understudy._version import __version__
-from understudy.bleu import BLEU
 from understudy.errors import MissingExtraError
 from understudy.metric import Metric
+from understudy.metrics.bleu import BLEU, BLEUResult
 from understudy.report.analysis import (
     Buckets,
     NgramDifference,
@@ -38,7 +38,6 @@ from understudy.report.analysis import (
     ngram_differences,
     reference_lengths,
 )
-from understudy.result import BLEUResult
 from understudy.significance import AllPairsResult, all_pairs
 from understudy.stats import Stats
 
@@ -99,6 +98,8 @@ class SystemView:
     bleu: BLEUResult | None
     histogram_svg: str
     worst: tuple[Segment, ...]
+    worst_are: str = "lowest"
+    """``lowest`` (or ``highest``, for a metric where lower is better): what the worst segments score."""
 
 
 @dataclass(frozen=True)
@@ -193,10 +194,12 @@ def _svg(figure: Any) -> str:
     return svg[svg.index("<svg") :]  # inline: without the XML prolog and doctype
 
 
-def _histogram_svg(scores: NDArray[np.float64], name: str) -> str:
+def _histogram_svg(scores: NDArray[np.float64], name: str, score_range: tuple[float, float | None]) -> str:
     figure, axis = _pyplot().subplots(figsize=(4.0, 2.2))
-    # TER can pass 100: the range grows to hold every segment.
-    axis.hist(scores, bins=20, range=(0, max(100.0, float(scores.max(initial=0.0)))))
+    low, high = score_range
+    # An unbounded metric (TER) can pass 100: the range grows to hold every segment.
+    upper = high if high is not None else max(100.0, float(scores.max(initial=0.0)))
+    axis.hist(scores, bins=20, range=(low, upper))
     axis.set_xlabel(f"sentence {name}")
     axis.set_ylabel("segments")
     # Fixed margins: tight_layout would measure the text of every figure again, which
@@ -259,14 +262,16 @@ def _system_views(
     metric: str,
 ) -> tuple[SystemView, ...]:
     views = []
+    config = first[0].config
     for k, name in enumerate(names):
         sentence = first[k].sentence_scores()
-        order = np.argsort(sentence, kind="stable")[:WORST_SEGMENTS]
+        # Worst first by the metric's declared direction: the highest TER, the lowest BLEU.
+        order = np.argsort(sentence if config.higher_is_better else -sentence, kind="stable")[:WORST_SEGMENTS]
         worst = tuple(Segment(int(i) + 1, float(sentence[i]), systems[k][i], refs[0][i]) for i in order)
+        histogram = _histogram_svg(sentence, metric, config.score_range)
+        score = bleu[k].score() if bleu is not None else None
         views.append(
-            SystemView(
-                name, bleu[k].score() if bleu is not None else None, _histogram_svg(sentence, metric), worst
-            )
+            SystemView(name, score, histogram, worst, "lowest" if config.higher_is_better else "highest")
         )
     return tuple(views)
 

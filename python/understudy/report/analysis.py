@@ -29,9 +29,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from understudy import _core
-from understudy.bleu import BLEU, NgramMatches
-from understudy.config import PYTHON_TOKENIZERS
+from understudy.config import format_number
 from understudy.metric import RefStreams
+from understudy.metrics.bleu import BLEU, PYTHON_TOKENIZERS, NgramMatches
 from understudy.stats import Stats
 
 LENGTH_BOUNDS = (10, 20, 30, 40, 50, 60)
@@ -113,7 +113,8 @@ def by_sentence_score(stats: Sequence[Stats[Any, Any]], names: Sequence[str]) ->
         counts = np.bincount(np.digitize(s.sentence_scores(), SCORE_BOUNDS), minlength=len(SCORE_BOUNDS) + 1)
         values[name] = tuple(float(c) for c in counts)
     # BLEU and chrF end at 100; TER does not (more edits than reference words).
-    last = "[90,100]" if stats[0].higher_is_better else ">=90"
+    high = stats[0].config.score_range[1]
+    last = ">=90" if high is None else f"[90,{format_number(high)}]"
     labels = ("[0,10)", *_labels(SCORE_BOUNDS)[1:-1], last)
     return Buckets(f"segments by sentence {metric}", "segments", labels, (), values)
 

@@ -20,10 +20,9 @@ from typing import Any, ClassVar
 import numpy as np
 
 import understudy
-from understudy.config import BLEUConfig
 from understudy.metric import RefStreams
+from understudy.metrics.bleu import BLEUConfig, BLEUStats
 from understudy.sacrebleu.metrics.base import BLEUScore, CHRFScore, CompatMetric, Score, Signature, TERScore
-from understudy.stats import BLEUStats
 
 
 class BLEU(CompatMetric, understudy.BLEU):  # type: ignore[misc]

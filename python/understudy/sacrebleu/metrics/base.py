@@ -17,9 +17,10 @@ import secrets
 from collections.abc import Sequence
 from typing import Any
 
-from understudy.config import CHRFConfig
 from understudy.metric import Metric, RefStreams
-from understudy.result import BLEUResult, CHRFResult, TERResult
+from understudy.metrics.bleu import BLEUResult
+from understudy.metrics.chrf import CHRFConfig, CHRFResult
+from understudy.metrics.ter import TERResult
 from understudy.signature import Signature as _Signature
 from understudy.significance import bootstrap_ci
 

@@ -1,0 +1,56 @@
+"""The registry of metric families: each family's one module, by name.
+
+A family (``bleu``, ``chrf``, ``ter``) is one statistics row and one Rust scorer; its
+module declares its configuration, its scoring function, its result, its statistics and
+its metric object, and ends with its :class:`~understudy.metric.Family` entry. Adding a
+family is adding its module to :data:`FAMILIES` below (see ARCHITECTURE.md, "Adding a metric").
+
+>>> from understudy.metrics.ter import TERConfig
+>>> metric_for(TERConfig()).corpus_score(["a b"], [["a b c"]]).score  # sacrebleu: 33.33...
+33.33333333333333
+>>> list(METRICS)
+['bleu', 'chrf', 'ter']
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from understudy.config import MetricConfig
+from understudy.metric import Family, Metric, RefStreams
+from understudy.metrics import bleu, chrf, ter
+
+FAMILIES: dict[str, Family] = {f.name: f for f in (bleu.FAMILY, chrf.FAMILY, ter.FAMILY)}
+"""Every family by name, in the order sacrebleu prints them."""
+
+METRICS: dict[str, type[Metric[Any]]] = {name: f.metric for name, f in FAMILIES.items()}
+"""Every family's metric object type by name."""
+
+CONFIGS: dict[str, type[MetricConfig]] = {name: f.config for name, f in FAMILIES.items()}
+"""Every family's configuration type by name."""
+
+
+def family_titles() -> str:
+    """The families' names as prose, for help texts.
+
+    >>> family_titles()
+    'BLEU, chrF and TER'
+    """
+    titles = [f.config.title for f in FAMILIES.values()]
+    return ", ".join(titles[:-1]) + f" and {titles[-1]}" if len(titles) > 1 else titles[0]
+
+
+def lower_is_better() -> list[str]:
+    """The names of the families where a lower score is better (negated before correlating).
+
+    >>> lower_is_better()
+    ['TER']
+    """
+    return [f.config.title for f in FAMILIES.values() if not f.config.higher_is_better]
+
+
+def metric_for(
+    config: MetricConfig, references: RefStreams | None = None, threads: int | None = None
+) -> Metric[Any]:
+    """The metric object (``BLEU``, ``CHRF``, ``TER``, ...) of ``config``."""
+    return METRICS[config.metric].from_config(config, references, threads)
