@@ -30,6 +30,7 @@ from understudy import (
 )
 from understudy.datasets import FetchPolicy
 from understudy.metric import Metric
+from understudy.metrics import FAMILIES
 from understudy.threads import ThreadsCappedWarning
 
 HYPS = ["the cat sat on the mat", "a dog barked", "", "Nima's, x"]
@@ -49,13 +50,37 @@ def test_pickled_metric_scores_the_same(metric: Metric) -> None:
 
 def test_core_scorers_pickle_by_configuration() -> None:
     for scorer in (
-        _core.BleuScorer("intl", True, 3),
-        _core.ChrfScorer(4, 2, True, False),
-        _core.TerScorer(True, False, True, False, True),
+        _core.Scorer("bleu", {"tokenizer": "intl", "lowercase": True, "max_order": 3}),
+        _core.Scorer("chrf", {"char_order": 4, "word_order": 2, "lowercase": True, "whitespace": False}),
+        _core.Scorer(
+            "ter",
+            {
+                "normalized": True,
+                "no_punct": False,
+                "asian_support": True,
+                "case_sensitive": False,
+                "fixed": True,
+            },
+        ),
     ):
         clone = pickle.loads(pickle.dumps(scorer))
         rows, _ = scorer.sentence_stats(HYPS, REFS)
         np.testing.assert_array_equal(clone.sentence_stats(HYPS, REFS)[0], rows)
+
+
+def test_core_configurations_are_read_by_name() -> None:
+    # A missing or misspelt key is an error, never a default or a neighbour's value.
+    with pytest.raises(KeyError, match="fixed"):
+        _core.Scorer(
+            "ter", {"normalized": True, "no_punct": False, "asian_support": True, "case_sensitive": False}
+        )
+    with pytest.raises(TypeError):
+        _core.Scorer("bleu", {"tokenizer": "13a", "lowercase": "yes", "max_order": 4})
+    with pytest.raises(ValueError, match="unknown metric family 'nist'; known: bleu, chrf, ter"):
+        _core.Scorer("nist", {})
+    assert _core.family_names() == list(FAMILIES)
+    for name, family in FAMILIES.items():
+        assert _core.Scorer(name, family.config().core_config()).family == name
 
 
 @pytest.mark.parametrize("metric", METRICS, ids=lambda m: m.config.name)

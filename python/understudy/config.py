@@ -113,6 +113,10 @@ class MetricConfig:
         """Columns of one statistics row."""
         raise NotImplementedError
 
+    def core_config(self) -> dict[str, Any]:
+        """What the Rust core's scorer of this family takes, by name (``_core.Scorer``)."""
+        raise NotImplementedError
+
     @classmethod
     def options(cls) -> Iterator[tuple[str, Option]]:
         """Each field's name and declaration, in field order."""

@@ -2,10 +2,10 @@
 
 A metric object (:class:`~understudy.BLEU`, :class:`~understudy.CHRF`,
 :class:`~understudy.TER`) holds a frozen configuration and one compiled scorer of
-the Rust core for it (``_core.BleuScorer``, ``ChrfScorer``, ``TerScorer``: config
-given once, references cached inside). This base class turns text into
-:class:`~understudy.stats.Stats` through that scorer; the subclasses only say which
-scorer and statistics type they use, and how the core's rows become one row per
+the Rust core for it (``_core.Scorer(family, config)``: the family's configuration
+given once, by name, references cached inside). This base class turns text into
+:class:`~understudy.stats.Stats` through that scorer; the subclasses only say their
+configuration and statistics types, and how the core's rows become one row per
 segment (chrF keeps the best reference's row, which takes its scoring function).
 
 References are laid out as sacrebleu lays them out: a list of reference *streams*,
@@ -16,7 +16,7 @@ each as long as the hypotheses; ``refs[k][i]`` is the k-th reference of segment 
 from __future__ import annotations
 
 import os
-from abc import ABC, abstractmethod
+from abc import ABC
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 import numpy as np
 from numpy.typing import NDArray
 
+from understudy import _core
 from understudy._text import explaining_bad_text
 from understudy.config import MetricConfig
 from understudy.errors import (
@@ -163,9 +164,9 @@ class Metric(ABC, Generic[S]):
             self._cache = self._scorer_with(streams)
             self._references = streams
 
-    @abstractmethod
     def _scorer(self) -> _Scorer:
         """A new compiled scorer of the core for this configuration (no references)."""
+        return _core.Scorer(self.config.metric, self.config.core_config(), self.threads)
 
     def _select(
         self, rows: NDArray[np.int64], refs_per_segment: NDArray[np.int64], n_systems: int

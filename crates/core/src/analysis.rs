@@ -2,16 +2,16 @@
 //! match its references over a corpus ([`ngram_matches`]), and which tokens of a
 //! hypothesis lie in an n-gram some reference has ([`matched_tokens`]).
 //!
-//! Both tokenize as BLEU does (the [`Config`]'s tokenizer and case) and match as BLEU
+//! Both tokenize as BLEU does (the [`BleuConfig`]'s tokenizer and case) and match as BLEU
 //! does: a hypothesis n-gram is matched at most as often as it occurs in any single
 //! reference of its segment. These are for reading a corpus, not for scoring, so they
 //! favour clarity over the speed of [`crate::segment`].
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::config::{tokens, Config};
+use crate::config::{tokens, BleuConfig};
 use crate::error::CoreError;
-use crate::stats::check_parallel;
+use crate::refset::check_parallel;
 use crate::tok13a::Scratch;
 
 /// Corpus totals per n-gram (orders 1 to the configuration's maximum), sorted by
@@ -32,7 +32,7 @@ fn ngrams<'t>(words: &'t [&'t str], max_order: usize) -> impl Iterator<Item = &'
 /// Each segment's references, tokenized as `config` says, checked as the metrics check
 /// them: parallel streams, as many segments as hypotheses, at least one reference each.
 fn tokenized_refs<'a, S: AsRef<[Option<&'a str>]>>(
-    config: &Config,
+    config: &BleuConfig,
     n_hyps: usize,
     streams: &[S],
     scratch: &mut Scratch,
@@ -76,7 +76,7 @@ fn max_ref_counts<'t>(refs: &'t [Vec<&'t str>], max_order: usize) -> FxHashMap<&
 /// Corpus totals per n-gram of `hyps` against reference `streams` (sacrebleu's layout:
 /// `streams[k][i]` is the k-th reference of segment i, `None` when it has none).
 pub fn ngram_matches<'a, S: AsRef<[Option<&'a str>]>>(
-    config: &Config,
+    config: &BleuConfig,
     hyps: &[&str],
     streams: &[S],
 ) -> Result<NgramCounts, CoreError> {
@@ -123,7 +123,7 @@ pub fn ngram_matches<'a, S: AsRef<[Option<&'a str>]>>(
 /// token, the order of the longest n-gram (up to the maximum order, at most 255)
 /// covering it that some reference of its segment has; 0 for a token in none.
 pub fn matched_tokens<'a, S: AsRef<[Option<&'a str>]>>(
-    config: &Config,
+    config: &BleuConfig,
     hyps: &[&str],
     streams: &[S],
 ) -> Result<Vec<(String, Vec<u8>)>, CoreError> {
@@ -163,8 +163,8 @@ mod tests {
     use crate::testing::Rng;
     use crate::{Exec, Tokenizer};
 
-    fn config(max_order: usize) -> Config {
-        Config::new(Tokenizer::Tok13a, false, max_order).unwrap()
+    fn config(max_order: usize) -> BleuConfig {
+        BleuConfig::new(Tokenizer::Tok13a, false, max_order).unwrap()
     }
 
     fn row(c: &NgramCounts, gram: &str) -> [i64; 3] {
@@ -176,7 +176,7 @@ mod tests {
     fn the_papers_example_is_clipped_by_the_largest_reference_count() {
         // Papineni et al. 2002, section 2.1: "the" seven times, at most twice in one
         // reference (ignoring case), so a modified unigram precision of 2/7.
-        let lowercase = Config::new(Tokenizer::Tok13a, true, 2).unwrap();
+        let lowercase = BleuConfig::new(Tokenizer::Tok13a, true, 2).unwrap();
         let hyps = ["the the the the the the the"];
         let streams = [
             [Some("The cat is on the mat.")],

@@ -22,7 +22,8 @@ use rustc_hash::{FxBuildHasher, FxHashMap};
 use std::hash::BuildHasher;
 
 use crate::error::CoreError;
-use crate::pairwise::{Lists, PairTable};
+use crate::family::{Family, PairTable};
+use crate::pairwise::Lists;
 use crate::parallel::{self, Exec, Grain};
 use crate::refset::RefSet;
 use crate::refset::ReferenceStore;
@@ -421,22 +422,41 @@ impl ReferenceStore for ChrfReferences {
     }
 }
 
-/// Rows of `hyps` against reference streams used once (not kept): one row per
-/// (segment, reference), and the number of references of each segment.
-pub fn sentence_stats<'a, S: AsRef<[Option<&'a str>]> + Sync>(
-    config: ChrfConfig,
-    hyps: &[&str],
-    streams: &[S],
-    exec: Exec,
-) -> Result<(Vec<i64>, Vec<usize>), CoreError> {
-    let mut refs = ChrfReferences::empty(config);
-    refs.extend(streams, exec)?;
-    if hyps.len() != refs.len() {
-        return Err(CoreError::hyps_vs_refs(hyps.len(), refs.len()));
+impl Family for ChrfReferences {
+    type Config = ChrfConfig;
+    type Pairs = ChrfPairwise;
+
+    fn empty(config: ChrfConfig) -> Self {
+        ChrfReferences::empty(config)
     }
-    let mut rows = vec![0i64; refs.rows_of(0, hyps.len()) * config.row_width()];
-    refs.stats_many_into(0, &[hyps], &mut rows, exec);
-    Ok((rows, refs.refs_per_segment()))
+
+    fn config(&self) -> ChrfConfig {
+        self.config
+    }
+
+    fn row_width(&self) -> usize {
+        self.config.row_width()
+    }
+
+    /// One row per (segment, reference): the best reference is chosen by chrF in Python.
+    fn rows_of(&self, first: usize, n: usize) -> usize {
+        ChrfReferences::rows_of(self, first, n)
+    }
+
+    fn stats_many_into(
+        &self,
+        first: usize,
+        systems: &[&[&str]],
+        out: &mut [i64],
+        exec: Exec,
+    ) -> Result<(), CoreError> {
+        ChrfReferences::stats_many_into(self, first, systems, out, exec);
+        Ok(())
+    }
+
+    fn pairs(config: ChrfConfig, hyps: &[&str], refs: &[&str], exec: Exec) -> ChrfPairwise {
+        ChrfPairwise::new(config, hyps, refs, exec)
+    }
 }
 
 /// Every hypothesis against every reference as its only reference (minimum-Bayes-risk
@@ -744,9 +764,11 @@ mod tests {
             let r: Vec<&str> = refs.iter().map(String::as_str).collect();
             let width = config.row_width();
             let streams = vec![r.iter().map(|s| Some(*s)).collect::<Vec<_>>()];
-            let (serial, counts) = sentence_stats(config, &h, &streams, Exec::Serial).unwrap();
-            let (parallel, _) =
-                pool.install(|| sentence_stats(config, &h, &streams, Exec::Parallel).unwrap());
+            let (serial, counts) =
+                ChrfReferences::sentence_stats(config, &h, &streams, Exec::Serial).unwrap();
+            let (parallel, _) = pool.install(|| {
+                ChrfReferences::sentence_stats(config, &h, &streams, Exec::Parallel).unwrap()
+            });
             assert_eq!(serial, parallel);
             assert!(counts.iter().all(|&c| c == 1));
             let pairs = ChrfPairwise::new(config, &h[..20], &r[..30], Exec::Serial);
@@ -773,12 +795,13 @@ mod tests {
     fn several_references_give_a_row_each_and_none_is_skipped() {
         let config = cfg(2, 0);
         let streams = vec![vec![Some("ab"), Some("x")], vec![None, Some("xy")]];
-        let (rows, counts) = sentence_stats(config, &["ab", "xy"], &streams, Exec::Serial).unwrap();
+        let (rows, counts) =
+            ChrfReferences::sentence_stats(config, &["ab", "xy"], &streams, Exec::Serial).unwrap();
         assert_eq!(counts, [1, 2]);
         assert_eq!(rows.len(), 3 * 6);
         assert_eq!(&rows[12..], &[2, 2, 2, 1, 1, 1]);
         let all_none = vec![vec![None::<&str>]];
-        assert!(sentence_stats(config, &["a"], &all_none, Exec::Serial).is_err());
+        assert!(ChrfReferences::sentence_stats(config, &["a"], &all_none, Exec::Serial).is_err());
     }
 
     #[test]

@@ -7,19 +7,19 @@ use crate::tokenize::Tokenizer;
 
 /// Everything that decides how text becomes statistics.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Config {
+pub struct BleuConfig {
     pub tokenizer: Tokenizer,
     pub lowercase: bool,
     pub max_order: usize,
 }
 
-impl Config {
+impl BleuConfig {
     /// A configuration, checking that the maximum order is at least 1.
     pub fn new(tokenizer: Tokenizer, lowercase: bool, max_order: usize) -> Result<Self, CoreError> {
         if max_order == 0 {
             return Err(CoreError::InvalidOrder(max_order));
         }
-        Ok(Config {
+        Ok(BleuConfig {
             tokenizer,
             lowercase,
             max_order,
@@ -27,7 +27,7 @@ impl Config {
     }
 
     /// sacrebleu's `_preprocess_segment`: lowercase (optionally), right-strip, tokenize.
-    /// The reference path, one allocation per pass; see [`Config::preprocess_into`].
+    /// The reference path, one allocation per pass; see [`BleuConfig::preprocess_into`].
     pub fn preprocess(&self, line: &str) -> String {
         if self.lowercase {
             self.tokenizer.apply(text::rstrip(&text::lower(line)))
@@ -36,7 +36,7 @@ impl Config {
         }
     }
 
-    /// [`Config::preprocess`] into reusable buffers: the same tokens, separated by one
+    /// [`BleuConfig::preprocess`] into reusable buffers: the same tokens, separated by one
     /// or more ASCII spaces (split them with [`tokens`]).
     pub fn preprocess_into<'s>(&self, line: &str, scratch: &'s mut Scratch) -> &'s str {
         let lowered = if self.lowercase {
@@ -52,13 +52,26 @@ impl Config {
         &scratch.out
     }
 
+    /// Each line's tokens as BLEU sees them, joined by single spaces.
+    pub fn tokenize_lines(&self, lines: &[&str]) -> Vec<String> {
+        let mut scratch = Scratch::default();
+        lines
+            .iter()
+            .map(|l| {
+                tokens(self.preprocess_into(l, &mut scratch))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect()
+    }
+
     /// Number of columns of a statistics row.
     pub fn row_width(&self) -> usize {
         2 + 2 * self.max_order
     }
 }
 
-/// The tokens of a line from [`Config::preprocess_into`] or [`Config::preprocess`].
+/// The tokens of a line from [`BleuConfig::preprocess_into`] or [`BleuConfig::preprocess`].
 pub fn tokens(preprocessed: &str) -> Tokens<'_> {
     Tokens {
         text: preprocessed,
@@ -104,7 +117,7 @@ mod tests {
     #[test]
     fn zero_order_is_rejected() {
         assert_eq!(
-            Config::new(Tokenizer::Tok13a, false, 0),
+            BleuConfig::new(Tokenizer::Tok13a, false, 0),
             Err(CoreError::InvalidOrder(0))
         );
     }
@@ -114,7 +127,7 @@ mod tests {
         let mut scratch = Scratch::default();
         for name in Tokenizer::NAMES {
             for lowercase in [false, true] {
-                let cfg = Config::new(name.parse().unwrap(), lowercase, 4).unwrap();
+                let cfg = BleuConfig::new(name.parse().unwrap(), lowercase, 4).unwrap();
                 for line in ["Hello, World. 3-4 \u{a0}", "ΟΔΟΣ &amp; İ 中文", "", "  "] {
                     let slow = cfg.preprocess(line);
                     let fast: Vec<&str> = tokens(cfg.preprocess_into(line, &mut scratch)).collect();

@@ -46,6 +46,36 @@ pub enum CoreError {
 }
 
 impl CoreError {
+    /// This error with its segment counted from `offset` (for work done in chunks).
+    pub fn shifted(self, offset: usize) -> Self {
+        match self {
+            CoreError::NoReference { segment } => CoreError::NoReference {
+                segment: segment + offset,
+            },
+            CoreError::SegmentTooLong {
+                segment,
+                hyp_words,
+                ref_words,
+                max_cells,
+            } => CoreError::SegmentTooLong {
+                segment: segment + offset,
+                hyp_words,
+                ref_words,
+                max_cells,
+            },
+            CoreError::TooManyReferences {
+                segment,
+                found,
+                max,
+            } => CoreError::TooManyReferences {
+                segment: segment + offset,
+                found,
+                max,
+            },
+            other => other,
+        }
+    }
+
     /// `hyps` hypotheses against `refs` reference segments.
     pub fn hyps_vs_refs(hyps: usize, refs: usize) -> Self {
         CoreError::LengthMismatch {

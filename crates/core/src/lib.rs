@@ -11,6 +11,7 @@ pub mod analysis;
 pub mod chrf;
 pub mod config;
 pub mod error;
+pub mod family;
 pub mod pairwise;
 pub mod parallel;
 pub mod refset;
@@ -26,9 +27,9 @@ mod unicode_tables;
 #[cfg(test)]
 mod testing;
 
-pub use config::Config;
+pub use config::BleuConfig;
 pub use error::CoreError;
-pub use pairwise::Pairwise;
+pub use pairwise::BleuPairwise;
 pub use parallel::Exec;
-pub use stats::References;
+pub use stats::BleuReferences;
 pub use tokenize::Tokenizer;

@@ -11,35 +11,13 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::config::{tokens, Config};
+use crate::config::{tokens, BleuConfig};
 use crate::error::CoreError;
+use crate::family::PairTable;
 use crate::parallel::{self, Exec, Grain};
 use crate::tok13a::Scratch;
 
 const ROOT: u32 = u32::MAX;
-
-/// What every metric's all-pairs table is: statistics of every hypothesis against
-/// every reference (as its only reference), computed a block of hypotheses at a time.
-pub trait PairTable: Sync {
-    /// Number of hypotheses.
-    fn n_hyps(&self) -> usize;
-    /// Number of references.
-    fn n_refs(&self) -> usize;
-    /// Columns of a row.
-    fn row_width(&self) -> usize;
-    /// Rows of hypotheses `first..first + count` against every reference, written to
-    /// `out` hypothesis-major.
-    ///
-    /// # Panics
-    /// If the hypotheses do not exist or `out` does not hold `count * n_refs` rows.
-    fn rows_into(
-        &self,
-        first: usize,
-        count: usize,
-        out: &mut [i64],
-        exec: Exec,
-    ) -> Result<(), CoreError>;
-}
 
 fn edge(parent: u32, word: u32) -> u64 {
     (u64::from(parent) << 32) | u64::from(word)
@@ -77,8 +55,8 @@ impl Lists {
 
 /// Hypotheses and references counted for all-pairs statistics.
 #[derive(Debug)]
-pub struct Pairwise {
-    config: Config,
+pub struct BleuPairwise {
+    config: BleuConfig,
     hyp_lens: Vec<u32>,
     ref_lens: Vec<u32>,
     hyps: Lists,
@@ -88,15 +66,15 @@ pub struct Pairwise {
     n_grams: usize,
 }
 
-fn preprocess_all(config: &Config, lines: &[&str], exec: Exec) -> Vec<String> {
+fn preprocess_all(config: &BleuConfig, lines: &[&str], exec: Exec) -> Vec<String> {
     parallel::map(exec, lines, Scratch::default, |s, line| {
         config.preprocess_into(line, s).to_owned()
     })
 }
 
-impl Pairwise {
+impl BleuPairwise {
     /// Tokenize and count `hyps` and `refs` once each.
-    pub fn new(config: Config, hyps: &[&str], refs: &[&str], exec: Exec) -> Self {
+    pub fn new(config: BleuConfig, hyps: &[&str], refs: &[&str], exec: Exec) -> Self {
         let n_max = config.max_order;
         let ref_text = preprocess_all(&config, refs, exec);
         let mut words: FxHashMap<&str, u32> = FxHashMap::default();
@@ -179,7 +157,7 @@ impl Pairwise {
             hyp_lists.entries.extend(list);
             hyp_lists.bounds.push(hyp_lists.entries.len());
         }
-        Pairwise {
+        BleuPairwise {
             config,
             hyp_lens,
             ref_lens,
@@ -190,12 +168,12 @@ impl Pairwise {
     }
 
     /// The configuration the sentences were counted with.
-    pub fn config(&self) -> Config {
+    pub fn config(&self) -> BleuConfig {
         self.config
     }
 }
 
-impl PairTable for Pairwise {
+impl PairTable for BleuPairwise {
     /// Number of hypotheses.
     fn n_hyps(&self) -> usize {
         self.hyp_lens.len()
@@ -267,7 +245,7 @@ impl PairTable for Pairwise {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::References;
+    use crate::stats::BleuReferences;
     use crate::testing::Rng;
     use crate::tokenize::Tokenizer;
 
@@ -279,18 +257,18 @@ mod tests {
             .build()
             .unwrap();
         for max_order in [1, 4, 5] {
-            let cfg = Config::new(Tokenizer::Tok13a, max_order == 5, max_order).unwrap();
+            let cfg = BleuConfig::new(Tokenizer::Tok13a, max_order == 5, max_order).unwrap();
             let hyps: Vec<String> = (0..40).map(|_| rng.line(10)).collect();
             let refs: Vec<String> = (0..30).map(|_| rng.line(10)).collect();
             let h: Vec<&str> = hyps.iter().map(String::as_str).collect();
             let r: Vec<&str> = refs.iter().map(String::as_str).collect();
             let width = cfg.row_width();
-            let pw = Pairwise::new(cfg, &h, &r, Exec::Serial);
+            let pw = BleuPairwise::new(cfg, &h, &r, Exec::Serial);
             let mut serial = vec![0i64; h.len() * r.len() * width];
             pw.rows_into(0, h.len(), &mut serial, Exec::Serial).unwrap();
             let mut parallel = vec![0i64; 10 * r.len() * width];
             pool.install(|| {
-                Pairwise::new(cfg, &h, &r, Exec::Parallel).rows_into(
+                BleuPairwise::new(cfg, &h, &r, Exec::Parallel).rows_into(
                     5,
                     10,
                     &mut parallel,
@@ -303,10 +281,11 @@ mod tests {
                 &parallel[..]
             );
             for (j, reference) in r.iter().enumerate() {
-                let single = References::new(cfg, &[vec![Some(*reference); h.len()]], Exec::Serial)
-                    .unwrap()
-                    .stats(&h, Exec::Serial)
-                    .unwrap();
+                let single =
+                    BleuReferences::new(cfg, &[vec![Some(*reference); h.len()]], Exec::Serial)
+                        .unwrap()
+                        .stats(&h, Exec::Serial)
+                        .unwrap();
                 for i in 0..h.len() {
                     let cell = &serial[(i * r.len() + j) * width..][..width];
                     assert_eq!(cell, &single[i * width..][..width], "hyp {i} ref {j}");

@@ -3,7 +3,26 @@
 
 use crate::error::CoreError;
 use crate::parallel::Exec;
-use crate::stats::check_parallel;
+
+/// The common length of parallel reference streams, or the error naming the first
+/// stream whose length differs.
+pub fn check_parallel<'a, S: AsRef<[Option<&'a str>]>>(streams: &[S]) -> Result<usize, CoreError> {
+    let first = streams
+        .first()
+        .ok_or(CoreError::NoReferenceStreams)?
+        .as_ref();
+    for (k, stream) in streams.iter().enumerate().skip(1) {
+        if stream.as_ref().len() != first.len() {
+            return Err(CoreError::LengthMismatch {
+                what: "reference stream 1".into(),
+                expected: first.len(),
+                other: format!("reference stream {}", k + 1),
+                found: stream.as_ref().len(),
+            });
+        }
+    }
+    Ok(first.len())
+}
 
 /// What every metric's cached references are: a store that grows by reference streams.
 pub trait ReferenceStore {

@@ -20,7 +20,7 @@
 use rustc_hash::{FxBuildHasher, FxHashMap};
 use std::hash::BuildHasher;
 
-use crate::config::{tokens, Config};
+use crate::config::{tokens, BleuConfig};
 use crate::smallmap::SmallMap;
 use crate::tok13a::Scratch;
 
@@ -49,7 +49,7 @@ pub struct RefSegment {
 impl RefSegment {
     /// Tokenize the references of one segment.
     pub fn new<'a>(
-        config: &Config,
+        config: &BleuConfig,
         refs: impl IntoIterator<Item = &'a str>,
         s: &mut Scratch,
     ) -> Self {
@@ -71,7 +71,7 @@ impl RefSegment {
 /// Tokenize `refs` into `text` in the layout of [`RefSegment`]; returns the number of
 /// references and of tokens.
 fn write_refs<'a>(
-    config: &Config,
+    config: &BleuConfig,
     refs: impl IntoIterator<Item = &'a str>,
     s: &mut Scratch,
     text: &mut String,
@@ -179,7 +179,7 @@ impl Counter {
     /// [`RefSegment`] of them, without keeping one.
     pub fn load_refs<'a>(
         &mut self,
-        config: &Config,
+        config: &BleuConfig,
         refs: impl IntoIterator<Item = &'a str>,
     ) -> usize {
         let (n_refs, n_tokens) = write_refs(config, refs, &mut self.scratch, &mut self.text);
@@ -270,7 +270,7 @@ impl Counter {
 
     /// The statistics row `[hyp_len, ref_len, match_1..N, total_1..N]` of `hyp`
     /// against the loaded references.
-    pub fn row(&mut self, config: &Config, hyp: &str, row: &mut [i64]) {
+    pub fn row(&mut self, config: &BleuConfig, hyp: &str, row: &mut [i64]) {
         if self.sorted {
             self.sorted_row(config, hyp, row);
             return;
@@ -341,7 +341,7 @@ impl Counter {
     /// (never across two references) are sorted by their n-gram, and each run of equal
     /// n-grams adds `min(count in the hypothesis, largest count in one reference)`,
     /// exactly what the trie gives.
-    fn sorted_row(&mut self, config: &Config, hyp: &str, row: &mut [i64]) {
+    fn sorted_row(&mut self, config: &BleuConfig, hyp: &str, row: &mut [i64]) {
         let n_max = config.max_order;
         let Counter {
             scratch,
@@ -437,7 +437,7 @@ mod tests {
     fn huge_references_counted_by_sorting_give_the_trie_rows() {
         let mut rng = crate::testing::Rng(7);
         for max_order in [1, 2, 4, 6] {
-            let cfg = Config::new(Tokenizer::Tok13a, false, max_order).unwrap();
+            let cfg = BleuConfig::new(Tokenizer::Tok13a, false, max_order).unwrap();
             for _ in 0..200 {
                 let refs: Vec<String> = (0..3).map(|k| rng.line(k * 7 + 3)).collect();
                 let hyp = rng.line(12);
@@ -463,7 +463,7 @@ mod tests {
 
     #[test]
     fn ngram_crossing_an_unseen_word_is_not_counted() {
-        let cfg = Config::new(Tokenizer::None, false, 2).unwrap();
+        let cfg = BleuConfig::new(Tokenizer::None, false, 2).unwrap();
         let mut c = Counter::default();
         let seg = RefSegment::new(&cfg, ["a b a"], &mut Scratch::default());
         let mut row = [0i64; 6];
@@ -475,7 +475,7 @@ mod tests {
 
     #[test]
     fn words_with_equal_text_share_an_id_across_references() {
-        let cfg = Config::new(Tokenizer::None, false, 1).unwrap();
+        let cfg = BleuConfig::new(Tokenizer::None, false, 1).unwrap();
         let mut c = Counter::default();
         let seg = RefSegment::new(&cfg, ["x ab", "ab ab b"], &mut Scratch::default());
         c.load(&seg, 1);

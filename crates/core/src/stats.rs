@@ -1,52 +1,34 @@
 //! BLEU sufficient statistics per segment:
 //! `[hyp_len, ref_len, match_1..match_N, total_1..total_N]`.
 //!
-//! References are tokenized once into [`References`] (one [`RefSegment`] per
+//! References are tokenized once into [`BleuReferences`] (one [`RefSegment`] per
 //! segment, built in parallel); every hypothesis stream scored against them reuses
-//! that work, and [`References::stats_many`] scores several streams while each
+//! that work, and [`BleuReferences::stats_many`] scores several streams while each
 //! segment's references are loaded.
 
-use crate::config::Config;
+use crate::config::BleuConfig;
 use crate::error::CoreError;
+use crate::family::Family;
+use crate::pairwise::BleuPairwise;
 use crate::parallel::{self, Exec, Grain};
-use crate::refset::ReferenceStore;
+use crate::refset::{check_parallel, ReferenceStore};
 use crate::segment::{Counter, RefSegment};
 use crate::tok13a::Scratch;
 
 /// Reference streams, tokenized and counted once.
 #[derive(Debug)]
-pub struct References {
-    config: Config,
+pub struct BleuReferences {
+    config: BleuConfig,
     segments: Vec<RefSegment>,
     refs_per_segment: Vec<usize>,
 }
 
-/// The common length of parallel reference streams, or the error naming the first
-/// stream whose length differs.
-pub fn check_parallel<'a, S: AsRef<[Option<&'a str>]>>(streams: &[S]) -> Result<usize, CoreError> {
-    let first = streams
-        .first()
-        .ok_or(CoreError::NoReferenceStreams)?
-        .as_ref();
-    for (k, stream) in streams.iter().enumerate().skip(1) {
-        if stream.as_ref().len() != first.len() {
-            return Err(CoreError::LengthMismatch {
-                what: "reference stream 1".into(),
-                expected: first.len(),
-                other: format!("reference stream {}", k + 1),
-                found: stream.as_ref().len(),
-            });
-        }
-    }
-    Ok(first.len())
-}
-
 /// Statistics rows of `hyps` against reference streams used only once (sacrebleu's
-/// layout, as for [`References::new`]), without keeping the references: each
+/// layout, as for [`BleuReferences::new`]), without keeping the references: each
 /// segment's references are tokenized straight into the matching tables. Returns the
 /// rows and the number of references of each segment.
 pub fn sentence_stats<'a, S: AsRef<[Option<&'a str>]> + Sync>(
-    config: Config,
+    config: BleuConfig,
     hyps: &[&str],
     streams: &[S],
     exec: Exec,
@@ -81,10 +63,10 @@ pub fn sentence_stats<'a, S: AsRef<[Option<&'a str>]> + Sync>(
     Ok((rows, counts))
 }
 
-impl References {
-    /// No segments yet; add them with [`References::extend`].
-    pub fn empty(config: Config) -> Self {
-        References {
+impl BleuReferences {
+    /// No segments yet; add them with [`BleuReferences::extend`].
+    pub fn empty(config: BleuConfig) -> Self {
+        BleuReferences {
             config,
             segments: Vec::new(),
             refs_per_segment: Vec::new(),
@@ -96,7 +78,7 @@ impl References {
     /// reference here". Every stream must have the same length, and every segment
     /// at least one reference.
     pub fn new<'a, S: AsRef<[Option<&'a str>]> + Sync>(
-        config: Config,
+        config: BleuConfig,
         streams: &[S],
         exec: Exec,
     ) -> Result<Self, CoreError> {
@@ -106,7 +88,7 @@ impl References {
     }
 
     /// The configuration the references were counted with.
-    pub fn config(&self) -> Config {
+    pub fn config(&self) -> BleuConfig {
         self.config
     }
 
@@ -161,8 +143,8 @@ impl References {
     }
 }
 
-impl ReferenceStore for References {
-    /// Append the segments of `streams` (same layout as [`References::new`]).
+impl ReferenceStore for BleuReferences {
+    /// Append the segments of `streams` (same layout as [`BleuReferences::new`]).
     fn extend<'a, S: AsRef<[Option<&'a str>]> + Sync>(
         &mut self,
         streams: &[S],
@@ -198,6 +180,53 @@ impl ReferenceStore for References {
     }
 }
 
+impl Family for BleuReferences {
+    type Config = BleuConfig;
+    type Pairs = BleuPairwise;
+
+    fn empty(config: BleuConfig) -> Self {
+        BleuReferences::empty(config)
+    }
+
+    fn config(&self) -> BleuConfig {
+        self.config
+    }
+
+    fn row_width(&self) -> usize {
+        self.config.row_width()
+    }
+
+    fn stats_many_into(
+        &self,
+        first: usize,
+        systems: &[&[&str]],
+        out: &mut [i64],
+        exec: Exec,
+    ) -> Result<(), CoreError> {
+        BleuReferences::stats_many_into(self, first, systems, out, exec);
+        Ok(())
+    }
+
+    /// BLEU's faster path: each segment's references counted straight into the matching
+    /// tables, never cached.
+    fn sentence_stats<'a, S: AsRef<[Option<&'a str>]> + Sync>(
+        config: BleuConfig,
+        hyps: &[&str],
+        streams: &[S],
+        exec: Exec,
+    ) -> Result<(Vec<i64>, Vec<usize>), CoreError> {
+        sentence_stats(config, hyps, streams, exec)
+    }
+
+    fn pairs(config: BleuConfig, hyps: &[&str], refs: &[&str], exec: Exec) -> BleuPairwise {
+        BleuPairwise::new(config, hyps, refs, exec)
+    }
+
+    fn tokenize(config: BleuConfig, lines: &[&str]) -> Option<Vec<String>> {
+        Some(config.tokenize_lines(lines))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -206,13 +235,13 @@ mod tests {
     use crate::tokenize::Tokenizer;
     use std::collections::HashMap;
 
-    fn cfg(max_order: usize) -> Config {
-        Config::new(Tokenizer::None, false, max_order).unwrap()
+    fn cfg(max_order: usize) -> BleuConfig {
+        BleuConfig::new(Tokenizer::None, false, max_order).unwrap()
     }
 
     fn row(hyp: &str, refs: &[&str], max_order: usize) -> Vec<i64> {
         let streams: Vec<Vec<Option<&str>>> = refs.iter().map(|r| vec![Some(*r)]).collect();
-        References::new(cfg(max_order), &streams, Exec::Serial)
+        BleuReferences::new(cfg(max_order), &streams, Exec::Serial)
             .unwrap()
             .stats(&[hyp], Exec::Serial)
             .unwrap()
@@ -252,10 +281,10 @@ mod tests {
     #[test]
     fn none_references_are_skipped_and_all_none_is_an_error() {
         let streams = vec![vec![Some("a"), None], vec![None, None]];
-        let err = References::new(cfg(1), &streams, Exec::Serial).unwrap_err();
+        let err = BleuReferences::new(cfg(1), &streams, Exec::Serial).unwrap_err();
         assert_eq!(err, CoreError::NoReference { segment: 1 });
         let streams = vec![vec![Some("a b"), None], vec![None, Some("c")]];
-        let refs = References::new(cfg(1), &streams, Exec::Serial).unwrap();
+        let refs = BleuReferences::new(cfg(1), &streams, Exec::Serial).unwrap();
         assert_eq!(refs.refs_per_segment(), &[1, 1]);
         assert_eq!(
             refs.stats(&["a b", "c"], Exec::Serial).unwrap(),
@@ -267,20 +296,20 @@ mod tests {
     fn length_mismatches_are_errors() {
         let streams = vec![vec![Some("a")], vec![Some("a"), Some("b")]];
         assert!(matches!(
-            References::new(cfg(1), &streams, Exec::Serial),
+            BleuReferences::new(cfg(1), &streams, Exec::Serial),
             Err(CoreError::LengthMismatch {
                 expected: 1,
                 found: 2,
                 ..
             })
         ));
-        let refs = References::new(cfg(1), &[vec![Some("a")]], Exec::Serial).unwrap();
+        let refs = BleuReferences::new(cfg(1), &[vec![Some("a")]], Exec::Serial).unwrap();
         assert!(refs.stats(&["a", "b"], Exec::Serial).is_err());
     }
 
     /// The obviously right computation: n-grams as vectors of strings, counted in
     /// hash maps, clipped by the maximum count in any single reference.
-    fn naive_row(cfg: &Config, hyp: &str, refs: &[&str]) -> Vec<i64> {
+    fn naive_row(cfg: &BleuConfig, hyp: &str, refs: &[&str]) -> Vec<i64> {
         fn counts(s: &str, n_max: usize) -> HashMap<Vec<&str>, i64> {
             let toks: Vec<&str> = s.split_whitespace().collect();
             let mut m = HashMap::new();
@@ -326,7 +355,7 @@ mod tests {
             .unwrap();
         for max_order in [1, 2, 4, 6] {
             for tokenizer in [Tokenizer::None, Tokenizer::Tok13a] {
-                let cfg = Config::new(tokenizer, max_order == 2, max_order).unwrap();
+                let cfg = BleuConfig::new(tokenizer, max_order == 2, max_order).unwrap();
                 let n = 500;
                 let hyps: Vec<String> = (0..n).map(|_| rng.line(12)).collect();
                 let streams: Vec<Vec<Option<String>>> = (0..3)
@@ -341,10 +370,10 @@ mod tests {
                     .map(|s| s.iter().map(|r| r.as_deref()).collect())
                     .collect();
                 let hyp_refs: Vec<&str> = hyps.iter().map(String::as_str).collect();
-                let refs = References::new(cfg, &borrowed, Exec::Serial).unwrap();
+                let refs = BleuReferences::new(cfg, &borrowed, Exec::Serial).unwrap();
                 let serial = refs.stats(&hyp_refs, Exec::Serial).unwrap();
                 let parallel = pool.install(|| {
-                    References::new(cfg, &borrowed, Exec::Parallel)
+                    BleuReferences::new(cfg, &borrowed, Exec::Parallel)
                         .unwrap()
                         .stats(&hyp_refs, Exec::Parallel)
                         .unwrap()

@@ -15,7 +15,7 @@
 use rustc_hash::FxHashMap;
 
 use crate::error::CoreError;
-use crate::pairwise::PairTable;
+use crate::family::{Family, PairTable};
 use crate::parallel::{self, Exec, Grain};
 use crate::refset::RefSet;
 use crate::refset::ReferenceStore;
@@ -728,22 +728,42 @@ impl ReferenceStore for TerReferences {
     }
 }
 
-/// Rows of `hyps` against reference streams used once, and each segment's number of
-/// references.
-pub fn sentence_stats<'a, S: AsRef<[Option<&'a str>]> + Sync>(
-    config: TerConfig,
-    hyps: &[&str],
-    streams: &[S],
-    exec: Exec,
-) -> Result<(Vec<i64>, Vec<usize>), CoreError> {
-    let mut refs = TerReferences::empty(config);
-    refs.extend(streams, exec)?;
-    if hyps.len() != refs.len() {
-        return Err(CoreError::hyps_vs_refs(hyps.len(), refs.len()));
+impl Family for TerReferences {
+    type Config = TerConfig;
+    type Pairs = TerPairwise;
+
+    /// A TER segment is an edit-distance search with shifts: far more work than BLEU's.
+    const COST: usize = 16;
+
+    fn empty(config: TerConfig) -> Self {
+        TerReferences::empty(config)
     }
-    let mut rows = vec![0i64; hyps.len() * ROW_WIDTH];
-    refs.stats_many_into(0, &[hyps], &mut rows, exec)?;
-    Ok((rows, refs.refs_per_segment()))
+
+    fn config(&self) -> TerConfig {
+        self.config
+    }
+
+    fn row_width(&self) -> usize {
+        ROW_WIDTH
+    }
+
+    fn stats_many_into(
+        &self,
+        first: usize,
+        systems: &[&[&str]],
+        out: &mut [i64],
+        exec: Exec,
+    ) -> Result<(), CoreError> {
+        TerReferences::stats_many_into(self, first, systems, out, exec)
+    }
+
+    fn pairs(config: TerConfig, hyps: &[&str], refs: &[&str], exec: Exec) -> TerPairwise {
+        TerPairwise::new(config, hyps, refs, exec)
+    }
+
+    fn tokenize(config: TerConfig, lines: &[&str]) -> Option<Vec<String>> {
+        Some(lines.iter().map(|l| config.tokenize(l)).collect())
+    }
 }
 
 /// Every hypothesis against every reference as its only reference.
@@ -875,9 +895,12 @@ mod tests {
         assert_eq!(sacrebleu.tokenize_ref("Nima's, x"), "nima 's , x");
         assert_eq!(fixed.tokenize_ref("Nima's, x"), fixed.tokenize("Nima's, x"));
         let streams = vec![vec![Some("Nima's, x")]];
-        let (rows, _) = sentence_stats(sacrebleu, &["Nima's, x"], &streams, Exec::Serial).unwrap();
+        let (rows, _) =
+            TerReferences::sentence_stats(sacrebleu, &["Nima's, x"], &streams, Exec::Serial)
+                .unwrap();
         assert_eq!(rows, [2, 4 * LENGTH_SCALE]);
-        let (rows, _) = sentence_stats(fixed, &["Nima's, x"], &streams, Exec::Serial).unwrap();
+        let (rows, _) =
+            TerReferences::sentence_stats(fixed, &["Nima's, x"], &streams, Exec::Serial).unwrap();
         assert_eq!(rows, [0, 3 * LENGTH_SCALE]);
     }
 
@@ -885,7 +908,8 @@ mod tests {
     fn rows_take_the_fewest_edits_and_the_average_length() {
         let streams = vec![vec![Some("a b c")], vec![Some("a b c d e")]];
         let (rows, counts) =
-            sentence_stats(TerConfig::default(), &["a b c"], &streams, Exec::Serial).unwrap();
+            TerReferences::sentence_stats(TerConfig::default(), &["a b c"], &streams, Exec::Serial)
+                .unwrap();
         assert_eq!(counts, [2]);
         assert_eq!(rows, [0, 8 * LENGTH_SCALE / 2]);
     }

@@ -5,13 +5,13 @@ use pyo3::prelude::*;
 use pyo3::types::PyString;
 use understudy_core::analysis;
 
-use crate::bleu::make_config;
 use crate::convert::{borrow_all, borrow_streams, rows_array, Streams};
 use crate::errors::Result;
-use understudy_core::Config;
+use crate::families::make_bleu_config as make_config;
+use understudy_core::BleuConfig;
 
 /// BLEU's configuration and the borrowed text of both functions' arguments.
-type Inputs<'a> = (Config, Vec<&'a str>, Vec<Vec<Option<&'a str>>>);
+type Inputs<'a> = (BleuConfig, Vec<&'a str>, Vec<Vec<Option<&'a str>>>);
 
 fn inputs<'a>(
     hyps: &'a [Bound<'_, PyString>],

@@ -2,8 +2,7 @@
 
 use pyo3::prelude::*;
 use pyo3::types::PyString;
-use understudy_core::pairwise::PairTable;
-use understudy_core::refset::ReferenceStore;
+use understudy_core::family::PairTable;
 use understudy_core::{CoreError, Exec};
 
 use crate::errors::Result;
@@ -88,21 +87,6 @@ pub fn counts_array<'py>(py: Python<'py>, counts: &[usize]) -> Bound<'py, numpy:
         .into_pyarray(py)
 }
 
-/// Add reference streams to `store`, a chunk of segments at a time (Ctrl-C between chunks).
-pub fn add_references(
-    py: Python<'_>,
-    threads: usize,
-    store: &mut (impl ReferenceStore + Send),
-    streams: &Streams<'_>,
-) -> Result<()> {
-    let borrowed = borrow_streams(streams)?;
-    let n = understudy_core::stats::check_parallel(&borrowed)?;
-    chunked(py, threads, n, CHUNK, 1, |range, exec| {
-        let part: Vec<&[Option<&str>]> = borrowed.iter().map(|s| &s[range.clone()]).collect();
-        store.extend(&part, exec)
-    })
-}
-
 /// Several systems' hypotheses, borrowed, each checked to have `n` segments.
 pub fn borrow_systems<'a>(
     systems: &'a [Vec<Bound<'_, PyString>>],
@@ -128,7 +112,7 @@ pub fn borrow_systems<'a>(
 /// in units of a BLEU cell, which sizes the chunks between two Ctrl-C checks.
 pub fn pair_rows<'py>(
     py: Python<'py>,
-    table: &impl PairTable,
+    table: &(impl PairTable + ?Sized),
     threads: usize,
     start: usize,
     stop: usize,

@@ -5,28 +5,26 @@
 //! work, work split into chunks with a Ctrl-C check between them, a rayon pool per
 //! thread count, none in a forked child ([`pools`]), and core errors raised as the
 //! exception classes of `understudy.errors` through `From` conversions ([`errors`]).
-//! Each metric has its module: [`bleu`], [`chrf`], [`ter`]; [`text`] holds the
-//! tokenizer and the C library's `log` and `exp`; [`analysis`] the report's corpus analyses.
+//! One scorer class serves every family ([`scorer`]); each family's file in [`families`]
+//! reads its configuration by name. [`text`] holds BLEU's tokenizer and the C library's
+//! `log` and `exp`; [`analysis`] the report's corpus analyses.
 
 mod analysis;
-mod bleu;
-mod chrf;
 mod convert;
 mod errors;
+mod families;
 mod pools;
-mod ter;
+mod scorer;
 mod text;
 
 use pyo3::prelude::*;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<bleu::BleuScorer>()?;
-    m.add_class::<bleu::BleuPairs>()?;
-    m.add_class::<chrf::ChrfScorer>()?;
-    m.add_class::<chrf::ChrfPairs>()?;
-    m.add_class::<ter::TerScorer>()?;
-    m.add_class::<ter::TerPairs>()?;
+    m.add_class::<scorer::Scorer>()?;
+    m.add_class::<scorer::Pairs>()?;
+    m.add_function(wrap_pyfunction!(families::family_names, m)?)?;
+    m.add_function(wrap_pyfunction!(families::family_constants, m)?)?;
     m.add_function(wrap_pyfunction!(text::tokenize, m)?)?;
     m.add_function(wrap_pyfunction!(text::tokenizer_names, m)?)?;
     m.add_function(wrap_pyfunction!(text::ln, m)?)?;

@@ -3,12 +3,11 @@
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
-use understudy_core::config::tokens;
 use understudy_core::Tokenizer;
 
-use crate::bleu::make_config;
 use crate::convert::borrow_all;
 use crate::errors::Result;
+use crate::families::make_bleu_config as make_config;
 
 /// Tokenize lines exactly as BLEU sees them: tokens joined by single spaces.
 #[pyfunction]
@@ -21,17 +20,7 @@ pub fn tokenize(
 ) -> Result<Vec<String>> {
     let config = make_config(tokenizer, lowercase, 1)?;
     let borrowed = borrow_all(&lines)?;
-    Ok(py.detach(|| {
-        let mut scratch = understudy_core::tok13a::Scratch::default();
-        borrowed
-            .iter()
-            .map(|l| {
-                tokens(config.preprocess_into(l, &mut scratch))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            })
-            .collect()
-    }))
+    Ok(py.detach(|| config.tokenize_lines(&borrowed)))
 }
 
 /// The names of the tokenizers implemented in Rust.

@@ -196,6 +196,14 @@ max_ngram_order=2, effective_order=False)
         """Columns of a statistics row: ``[hyp_len, ref_len, match_1..N, total_1..N]``."""
         return 2 + 2 * self.max_ngram_order
 
+    def core_config(self) -> dict[str, Any]:
+        """The core counts with the tokenizer, case and maximum order (the rest is arithmetic).
+
+        >>> BLEUConfig(tokenize="intl").core_config()
+        {'tokenizer': 'intl', 'lowercase': False, 'max_order': 4}
+        """
+        return {"tokenizer": self.tokenize, "lowercase": self.lowercase, "max_order": self.max_ngram_order}
+
 
 # -- scoring: the one place BLEU's arithmetic lives ------------------------------------------
 
@@ -381,7 +389,7 @@ def tokenizer_for(trg_lang: str) -> str:
 class _Pretokenizing:
     """A core scorer whose text is first tokenized by a Python library (MeCab, SentencePiece)."""
 
-    def __init__(self, core: _core.BleuScorer, tokenizer: ExternalTokenizer, lowercase: bool) -> None:
+    def __init__(self, core: _core.Scorer, tokenizer: ExternalTokenizer, lowercase: bool) -> None:
         self._core = core
         self._tokenizer = tokenizer
         self._lowercase = lowercase
@@ -403,7 +411,7 @@ class _Pretokenizing:
     ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
         return self._core.sentence_stats(self._text(hyps), [self._text(stream) for stream in streams])
 
-    def pairwise(self, hyps: list[str], refs: list[str]) -> _core.BleuPairs:
+    def pairwise(self, hyps: list[str], refs: list[str]) -> _core.Pairs:
         return self._core.pairwise(self._text(hyps), self._text(refs))
 
     def __len__(self) -> int:
@@ -505,9 +513,10 @@ class BLEU(Metric[BLEUStats]):
         config = self.config
         if config.tokenize in PYTHON_TOKENIZERS:
             # The library tokenizes in Python; the core splits its output on whitespace.
-            core = _core.BleuScorer("none", False, config.max_ngram_order, self.threads)
+            core_config = {"tokenizer": "none", "lowercase": False, "max_order": config.max_ngram_order}
+            core = _core.Scorer("bleu", core_config, self.threads)
             return _Pretokenizing(core, external_tokenizer(config.tokenize), config.lowercase)
-        return _core.BleuScorer(config.tokenize, config.lowercase, config.max_ngram_order, self.threads)
+        return super()._scorer()
 
     def _as_core_sees(
         self, hyps: Sequence[str], refs: RefStreams

@@ -41,7 +41,7 @@ from understudy.stats import Stats
 
 # -- configuration ---------------------------------------------------------------------------
 
-MAX_CHRF_ORDER: int = _core.ChrfScorer.max_order
+MAX_CHRF_ORDER: int = _core.family_constants("chrf")["max_order"]
 """The largest character or word n-gram order chrF accepts."""
 
 
@@ -139,6 +139,11 @@ class CHRFConfig(MetricConfig):
     def row_width(self) -> int:
         """Columns of a statistics row: ``[hyp, ref, match]`` per order."""
         return 3 * self.orders
+
+    def core_config(self) -> dict[str, Any]:
+        """The core counts n-grams of these orders, case and spaces (beta is arithmetic)."""
+        keys = ("char_order", "word_order", "lowercase", "whitespace")
+        return {key: getattr(self, key) for key in keys}
 
 
 # -- scoring: the one place chrF's arithmetic lives ------------------------------------------
@@ -327,10 +332,6 @@ class CHRF(Metric[CHRFStats]):
     ) -> None:
         config = CHRFConfig(char_order, word_order, beta, lowercase, whitespace, eps_smoothing)
         self._setup(config, references, threads)
-
-    def _scorer(self) -> _core.ChrfScorer:
-        c = self.config
-        return _core.ChrfScorer(c.char_order, c.word_order, c.lowercase, c.whitespace, self.threads)
 
     def _select(
         self, rows: NDArray[np.int64], refs_per_segment: NDArray[np.int64], n_systems: int

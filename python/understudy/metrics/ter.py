@@ -62,7 +62,7 @@ class TERConfig(MetricConfig):
     names_metric: ClassVar[bool] = False
     cli_group: ClassVar[str | None] = "TER (-m ter; defaults are Tercom's)"
     signature_order: ClassVar[tuple[str, ...]] = ("case", "tok", "norm", "punct", "asian")
-    length_scale: ClassVar[int] = _core.TerScorer.length_scale
+    length_scale: ClassVar[int] = _core.family_constants("ter")["length_scale"]
     """The average reference length is stored times this (lcm of 1..16), to sum exactly."""
 
     normalized: bool = option(
@@ -117,6 +117,11 @@ class TERConfig(MetricConfig):
     def row_width(self) -> int:
         """Columns of a statistics row: ``[edits, ref_length * length_scale]``."""
         return 2
+
+    def core_config(self) -> dict[str, Any]:
+        """Every field the core tokenizes and aligns with (``fixed``: references tokenized once)."""
+        keys = ("normalized", "no_punct", "asian_support", "case_sensitive")
+        return {key: getattr(self, key) for key in keys} | {"fixed": self.fixed}
 
     @property
     def fixed(self) -> bool:
@@ -243,12 +248,6 @@ class TER(Metric[TERStats]):
     ) -> None:
         config = TERConfig(normalized, no_punct, asian_support, case_sensitive, tokenizer)
         self._setup(config, references, threads)
-
-    def _scorer(self) -> _core.TerScorer:
-        c = self.config
-        return _core.TerScorer(
-            c.normalized, c.no_punct, c.asian_support, c.case_sensitive, c.fixed, self.threads
-        )
 
     def corpus_score(self, hyps: Sequence[str], refs: RefStreams | None = None) -> TERResult:
         """Corpus TER of ``hyps`` against ``refs`` (or the cached references)."""

@@ -125,7 +125,8 @@ class TercomTokenizer(BaseTokenizer):
         asian_support: bool = False,
         case_sensitive: bool = False,
     ) -> None:
-        self._scorer = _core.TerScorer(normalized, no_punct, asian_support, case_sensitive)
+        flags = {"normalized": normalized, "no_punct": no_punct, "asian_support": asian_support}
+        self._scorer = _core.Scorer("ter", flags | {"case_sensitive": case_sensitive, "fixed": False})
 
     def __call__(self, line: str) -> str:
         """``line`` as Tercom tokenizes it."""

@@ -1,0 +1,320 @@
+//! The one compiled scorer class and the one all-pairs class, for every family.
+//!
+//! `Scorer(family, config, threads)` builds the family's references store from its name
+//! and its configuration passed by name (a dict read into the family's argument struct,
+//! see [`crate::families`]); everything here is written once against
+//! [`understudy_core::family::Family`] and names no metric.
+
+use numpy::{PyArray1, PyArray2};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyString, PyType};
+use understudy_core::family::{Family, PairTable};
+use understudy_core::refset::{check_parallel, ReferenceStore};
+use understudy_core::{CoreError, Exec};
+
+use crate::convert::{
+    borrow_all, borrow_streams, borrow_systems, chunked, counts_array, pair_rows, rows_array,
+    Streams, CHUNK,
+};
+use crate::errors::{Error, Result};
+use crate::families;
+
+type Rows<'py> = Bound<'py, PyArray2<i64>>;
+
+/// What the Python class needs of a family's store, object-safe (the family is chosen at
+/// run time by name); implemented once for every [`Family`].
+pub trait AnyFamily: Send + Sync {
+    fn add_references(
+        &mut self,
+        py: Python<'_>,
+        threads: usize,
+        streams: &[Vec<Option<&str>>],
+    ) -> Result<()>;
+    fn len(&self) -> usize;
+    fn refs_per_segment(&self) -> Vec<usize>;
+    fn row_width(&self) -> usize;
+    fn stats_many(&self, py: Python<'_>, threads: usize, systems: &[Vec<&str>])
+        -> Result<Vec<i64>>;
+    fn sentence_stats(
+        &self,
+        py: Python<'_>,
+        threads: usize,
+        hyps: &[&str],
+        streams: &[Vec<Option<&str>>],
+    ) -> Result<(Vec<i64>, Vec<usize>)>;
+    fn pairs(
+        &self,
+        py: Python<'_>,
+        threads: usize,
+        hyps: &[&str],
+        refs: &[&str],
+    ) -> Box<dyn PairTable + Send>;
+    fn tokenize(&self, py: Python<'_>, lines: &[&str]) -> Option<Vec<String>>;
+    fn cost(&self) -> usize;
+}
+
+impl<F: Family> AnyFamily for F {
+    fn add_references(
+        &mut self,
+        py: Python<'_>,
+        threads: usize,
+        streams: &[Vec<Option<&str>>],
+    ) -> Result<()> {
+        // Preparing references is reading and tokenizing them: a BLEU segment's work.
+        let n = check_parallel(streams)?;
+        chunked(py, threads, n, CHUNK, 1, |range, exec| {
+            let part: Vec<&[Option<&str>]> = streams.iter().map(|s| &s[range.clone()]).collect();
+            self.extend(&part, exec)
+        })
+    }
+
+    fn len(&self) -> usize {
+        ReferenceStore::len(self)
+    }
+
+    fn refs_per_segment(&self) -> Vec<usize> {
+        ReferenceStore::refs_per_segment(self)
+    }
+
+    fn row_width(&self) -> usize {
+        Family::row_width(self)
+    }
+
+    fn stats_many(
+        &self,
+        py: Python<'_>,
+        threads: usize,
+        systems: &[Vec<&str>],
+    ) -> Result<Vec<i64>> {
+        let n = ReferenceStore::len(self);
+        let per_row = systems.len() * Family::row_width(self);
+        let mut rows = vec![0i64; self.rows_of(0, n) * per_row];
+        let chunk = (CHUNK / F::COST / systems.len().max(1)).max(1);
+        chunked(
+            py,
+            threads,
+            n,
+            chunk,
+            F::COST * systems.len(),
+            |range, exec| {
+                let part: Vec<&[&str]> = systems.iter().map(|s| &s[range.clone()]).collect();
+                let start = self.rows_of(0, range.start) * per_row;
+                let end = self.rows_of(0, range.end) * per_row;
+                self.stats_many_into(range.start, &part, &mut rows[start..end], exec)
+            },
+        )?;
+        Ok(rows)
+    }
+
+    fn sentence_stats(
+        &self,
+        py: Python<'_>,
+        threads: usize,
+        hyps: &[&str],
+        streams: &[Vec<Option<&str>>],
+    ) -> Result<(Vec<i64>, Vec<usize>)> {
+        let n = check_parallel(streams)?;
+        if n != hyps.len() {
+            return Err(CoreError::hyps_vs_refs(hyps.len(), n).into());
+        }
+        let config = self.config();
+        let (mut rows, mut counts) = (Vec::new(), Vec::with_capacity(n));
+        chunked(
+            py,
+            threads,
+            n,
+            (CHUNK / F::COST).max(1),
+            F::COST,
+            |range, exec| {
+                let part: Vec<&[Option<&str>]> =
+                    streams.iter().map(|s| &s[range.clone()]).collect();
+                let (part_rows, part_counts) =
+                    F::sentence_stats(config, &hyps[range.clone()], &part, exec)
+                        .map_err(|e| e.shifted(range.start))?;
+                rows.extend(part_rows);
+                counts.extend(part_counts);
+                Ok(())
+            },
+        )?;
+        Ok((rows, counts))
+    }
+
+    fn pairs(
+        &self,
+        py: Python<'_>,
+        threads: usize,
+        hyps: &[&str],
+        refs: &[&str],
+    ) -> Box<dyn PairTable + Send> {
+        let config = self.config();
+        let table = crate::pools::run(py, threads, hyps.len() + refs.len(), |exec: Exec| {
+            F::pairs(config, hyps, refs, exec)
+        });
+        Box::new(table)
+    }
+
+    fn tokenize(&self, py: Python<'_>, lines: &[&str]) -> Option<Vec<String>> {
+        let config = self.config();
+        py.detach(|| F::tokenize(config, lines))
+    }
+
+    fn cost(&self) -> usize {
+        F::COST
+    }
+}
+
+/// A metric family's configuration, compiled once, with references cached inside.
+#[pyclass(module = "understudy._core", name = "Scorer")]
+pub struct Scorer {
+    inner: Box<dyn AnyFamily>,
+    family: String,
+    config: Py<PyDict>,
+    threads: usize,
+}
+
+#[pymethods]
+impl Scorer {
+    /// The scorer of family `family` (``bleu``, ``chrf``, ``ter``) with its configuration
+    /// given by name.
+    #[new]
+    #[pyo3(signature = (family, config, threads = 1))]
+    fn new(family: &str, config: &Bound<'_, PyDict>, threads: usize) -> Result<Self> {
+        Ok(Scorer {
+            inner: families::build(family, config)?,
+            family: family.to_owned(),
+            config: config.copy()?.unbind(),
+            threads,
+        })
+    }
+
+    /// Pickled as its family and configuration (references are the caller's to add again).
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyType>, (String, Bound<'py, PyDict>, usize))> {
+        let me = slf.borrow();
+        let config = me.config.bind(slf.py()).copy()?;
+        Ok((slf.get_type(), (me.family.clone(), config, me.threads)))
+    }
+
+    /// The family's name.
+    #[getter]
+    fn family(&self) -> &str {
+        &self.family
+    }
+
+    /// Columns of a statistics row.
+    #[getter]
+    fn row_width(&self) -> usize {
+        self.inner.row_width()
+    }
+
+    /// Append reference streams (sacrebleu's layout) to the cached references.
+    fn add_references(&mut self, py: Python<'_>, streams: Streams<'_>) -> Result<()> {
+        let borrowed = borrow_streams(&streams)?;
+        self.inner.add_references(py, self.threads, &borrowed)
+    }
+
+    /// Number of cached segments.
+    fn __len__(&self) -> usize {
+        self.inner.len()
+    }
+
+    /// How many references each cached segment has.
+    fn refs_per_segment<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+        counts_array(py, &self.inner.refs_per_segment())
+    }
+
+    /// Rows of several systems against the cached references, segment-major: for each
+    /// segment, for each system, its rows (one, or one per reference for chrF).
+    fn stats_many<'py>(
+        &self,
+        py: Python<'py>,
+        systems: Vec<Vec<Bound<'py, PyString>>>,
+    ) -> Result<Rows<'py>> {
+        let borrowed = borrow_systems(&systems, self.inner.len())?;
+        let rows = self.inner.stats_many(py, self.threads, &borrowed)?;
+        rows_array(py, rows, self.inner.row_width())
+    }
+
+    /// Rows of `hyps` against references used once (not cached), and each segment's
+    /// number of references.
+    #[allow(clippy::type_complexity)]
+    fn sentence_stats<'py>(
+        &self,
+        py: Python<'py>,
+        hyps: Vec<Bound<'py, PyString>>,
+        streams: Streams<'py>,
+    ) -> Result<(Rows<'py>, Bound<'py, PyArray1<i64>>)> {
+        let hyps = borrow_all(&hyps)?;
+        let streams = borrow_streams(&streams)?;
+        let (rows, counts) = self
+            .inner
+            .sentence_stats(py, self.threads, &hyps, &streams)?;
+        Ok((
+            rows_array(py, rows, self.inner.row_width())?,
+            counts_array(py, &counts),
+        ))
+    }
+
+    /// Every hypothesis against every reference, each sentence prepared once.
+    fn pairwise(
+        &self,
+        py: Python<'_>,
+        hyps: Vec<Bound<'_, PyString>>,
+        refs: Vec<Bound<'_, PyString>>,
+    ) -> Result<Pairs> {
+        let (h, r) = (borrow_all(&hyps)?, borrow_all(&refs)?);
+        let inner = self.inner.pairs(py, self.threads, &h, &r);
+        py.check_signals()?;
+        Ok(Pairs {
+            inner,
+            threads: self.threads,
+            cost: self.inner.cost(),
+        })
+    }
+
+    /// Each line's tokens as the family sees them, joined by single spaces.
+    fn tokenize(&self, py: Python<'_>, lines: Vec<Bound<'_, PyString>>) -> Result<Vec<String>> {
+        let lines = borrow_all(&lines)?;
+        self.inner.tokenize(py, &lines).ok_or_else(|| {
+            let message = format!("{} does not tokenize its text", self.family);
+            Error::Py(pyo3::exceptions::PyValueError::new_err(message))
+        })
+    }
+}
+
+/// A family's statistics of every hypothesis against every reference.
+#[pyclass(frozen, module = "understudy._core", name = "Pairs")]
+pub struct Pairs {
+    inner: Box<dyn PairTable + Send>,
+    threads: usize,
+    cost: usize,
+}
+
+#[pymethods]
+impl Pairs {
+    /// Rows of hypotheses `start..stop` against every reference, hypothesis-major.
+    fn rows<'py>(&self, py: Python<'py>, start: usize, stop: usize) -> Result<Rows<'py>> {
+        pair_rows(
+            py,
+            self.inner.as_ref(),
+            self.threads,
+            start,
+            stop,
+            self.cost,
+        )
+    }
+
+    /// Number of hypotheses.
+    #[getter]
+    fn n_hyps(&self) -> usize {
+        self.inner.n_hyps()
+    }
+
+    /// Number of references.
+    #[getter]
+    fn n_refs(&self) -> usize {
+        self.inner.n_refs()
+    }
+}
