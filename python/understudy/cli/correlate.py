@@ -369,18 +369,7 @@ def _print(
         write(json.dumps(record, indent=1, ensure_ascii=False))
         return
     if args.format == "csv":
-        out = io.StringIO()
-        table = csv.writer(out, lineterminator="\r\n")
-        table.writerow(
-            ["metric", *(f"{s}{part}" for s in stats for part in ("", "_low", "_high")), "signature"]
-        )
-        for metric in result.scores:
-            cells: list[Any] = [metric]
-            for s in stats:
-                c = result.get(metric, s)
-                cells += [c.value, c.low, c.high]
-            table.writerow([*cells, result.metric_signatures.get(metric, result.signature)])
-        write(out.getvalue().rstrip("\r\n"))
+        _print_csv(result, stats)
         return
     header = ["Metric", *stats]
     if args.format == "latex":
@@ -406,6 +395,37 @@ def _print(
             f"{'them' if len(result.outliers) > 1 else 'it'}:",
             text_table(header, _rows(result, stats, w, without=True)),
         ]
+    lines += _system_lines(result, unscored, w)
+    for c in comparisons:
+        lines.append(
+            f"{c.a} vs {c.b}: {c.statistic} differs by {c.difference:+.{w}f}, "
+            f"p = {c.p_value:.4f} ({c.n} permutations)"
+        )
+    if paper is not None:
+        lines += _paper_lines(paper, result, w)
+    lines += ["", f"Signature: {result.signature}"]
+    lines += [f"{m} signature: {s}" for m, s in result.metric_signatures.items()]
+    write("\n".join(lines))
+
+
+def _print_csv(result: CorrelationResult, stats: list[str]) -> None:
+    """A row per metric: each statistic with its interval, and the metric's signature."""
+    out = io.StringIO()
+    table = csv.writer(out, lineterminator="\r\n")
+    table.writerow(["metric", *(f"{s}{part}" for s in stats for part in ("", "_low", "_high")), "signature"])
+    for metric in result.scores:
+        cells: list[Any] = [metric]
+        for s in stats:
+            c = result.get(metric, s)
+            cells += [c.value, c.low, c.high]
+        table.writerow([*cells, result.metric_signatures.get(metric, result.signature)])
+    write(out.getvalue().rstrip("\r\n"))
+
+
+def _system_lines(result: CorrelationResult, unscored: dict[str, float], w: int) -> list[str]:
+    """At system level, every system's human and metric scores, best first; then what the human
+    file scores that was not scored here (a reference, often), and whether it is judged worse."""
+    lines: list[str] = []
     if result.level == "system":
         table_rows = [
             [name, f"{h:.{w}f}", *(f"{result.scores[m][k]:.{w}f}" for m in result.scores)]
@@ -423,13 +443,4 @@ def _print(
                 f"Judged worse than every scored system: {', '.join(worse)} (a reference? then "
                 "the choice of reference matters)."
             )
-    for c in comparisons:
-        lines.append(
-            f"{c.a} vs {c.b}: {c.statistic} differs by {c.difference:+.{w}f}, "
-            f"p = {c.p_value:.4f} ({c.n} permutations)"
-        )
-    if paper is not None:
-        lines += _paper_lines(paper, result, w)
-    lines += ["", f"Signature: {result.signature}"]
-    lines += [f"{m} signature: {s}" for m, s in result.metric_signatures.items()]
-    write("\n".join(lines))
+    return lines

@@ -368,31 +368,7 @@ def run(args: argparse.Namespace) -> int:
     if scored is None:
         return 0
     if paired is not None:
-        if len(scored.names) < 2:
-            raise CliError("paired tests need at least two systems (the first is the baseline)")
-        assert scored.stats is not None
-        n = args.paired_bs_n if paired == "bs" else args.paired_ar_n
-        tests = []
-        per_metric = len(scored.names) - 1
-        with Progress("paired test", total=per_metric * len(metrics), unit="systems") as bar:
-            for m, stats in enumerate(scored.stats):
-
-                def advance(k: int, _: int, done: int = m * per_metric) -> None:
-                    bar.update(done + k)
-
-                # As sacrebleu's command line: no bootstrap interval beside randomization.
-                result = paired_test(
-                    stats,
-                    scored.names,
-                    paired,
-                    n,
-                    args.seed,
-                    args.p_values,
-                    ar_confidence=0,
-                    progress=advance,
-                )
-                tests.append(tag(result))
-        print_paired(tests, args)
+        _run_paired(args, scored, paired, tag)
         return 0
     if args.confidence:
         if len(scored.names) > 1:
@@ -410,6 +386,35 @@ def run(args: argparse.Namespace) -> int:
     ]
     _print_corpus(results, args)
     return 0
+
+
+def _run_paired(args: argparse.Namespace, scored: _Scored, paired: Test, tag: _Tagger) -> None:
+    """Each system against the first (the baseline) with every metric, as sacrebleu's command line does."""
+    if len(scored.names) < 2:
+        raise CliError("paired tests need at least two systems (the first is the baseline)")
+    assert scored.stats is not None
+    n = args.paired_bs_n if paired == "bs" else args.paired_ar_n
+    tests = []
+    per_metric = len(scored.names) - 1
+    with Progress("paired test", total=per_metric * len(scored.metrics), unit="systems") as bar:
+        for m, stats in enumerate(scored.stats):
+
+            def advance(k: int, _: int, done: int = m * per_metric) -> None:
+                bar.update(done + k)
+
+            # As sacrebleu's command line: no bootstrap interval beside randomization.
+            result = paired_test(
+                stats,
+                scored.names,
+                paired,
+                n,
+                args.seed,
+                args.p_values,
+                ar_confidence=0,
+                progress=advance,
+            )
+            tests.append(tag(result))
+    print_paired(tests, args)
 
 
 def _run_detail(args: argparse.Namespace, metrics: list[Metric[Any]], testset: Refs, tag: _Tagger) -> int:

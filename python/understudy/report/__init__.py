@@ -357,18 +357,10 @@ def build(
     the correlations, where the systems are called ``human_names`` (as in the human file;
     default ``names``). ``progress`` is told ``(steps done, steps)`` after each step.
     """
-    steps = len(metrics) + 2 + (len(names) > 1) + (human is not None)
-    done = iter(range(1, steps + 1))
-
-    def tell() -> None:
-        if progress is not None:
-            progress(next(done), steps)
-
+    tell = _step_counter(len(metrics) + 2 + (len(names) > 1) + (human is not None), progress)
+    per_metric = {m.config.name: m.segment_stats_many(systems, refs) for m in metrics}
     rankings = []
-    per_metric: dict[str, list[Stats[Any, Any]]] = {}
-    for metric in metrics:
-        stats = metric.segment_stats_many(systems, refs)
-        per_metric[metric.config.name] = stats
+    for stats in per_metric.values():
         rankings.append(all_pairs(stats, names, "bs", n, seed))
         tell()
     first = next(iter(per_metric))
@@ -376,37 +368,63 @@ def build(
     views = _system_views(names, systems, refs, per_metric[first], per_metric.get("BLEU"), first)
     tell()
     order = [system.name for system in rankings[0].ranking]
-    lengths = reference_lengths(bleu, refs)
-    tables = [by_reference_length(per_metric[m], names, lengths) for m in per_metric]
-    tables.append(by_sentence_score(per_metric[first], names))
-    words = BLEU.from_config(replace(bleu.config, max_ngram_order=1), threads=1)
-    tables.append(by_word_frequency([words.ngram_matches(hyps, refs) for hyps in systems], names))
     colours = _colours(order)
-    analyses = tuple(AnalysisView(t, _buckets_svg(t, colours)) for t in tables)
+    analyses = _analyses(bleu, per_metric, first, names, systems, refs, colours)
     tell()
     pair_view = None
     if len(names) > 1:
-        best = [names.index(name) for name in order[:2]]
-        pair_view = _pair_view(
-            bleu, names, pair or (best[0], best[1]), systems, refs, per_metric[first], first
-        )
+        best = pair or (names.index(order[0]), names.index(order[1]))
+        pair_view = _pair_view(bleu, names, best, systems, refs, per_metric[first], first)
         tell()
     human_view = None
     if human is not None:
         human_view = _human_view(metrics, per_metric, human_names or names, human, human_source, n, seed)
         tell()
-    bands = tuple((f"< {bound:g}" if bound != float("inf") else "> 60", text) for bound, text in BLEU_BANDS)
     return Report(
         title,
         command,
         tuple(rankings),
         views,
-        bands=bands,
+        bands=BANDS,
         analyses=analyses,
         colours=colours,
         pair=pair_view,
         human=human_view,
     )
+
+
+def _step_counter(steps: int, progress: Callable[[int, int], None] | None) -> Callable[[], None]:
+    """A function that tells ``progress`` one more step of ``steps`` is done, each time it is called."""
+    done = iter(range(1, steps + 1))
+
+    def tell() -> None:
+        if progress is not None:
+            progress(next(done), steps)
+
+    return tell
+
+
+BANDS = tuple((f"< {bound:g}" if bound != float("inf") else "> 60", text) for bound, text in BLEU_BANDS)
+"""The guide's BLEU bands as the page labels them."""
+
+
+def _analyses(
+    bleu: BLEU,
+    per_metric: dict[str, list[Stats[Any, Any]]],
+    first: str,
+    names: Sequence[str],
+    systems: Sequence[Sequence[str]],
+    refs: Sequence[Sequence[str]],
+    colours: dict[str, str],
+) -> tuple[AnalysisView, ...]:
+    """compare-mt's analyses of every system: each metric by reference length, segments by the
+    first metric's sentence score, word F-measure by the words' frequency in the references."""
+    lengths = reference_lengths(bleu, refs)
+    tables = [by_reference_length(per_metric[m], names, lengths) for m in per_metric]
+    tables.append(by_sentence_score(per_metric[first], names))
+    words = BLEU.from_config(replace(bleu.config, max_ngram_order=1), threads=1)
+    tables.append(by_word_frequency([words.ngram_matches(hyps, refs) for hyps in systems], names))
+    return tuple(AnalysisView(t, _buckets_svg(t, colours)) for t in tables)
 
 
 def render(report: Report) -> str:

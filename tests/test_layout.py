@@ -1,0 +1,62 @@
+"""The code's shape: short functions, and a generic layer that names no metric family."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+import understudy
+from understudy.metrics import FAMILIES
+
+PACKAGE = Path(understudy.__file__).parent
+GENERIC = [
+    "config.py",
+    "result.py",
+    "stats.py",
+    "signature.py",
+    "metric.py",
+    "scoring.py",
+    "significance.py",
+    "accumulator.py",
+    "dask.py",
+    *(str(p.relative_to(PACKAGE)) for p in (PACKAGE / "correlation").glob("*.py")),
+]
+
+
+def _names_of_families() -> set[str]:
+    # Every class and function a family module defines is a name the generic layer must not use.
+    names = set()
+    for family in FAMILIES.values():
+        module = sys.modules[family.config.__module__]
+        names |= {
+            name for name, obj in vars(module).items() if getattr(obj, "__module__", "") == module.__name__
+        }
+    return names
+
+
+def test_no_function_is_over_60_lines() -> None:
+    long = []
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) or node.end_lineno is None:
+                continue
+            if node.end_lineno - node.lineno + 1 > 60:
+                long.append(f"{path.relative_to(PACKAGE)}:{node.lineno} {node.name}")
+    assert not long
+
+
+def test_the_family_names_are_known() -> None:
+    assert {"BLEUConfig", "score_chrf_rows", "TERResult", "CHRFStats", "BLEU"} <= _names_of_families()
+
+
+@pytest.mark.parametrize("module", GENERIC)
+def test_the_generic_layer_names_no_family(module: str) -> None:
+    # In code, not in docstrings or examples: a name used or imported.
+    tree = ast.parse((PACKAGE / module).read_text(encoding="utf-8"))
+    used = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
+    used |= {
+        alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) for alias in node.names
+    }
+    assert not used & _names_of_families()
