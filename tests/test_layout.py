@@ -60,3 +60,15 @@ def test_the_generic_layer_names_no_family(module: str) -> None:
         alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) for alias in node.names
     }
     assert not used & _names_of_families()
+
+
+def test_names_that_moved_to_a_family_module_are_still_found() -> None:
+    from understudy import config, metrics, result, scoring, stats
+
+    assert (
+        config.BLEUConfig is metrics.bleu.BLEUConfig and config.TER_TOKENIZERS is metrics.ter.TER_TOKENIZERS
+    )
+    assert scoring.score_chrf_rows is metrics.chrf.score_chrf_rows and stats.TERStats is metrics.ter.TERStats
+    assert result.BLEUResult is metrics.bleu.BLEUResult
+    with pytest.raises(AttributeError, match=r"'understudy\.stats' has no attribute 'NISTStats'"):
+        stats.NISTStats  # noqa: B018

@@ -25,9 +25,9 @@ import dataclasses
 import math
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from importlib import import_module
 from typing import Any, ClassVar, TypeVar
 
+from understudy._moved import forwarding
 from understudy.errors import ConfigError, SignatureError
 
 C = TypeVar("C", bound="MetricConfig")
@@ -251,21 +251,18 @@ def check_number(value: Any, name: str) -> float:
 
 
 # Names that lived here before each family had its own module (understudy.metrics.*).
-_MOVED = {
-    "BLEUConfig": "bleu",
-    "CORE_TOKENIZERS": "bleu",
-    "PYTHON_TOKENIZERS": "bleu",
-    "TOKENIZERS": "bleu",
-    "MAX_BLEU_ORDER": "bleu",
-    "SMOOTH_DEFAULTS": "bleu",
-    "CHRFConfig": "chrf",
-    "MAX_CHRF_ORDER": "chrf",
-    "TERConfig": "ter",
-    "TER_TOKENIZERS": "ter",
-}
-
-
-def __getattr__(name: str) -> Any:
-    if name in _MOVED:
-        return getattr(import_module(f"understudy.metrics.{_MOVED[name]}"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = forwarding(
+    __name__,
+    {
+        "BLEUConfig": "bleu",
+        "CORE_TOKENIZERS": "bleu",
+        "PYTHON_TOKENIZERS": "bleu",
+        "TOKENIZERS": "bleu",
+        "MAX_BLEU_ORDER": "bleu",
+        "SMOOTH_DEFAULTS": "bleu",
+        "CHRFConfig": "chrf",
+        "MAX_CHRF_ORDER": "chrf",
+        "TERConfig": "ter",
+        "TER_TOKENIZERS": "ter",
+    },
+)

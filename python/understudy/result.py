@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from importlib import import_module
 from typing import Any, TypeVar, cast
 
+from understudy._moved import forwarding
 from understudy.signature import Signature
 
 R = TypeVar("R", bound="Result")
@@ -84,11 +84,5 @@ class Result:
         return self.format()
 
 
-_MOVED = {"BLEUResult": "bleu", "CHRFResult": "chrf", "TERResult": "ter"}
-
-
-def __getattr__(name: str) -> Any:
-    # Names that lived here before each family had its own module (understudy.metrics.*).
-    if name in _MOVED:
-        return getattr(import_module(f"understudy.metrics.{_MOVED[name]}"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# Names that lived here before each family had its own module (understudy.metrics.*).
+__getattr__ = forwarding(__name__, {"BLEUResult": "bleu", "CHRFResult": "chrf", "TERResult": "ter"})

@@ -13,13 +13,13 @@ dtype('float32')
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from understudy import _core
+from understudy._moved import forwarding
 
 
 def ln(values: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -78,17 +78,14 @@ class Weak:
         return self.value
 
 
-_MOVED = {
-    "score_rows": "bleu",
-    "ScoreArrays": "bleu",
-    "LOG_ZERO": "bleu",
-    "score_chrf_rows": "chrf",
-    "score_ter_rows": "ter",
-}
-
-
-def __getattr__(name: str) -> Any:
-    # Names that lived here before each family had its own module (understudy.metrics.*).
-    if name in _MOVED:
-        return getattr(import_module(f"understudy.metrics.{_MOVED[name]}"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# Names that lived here before each family had its own module (understudy.metrics.*).
+__getattr__ = forwarding(
+    __name__,
+    {
+        "score_rows": "bleu",
+        "ScoreArrays": "bleu",
+        "LOG_ZERO": "bleu",
+        "score_chrf_rows": "chrf",
+        "score_ter_rows": "ter",
+    },
+)

@@ -30,6 +30,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from understudy._atomic import atomic_write
+from understudy._moved import forwarding
 from understudy.config import MetricConfig
 from understudy.errors import ConfigError, InputError, InputFileError
 from understudy.result import Result
@@ -286,11 +287,5 @@ class Totals:
         return result
 
 
-def __getattr__(name: str) -> Any:
-    # Names that lived here before each family had its own module (understudy.metrics.*).
-    moved = {"BLEUStats": "bleu", "CHRFStats": "chrf", "TERStats": "ter"}
-    if name in moved:
-        from importlib import import_module
-
-        return getattr(import_module(f"understudy.metrics.{moved[name]}"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# Names that lived here before each family had its own module (understudy.metrics.*).
+__getattr__ = forwarding(__name__, {"BLEUStats": "bleu", "CHRFStats": "chrf", "TERStats": "ter"})
