@@ -333,24 +333,6 @@ pub struct ChrfReferences {
 }
 
 impl ChrfReferences {
-    /// No segments yet; add them with [`ChrfReferences::extend`].
-    pub fn empty(config: ChrfConfig) -> Self {
-        ChrfReferences {
-            config,
-            refs: RefSet::default(),
-        }
-    }
-
-    /// The configuration the references were prepared with.
-    pub fn config(&self) -> ChrfConfig {
-        self.config
-    }
-
-    /// Number of rows that segments `first..first + n` give per system.
-    pub fn rows_of(&self, first: usize, n: usize) -> usize {
-        self.refs.refs_of(first, n)
-    }
-
     /// Rows of several systems against segments `first..first + len`: for each
     /// segment, for each system, one row per reference. Each reference is loaded
     /// once for all systems.
@@ -426,8 +408,12 @@ impl Family for ChrfReferences {
     type Config = ChrfConfig;
     type Pairs = ChrfPairwise;
 
+    /// No segments yet; add them with [`ReferenceStore::extend`].
     fn empty(config: ChrfConfig) -> Self {
-        ChrfReferences::empty(config)
+        ChrfReferences {
+            config,
+            refs: RefSet::default(),
+        }
     }
 
     fn config(&self) -> ChrfConfig {
@@ -440,7 +426,7 @@ impl Family for ChrfReferences {
 
     /// One row per (segment, reference): the best reference is chosen by chrF in Python.
     fn rows_of(&self, first: usize, n: usize) -> usize {
-        ChrfReferences::rows_of(self, first, n)
+        self.refs.refs_of(first, n)
     }
 
     fn stats_many_into(

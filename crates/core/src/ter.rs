@@ -649,19 +649,6 @@ pub struct TerReferences {
 }
 
 impl TerReferences {
-    /// No segments yet; add them with [`TerReferences::extend`].
-    pub fn empty(config: TerConfig) -> Self {
-        TerReferences {
-            config,
-            refs: RefSet::default(),
-        }
-    }
-
-    /// The configuration.
-    pub fn config(&self) -> TerConfig {
-        self.config
-    }
-
     /// Rows of several systems against segments `first..first + len`, segment-major
     /// (row `i * systems.len() + k` is system k's segment `first + i`).
     pub fn stats_many_into(
@@ -735,8 +722,12 @@ impl Family for TerReferences {
     /// A TER segment is an edit-distance search with shifts: far more work than BLEU's.
     const COST: usize = 16;
 
+    /// No segments yet; add them with [`ReferenceStore::extend`].
     fn empty(config: TerConfig) -> Self {
-        TerReferences::empty(config)
+        TerReferences {
+            config,
+            refs: RefSet::default(),
+        }
     }
 
     fn config(&self) -> TerConfig {
