@@ -162,7 +162,13 @@ def _segment_level(
     if not human.has_segments:
         raise CliError(f"{args.human} has system scores only; --level segment needs segment scores")
     refs = read_texts(args.refs)
-    items = [(n, seg) for n in names for seg in sorted(human.segments.get(n, {})) if seg <= len(refs[0])]
+    items = [(n, seg) for n in names for seg in sorted(human.segments.get(n, {}))]
+    beyond = next(((n, seg) for n, seg in items if seg > len(refs[0])), None)
+    if beyond:
+        raise CliError(
+            f"{args.human} scores segment {beyond[1]} of {beyond[0]!r}, but the references have"
+            f" {len(refs[0])} lines"
+        )
     if not items:
         raise CliError(f"{args.human} scores none of the segments of these systems")
     scores: dict[str, list[float]] = {}
@@ -175,16 +181,25 @@ def _segment_level(
         scores[first.config.name] = [float(sentence[n][seg - 1]) for n, seg in items]
         signatures[first.config.name] = first.signature.format()
     for path in args.metric_scores:
-        other = read_human(path)
-        scores[Path(path).name.rsplit(".", 1)[0]] = [
-            other.segments.get(n, {}).get(seg, float("nan")) for n, seg in items
-        ]
+        scores[Path(path).name.rsplit(".", 1)[0]] = _segment_scores_of(read_human(path), items, path)
     return (
         scores,
         [human.segments[n][seg] for n, seg in items],
         [f"{n}:{seg}" for n, seg in items],
         signatures,
     )
+
+
+def _segment_scores_of(other: HumanScores, items: list[tuple[str, int]], path: str) -> list[float]:
+    """The scores ``other`` gives the judged segments; a missing one is an error naming it."""
+    missing = [(n, seg) for n, seg in items if seg not in other.segments.get(n, {})]
+    if missing:
+        n, seg = missing[0]
+        raise CliError(
+            f"{path} has no score for segment {seg} of {n!r}, which the human scores judge"
+            f" ({len(missing)} judged segment{'s' if len(missing) > 1 else ''} missing)"
+        )
+    return [other.segments[n][seg] for n, seg in items]
 
 
 def run(args: argparse.Namespace) -> int:

@@ -324,6 +324,8 @@ def compare(
         raise ConfigError(f"n (permutations) must be a whole number of at least 1, got {n!r}")
     oriented = _oriented({a[0]: a[1], b[0]: b[1]}, higher_is_better or {})
     h = np.asarray(human, dtype=np.float64)
+    for name in (a[0], b[0]):
+        _check_defined(name, oriented[name], h, statistic)
     za, zb = (_standardized(oriented[name]) for name in (a[0], b[0]))
     compute = STATISTICS[statistic]
     observed = compute(za, h) - compute(zb, h)
@@ -337,6 +339,29 @@ def compare(
     pairs = [("stat", statistic), ("items", str(len(h))), ("perm", str(n)), ("seed", str(seed))]
     signature = "|".join(f"{k}:{v}" for k, v in [*pairs, ("version", f"understudy-{__version__}")])
     return Comparison(a[0], b[0], statistic, float(observed), (extreme + 1) / (n + 1), n, seed, signature)
+
+
+def _check_defined(
+    name: str, values: NDArray[np.float64], human: NDArray[np.float64], statistic: str
+) -> None:
+    """Refuses a metric whose correlation is undefined: no difference, so no p-value, exists."""
+    if len(values) != len(human):
+        raise InputError(f"{name!r} has {len(values)} scores for {len(human)} human scores")
+    why = ""
+    if not np.isfinite(human).all():
+        why = "a human score is not a number"
+    elif not np.isfinite(values).all():
+        why = f"a score of {name!r} is not a number"
+    elif len(human) and np.ptp(human) == 0:
+        why = "the human scores are all equal"
+    elif len(values) and np.ptp(values) == 0:
+        why = f"the scores of {name!r} are all equal"
+    elif not np.isfinite(STATISTICS[statistic](values, human)):
+        why = f"{statistic} is undefined on these scores"
+    if why:
+        raise InputError(
+            f"cannot compare correlations: the {statistic} correlation of {name!r} is undefined ({why})"
+        )
 
 
 def _standardized(values: NDArray[np.float64]) -> NDArray[np.float64]:

@@ -113,32 +113,75 @@ def _read_table(text: str, name: str) -> HumanScores:
     return _from_segments(dict(segments), name) if width == 3 else HumanScores(system, {}, name)
 
 
-def _read_json(text: str, name: str) -> HumanScores:
+def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    out: dict[str, object] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKeyError(key)
+        out[key] = value
+    return out
+
+
+class _DuplicateKeyError(Exception):
+    pass
+
+
+def _parse_json(text: str, name: str) -> object:
+    # Integers are read as floats: a 5,000-digit score is then an infinity refused by _number, not
+    # Python's digit limit; duplicate keys are refused as the TSV reader refuses duplicate rows.
     try:
-        data = json.loads(text)
+        return json.loads(text, object_pairs_hook=_unique_keys, parse_int=float)
     except json.JSONDecodeError as err:
         raise InputFileError(f"{name}:{err.lineno}: not JSON: {err.msg}") from None
+    except _DuplicateKeyError as err:
+        raise InputFileError(f"{name}: key {err.args[0]!r} is given twice in one object") from None
+    except RecursionError:
+        raise InputFileError(f"{name}: JSON nested too deeply for human scores") from None
+
+
+def _put(segments: dict[str, dict[int, float]], system: str, segment: int, value: float, where: str) -> None:
+    if segment in segments[system]:
+        raise InputFileError(f"{where}: segment {segment} of {system!r} has a score already")
+    segments[system][segment] = value
+
+
+def _read_json(text: str, name: str) -> HumanScores:
+    data = _parse_json(text, name)
+    segments: dict[str, dict[int, float]] = defaultdict(dict)
     if isinstance(data, list):
-        segments: dict[str, dict[int, float]] = defaultdict(dict)
         for k, record in enumerate(data):
             where = f"{name}: record {k + 1}"
             if not isinstance(record, dict) or not {"system", "segment", "score"} <= set(record):
                 raise InputFileError(f"{where}: expected an object with system, segment and score")
-            segments[str(record["system"])][_segment(str(record["segment"]), where)] = _number(
-                str(record["score"]), where
+            segment = _segment(_scalar(record["segment"], where), where)
+            _put(
+                segments,
+                _scalar(record["system"], where),
+                segment,
+                _number(_scalar(record["score"], where), where),
+                where,
             )
         return _from_segments(dict(segments), name)
     if not isinstance(data, dict) or not data:
         raise InputFileError(f"{name}: expected an object of system scores or a list of records")
     if all(isinstance(v, dict) for v in data.values()):
-        per = {
-            str(s): {
-                _segment(str(g), f"{name}: {s}"): _number(str(v), f"{name}: {s}") for g, v in scores.items()
-            }
-            for s, scores in data.items()
-        }
-        return _from_segments(per, name)
-    return HumanScores({str(s): _number(str(v), f"{name}: {s}") for s, v in data.items()}, {}, name)
+        for system, scores in data.items():
+            where = f"{name}: {system}"
+            assert isinstance(scores, dict)
+            for segment, value in scores.items():
+                _put(segments, system, _segment(segment, where), _number(_scalar(value, where), where), where)
+        return _from_segments(dict(segments), name)
+    return HumanScores(
+        {s: _number(_scalar(v, f"{name}: {s}"), f"{name}: {s}") for s, v in data.items()}, {}, name
+    )
+
+
+def _scalar(value: object, where: str) -> str:
+    if isinstance(value, (dict, list)) or value is None or isinstance(value, bool):
+        raise InputFileError(f"{where}: expected a number or a name, got {json.dumps(value)[:40]}")
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+        return str(int(value))  # integers were parsed as floats; "3" not "3.0" for segment numbers
+    return str(value)
 
 
 def mqm_weight(category: str, severity: str) -> float:
@@ -176,8 +219,9 @@ def read_mqm(path: str | PathLike[str]) -> HumanScores:
             f"{name}:1: an MQM header needs the columns {need}; missing {', '.join(missing)}"
         )
     col = {c: header.index(c) for c in MQM_COLUMNS}
-    doc = header.index("doc") if "doc" in header else None
-    penalties: dict[str, dict[tuple[str, int], dict[str, float]]] = defaultdict(lambda: defaultdict(dict))
+    doc = next((header.index(c) for c in ("doc", "doc_id") if c in header), None)
+    penalties: dict[str, dict[int, dict[str, float]]] = defaultdict(lambda: defaultdict(dict))
+    document_of: dict[int, tuple[str, int]] = {}
     for lineno, row in enumerate(rows[1:], 2):
         if not any(row):
             continue
@@ -187,15 +231,28 @@ def read_mqm(path: str | PathLike[str]) -> HumanScores:
             )
         where = f"{name}:{lineno}"
         segment = _segment(row[col["seg_id"]], where)
-        key = (row[doc] if doc is not None else "", segment)
+        _check_one_document(document_of, segment, row[doc] if doc is not None else "", where, lineno)
         rater = row[col["rater"]]
-        by_rater = penalties[row[col["system"]]][key]
+        by_rater = penalties[row[col["system"]]][segment]
         by_rater[rater] = by_rater.get(rater, 0.0) + mqm_weight(row[col["category"]], row[col["severity"]])
     segments = {
-        system: {seg: -sum(raters.values()) / len(raters) for (_, seg), raters in sorted(per.items())}
+        system: {seg: -sum(raters.values()) / len(raters) for seg, raters in sorted(per.items())}
         for system, per in penalties.items()
     }
     return _from_segments(segments, name)
+
+
+def _check_one_document(
+    document_of: dict[int, tuple[str, int]], segment: int, document: str, where: str, lineno: int
+) -> None:
+    """Refuses a segment number used by two documents: segments are numbered across the test set
+    (they are lines of the hypothesis files), so a number restarting per document is ambiguous."""
+    first = document_of.setdefault(segment, (document, lineno))
+    if first[0] != document:
+        raise InputFileError(
+            f"{where}: segment {segment} is in document {document!r} and, on line {first[1]}, in"
+            f" {first[0]!r}: seg_id must number the segments across the whole test set"
+        )
 
 
 def _read_text(name: str) -> str:
