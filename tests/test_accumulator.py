@@ -96,7 +96,7 @@ def test_mistakes_are_typed() -> None:
     good: Any = bleu.accumulator()
     good.update(["a b c"], [["a b c"]])
     for bad, message in [
-        (good.state[:-1], "has 13 entries"),
+        (good.state[:-1], "has 14 entries"),
         (-good.state, "never negative"),
         (good.state + 0.5, "fractions"),
         (np.array([0, 1, 1, *good.state[3:]]), "do not fit together"),

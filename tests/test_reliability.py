@@ -7,12 +7,16 @@ from __future__ import annotations
 
 import json
 import math
+import threading
 from pathlib import Path
 
 import numpy as np
 import pytest
+import understudy.sacrebleu as compat
+from understudy import BLEU, CHRF, Totals
+from understudy.accumulator import Accumulator
 from understudy.correlation import compare, read_human, read_mqm
-from understudy.errors import InputError, InputFileError, UnderstudyError
+from understudy.errors import InputError, InputFileError, InputTypeError, UnderstudyError
 
 from .conftest import run_cli
 
@@ -108,3 +112,95 @@ def test_7_json_and_tsv_read_the_same_scores(tmp_path: Path) -> None:
     assert from_json.segments == from_tsv.segments == {"A": {1: -1.0, 2: -3.0}, "B": {1: 0.5}}
     assert from_json.system == from_tsv.system == {"A": -2.0, "B": 0.5}
     assert isinstance(InputFileError("x"), UnderstudyError) and np.isfinite(from_json.system["A"])
+
+
+def test_3_accumulator_updates_from_ten_threads_keep_every_segment() -> None:
+    bleu = BLEU()
+    hyps = [f"the cat sat on a mat number {i} today" for i in range(100)]
+    refs = [f"the cat sat on the mat number {i}" for i in range(100)]
+    acc = bleu.accumulator()
+
+    def work() -> None:
+        for _ in range(3):
+            acc.update(hyps, [refs])
+
+    threads = [threading.Thread(target=work) for _ in range(10)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    # Before: 900-1,600 of the 3,000 segments were kept, silently.
+    assert acc.n_segments == 3000
+    assert acc.compute().score == bleu.corpus_score(hyps * 30, [refs * 30]).score
+
+
+@pytest.mark.parametrize(
+    ("correct", "total", "sys_len", "ref_len"),
+    [([4.5, 3.5, 2.5, 1.5], [5, 4, 3, 2], 5, 5), ([2.25, 0.5, 0, 0], [3.5, 2.5, 1.5, 0.5], 3, 5)],
+)
+def test_4_compute_bleu_scores_fractional_counts_as_sacrebleu(
+    correct: list[float], total: list[float], sys_len: float, ref_len: float
+) -> None:
+    sacrebleu = pytest.importorskip("sacrebleu")
+    for smooth in ("none", "exp", "floor", "add-k"):
+        value = 0.1 if smooth in ("floor", "add-k") else None
+        ours = compat.BLEU.compute_bleu(correct, total, sys_len, ref_len, smooth, value)
+        theirs = sacrebleu.BLEU.compute_bleu(list(correct), list(total), sys_len, ref_len, smooth, value)
+        assert (ours.score, ours.precisions, ours.bp) == (theirs.score, theirs.precisions, theirs.bp)
+    # Before: the counts were truncated to whole numbers (66.87).
+    assert round(compat.BLEU.compute_bleu([4.5, 3.5, 2.5, 1.5], [5, 4, 3, 2], 5, 5).score, 2) == 83.76
+    with pytest.raises(InputError, match="never negative"):
+        compat.BLEU.compute_bleu([1, -1, 0, 0], [5, 4, 3, 2], 5, 5)
+    # sacrebleu cannot print averaged lengths ("d" format of a float); understudy prints them.
+    averaged = compat.BLEU.compute_bleu([4.5, 3.5, 2.5, 1.5], [5, 4, 3, 2], 5.0, 5.5)
+    assert str(averaged).endswith("hyp_len = 5 ref_len = 5.5)")
+
+
+def _bleu_state(order: int = 4) -> np.ndarray:
+    return BLEU(max_ngram_order=order).segment_stats(["a b c d"], [["a b c e"]]).totals().state
+
+
+def test_5_impossible_states_are_refused() -> None:
+    bleu, chrf = BLEU(), CHRF()
+    good = _bleu_state()
+    header = Totals.STATE_HEADER
+    more_matches = good.copy()
+    more_matches[header + 2] = 10  # ten matching unigrams of four (after the two lengths)
+    with pytest.raises(InputError, match="no text gives this BLEU state: 10 matching 1-grams of 4"):
+        Accumulator.from_state(bleu, more_matches)
+    chrf_state = chrf.segment_stats(["a cat"], [["a cat"]]).totals().state
+    chrf_state[header + 2] = chrf_state[header] + 1
+    with pytest.raises(InputError, match="no text gives this chrF2 state"):
+        Accumulator.from_state(chrf, chrf_state)
+    for bad in ([str(v) for v in good], [2**70] * len(good), [True] * len(good), [math.nan] * len(good)):
+        with pytest.raises(InputError, match="a BLEU state holds"):
+            Accumulator.from_state(bleu, bad)
+
+
+def test_5_a_state_carries_its_configuration_through_sums() -> None:
+    # A BLEU state of order 2 is as wide as a chrF state of order 2 (and no words): before, it read
+    # back as chrF 74.07.
+    two = _bleu_state(order=2)
+    chrf2 = CHRF(char_order=2, word_order=0)
+    with pytest.raises(InputError, match="not made by chrF2 with this configuration"):
+        Accumulator.from_state(chrf2, two)
+    with pytest.raises(InputError, match="not made by BLEU"):
+        Accumulator.from_state(BLEU(max_ngram_order=2, smooth_method="floor"), two)
+    summed = np.sum([two] * 7, axis=0)
+    assert Accumulator.from_state(BLEU(max_ngram_order=2), summed).n_segments == 7
+
+
+def test_5_sums_past_int64_are_refused_not_wrapped() -> None:
+    bleu = BLEU()
+    big = _bleu_state().copy()
+    big[[0, 1, 2]] = 2**62
+    big[Totals.STATE_HEADER :] = 2**62
+    acc = Accumulator.from_state(bleu, big)
+    with pytest.raises(InputError, match="overflow int64"):
+        acc.merge(Accumulator.from_state(bleu, big))
+    assert acc.n_segments == 2**62  # the failed merge left it whole
+
+
+def test_20_merging_something_else_is_a_typed_error() -> None:
+    with pytest.raises(InputTypeError, match="not str"):
+        BLEU().accumulator().merge("x")  # type: ignore[arg-type]

@@ -22,46 +22,66 @@ True
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from understudy.errors import ConfigError, EmptyInputError
+from understudy.errors import ConfigError, EmptyInputError, InputTypeError
 from understudy.metric import Metric, RefStreams
 from understudy.result import Result
 from understudy.stats import Totals
 
 
 class Accumulator:
-    """Sufficient statistics summed over batches; see the module's documentation."""
+    """Sufficient statistics summed over batches; see the module's documentation.
+
+    Safe to share between threads (data-loader workers): batches are scored in parallel and
+    added one at a time under a lock, so none is lost.
+    """
 
     def __init__(self, metric: Metric[Any], totals: Totals | None = None) -> None:
         self.metric = metric
-        self.totals = totals if totals is not None else Totals.empty(metric.config)
+        self._lock = threading.Lock()
+        self._totals = totals if totals is not None else Totals.empty(metric.config)
+
+    @property
+    def totals(self) -> Totals:
+        """Everything seen so far, as a :class:`~understudy.stats.Totals`."""
+        with self._lock:
+            return self._totals
 
     def update(self, hyps: Sequence[str], refs: RefStreams | None = None) -> None:
         """Add a batch: hypotheses and their reference streams (``refs[k][i]``), or the
         metric's cached references when it was built with ``references=`` for this batch."""
-        self.totals = self.totals + self.metric.segment_stats(hyps, refs)
+        batch = Totals.of(self.metric.segment_stats(hyps, refs))
+        with self._lock:
+            self._totals = self._totals + batch
 
     def merge(self, other: Accumulator) -> None:
         """Add everything ``other`` saw (another worker's accumulator, say)."""
+        if not isinstance(other, Accumulator):
+            raise InputTypeError(f"can merge another Accumulator, not {type(other).__name__}")
         if other.metric.config != self.metric.config:
             raise ConfigError(
                 f"cannot merge an accumulator of {other.metric.config} into {self.metric.config}"
             )
-        self.totals = self.totals + other.totals
+        seen = other.totals
+        with self._lock:
+            self._totals = self._totals + seen
 
     @property
     def state(self) -> NDArray[np.int64]:
-        """Everything seen, as one int64 array that sums element-wise across workers."""
+        """Everything seen, as one int64 array that sums element-wise across workers; it carries
+        a stamp of the metric's configuration, checked when read back."""
         return self.totals.state
 
     @classmethod
     def from_state(cls, metric: Metric[Any], state: NDArray[Any] | Sequence[int]) -> Accumulator:
-        """The accumulator a (summed) :attr:`state` describes, for ``metric``'s configuration."""
+        """The accumulator a (summed) :attr:`state` describes, for ``metric``'s configuration (a
+        state of another metric or configuration, or counts no text gives, are refused)."""
         return cls(metric, Totals.from_state(metric.config, state))
 
     @property
@@ -71,13 +91,15 @@ class Accumulator:
 
     def compute(self) -> Result:
         """The corpus score of every segment seen (an empty accumulator raises ``EmptyInputError``)."""
-        if self.totals.n_segments == 0:
+        totals = self.totals
+        if totals.n_segments == 0:
             raise EmptyInputError("the accumulator has seen no segments")
-        return self.totals.score()
+        return totals.score()
 
     def reset(self) -> None:
         """Forget everything seen (for the next evaluation)."""
-        self.totals = Totals.empty(self.metric.config)
+        with self._lock:
+            self._totals = Totals.empty(self.metric.config)
 
 
 __all__ = ["Accumulator"]

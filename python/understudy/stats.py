@@ -31,6 +31,7 @@ from numpy.typing import NDArray
 
 from understudy._atomic import atomic_write
 from understudy._moved import forwarding
+from understudy._state import checked_int, checked_sum, config_stamp, whole_counts
 from understudy.config import MetricConfig
 from understudy.errors import ConfigError, InputError, InputFileError
 from understudy.result import Result
@@ -86,6 +87,12 @@ class Stats(ABC, Generic[C, R]):
     @abstractmethod
     def _results(self, rows: NDArray[np.int64], signatures: Sequence[Signature]) -> list[R]:
         """Result records of ``rows``, one signature each."""
+
+    @classmethod
+    def impossible(cls, total: NDArray[np.int64]) -> str | None:
+        """Why no text gives the summed row ``total`` (say, more matches than n-grams), or
+        ``None``; a family declares its invariants here, and read-back states are checked."""
+        return None
 
     @property
     def higher_is_better(self) -> bool:
@@ -181,6 +188,10 @@ class Stats(ABC, Generic[C, R]):
         return kind(rows, refs_per_segment, family.config(**fields))
 
 
+def _pairs(config: MetricConfig) -> str:
+    return "|".join(f"{k}:{v}" for k, v in [("metric", config.metric), *config.signature_pairs()])
+
+
 def stats_type(config: MetricConfig) -> type[Stats[Any, Any]]:
     """The statistics class of a configuration's metric."""
     from understudy.metrics import FAMILIES
@@ -216,8 +227,9 @@ class Totals:
     """The squares of each segment's number of references, summed: all segments have the same
     number exactly when ``n_segments * ref_square_sum == ref_sum ** 2``."""
 
-    STATE_HEADER: ClassVar[int] = 3
-    """Leading entries of :attr:`state` before the summed row: segments, references, their squares."""
+    STATE_HEADER: ClassVar[int] = 4
+    """Leading entries of :attr:`state` before the summed row: segments, references, their
+    squares and the configuration's stamp."""
 
     @classmethod
     def empty(cls, config: MetricConfig) -> Totals:
@@ -231,17 +243,19 @@ class Totals:
         return cls(stats.config, stats.total(), len(stats), int(refs.sum()), int((refs * refs).sum()))
 
     def __add__(self, other: Totals | Stats[Any, Any]) -> Totals:
-        """Both totals summed (statistics are totalled first)."""
+        """Both totals summed (statistics are totalled first); a sum past int64 is refused."""
         if isinstance(other, Stats):
             other = Totals.of(other)
+        if not isinstance(other, Totals):
+            raise ConfigError(f"can add statistics or totals to totals, not {type(other).__name__}")
         if other.config != self.config:
             raise ConfigError(f"cannot add totals of {other.config} to {self.config}")
         return Totals(
             self.config,
-            self.total + other.total,
-            self.n_segments + other.n_segments,
-            self.ref_sum + other.ref_sum,
-            self.ref_square_sum + other.ref_square_sum,
+            checked_sum(self.total, other.total),
+            checked_int(self.n_segments + other.n_segments, "segments"),
+            checked_int(self.ref_sum + other.ref_sum, "references"),
+            checked_int(self.ref_square_sum + other.ref_square_sum, "references squared"),
         )
 
     @property
@@ -254,29 +268,36 @@ class Totals:
 
     @property
     def state(self) -> NDArray[np.int64]:
-        """``[segments, references, their squares, *summed row]``: sums element-wise."""
-        header = [self.n_segments, self.ref_sum, self.ref_square_sum]
+        """``[segments, references, their squares, stamp, *summed row]``: sums element-wise. The
+        stamp names the metric and its configuration and survives the sum (see ``_state``)."""
+        header = [self.n_segments, self.ref_sum, self.ref_square_sum, config_stamp(self.config)]
         return np.concatenate([np.array(header, dtype=np.int64), self.total.astype(np.int64)])
 
     @classmethod
     def from_state(cls, config: MetricConfig, state: NDArray[Any] | Sequence[int]) -> Totals:
-        """The total a :attr:`state` array (of ``config``'s metric) holds, checked."""
-        array = np.asarray(state)
+        """The total a (summed) :attr:`state` of ``config``'s metric holds, checked: its shape, its
+        stamp, and counts that real text can give."""
         width = cls.STATE_HEADER + config.row_width
-        if array.shape != (width,):
+        shape = np.shape(state)
+        if shape != (width,):
             raise InputError(
                 f"a {config.name} state has {width} entries ({cls.STATE_HEADER} counts and a row of "
-                f"{config.row_width}), got shape {array.shape}"
+                f"{config.row_width}), got shape {shape}"
             )
-        if array.dtype.kind not in "iu" and not np.array_equal(array, np.round(array)):
-            raise InputError("a state holds whole numbers (counts); this one has fractions")
-        values = array.astype(np.int64)
-        if (values < 0).any():
-            raise InputError("a state holds counts, which are never negative")
-        n, refs, squares = (int(v) for v in values[: cls.STATE_HEADER])
-        if (refs > 0 and n == 0) or squares < refs:
+        values = whole_counts(state, f"a {config.name} state")
+        n, refs, squares, stamp = values[: cls.STATE_HEADER]
+        if stamp == 0 or stamp % config_stamp(config):
+            raise InputError(
+                f"this state was not made by {config.name} with this configuration"
+                f" ({_pairs(config)}): states of other metrics or options do not mix"
+            )
+        total = np.array(values[cls.STATE_HEADER :], dtype=np.int64)
+        if (refs > 0 and n == 0) or squares < refs or (n == 0 and total.any()):
             raise InputError(f"the state's counts do not fit together: {n} segments, {refs} references")
-        return cls(config, values[cls.STATE_HEADER :].copy(), n, refs, squares)
+        why = stats_type(config).impossible(total)
+        if why:
+            raise InputError(f"no text gives this {config.name} state: {why}")
+        return cls(config, total, n, refs, squares)
 
     def score(self) -> Result:
         """The corpus score of every segment added so far."""

@@ -227,7 +227,9 @@ def _brevity_penalty(sys_len: NDArray[np.float64], ref_len: NDArray[np.float64])
     return np.where(short, np.where(sys_len > 0, penalty, 0.0), 1.0)
 
 
-def score_rows(rows: NDArray[np.integer], config: BLEUConfig, float32: bool = False) -> ScoreArrays:
+def score_rows(
+    rows: NDArray[np.integer] | NDArray[np.floating[Any]], config: BLEUConfig, float32: bool = False
+) -> ScoreArrays:
     """Score each statistics row of ``rows`` (shape (k, 2 + 2N)) under ``config``.
 
     Brevity penalty, smoothing (``none``, ``floor``, ``add-k``, ``exp``), effective
@@ -359,6 +361,19 @@ class BLEUStats(Stats[BLEUConfig, BLEUResult]):
     """BLEU rows ``[hyp_len, ref_len, match_1..N, total_1..N]``."""
 
     metric: ClassVar[str] = "bleu"
+
+    @classmethod
+    def impossible(cls, total: NDArray[np.int64]) -> str | None:
+        """More matches of an order than n-grams of it, or more n-grams than tokens."""
+        order = (len(total) - 2) // 2
+        matches, ngrams = total[2 : 2 + order], total[2 + order :]
+        bad = np.flatnonzero(matches > ngrams)
+        if len(bad):
+            n = int(bad[0]) + 1
+            return f"{int(matches[n - 1])} matching {n}-grams of {int(ngrams[n - 1])}"
+        if order and ngrams[0] > total[0]:
+            return f"{int(ngrams[0])} unigrams in {int(total[0])} hypothesis tokens"
+        return None
 
     def scores_of(self, rows: NDArray[np.integer], float32: bool = False) -> NDArray[np.floating[Any]]:
         """BLEU of each row."""

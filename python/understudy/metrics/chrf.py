@@ -258,6 +258,16 @@ class CHRFStats(Stats[CHRFConfig, CHRFResult]):
 
     metric: ClassVar[str] = "chrf"
 
+    @classmethod
+    def impossible(cls, total: NDArray[np.int64]) -> str | None:
+        """More matching n-grams of an order than the hypothesis or the reference has."""
+        hyp, ref, match = total[0::3], total[1::3], total[2::3]
+        bad = np.flatnonzero(match > np.minimum(hyp, ref))
+        if len(bad):
+            k = int(bad[0])
+            return f"{int(match[k])} matches of order {k + 1} with {int(hyp[k])} and {int(ref[k])} n-grams"
+        return None
+
     def scores_of(self, rows: NDArray[np.integer], float32: bool = False) -> NDArray[np.floating[Any]]:
         """chrF of each row."""
         return score_chrf_rows(rows, self.config, float32)

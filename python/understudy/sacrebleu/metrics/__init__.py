@@ -21,7 +21,7 @@ import numpy as np
 
 import understudy
 from understudy.metric import RefStreams
-from understudy.metrics.bleu import BLEUConfig, BLEUStats
+from understudy.metrics.bleu import BLEUConfig, score_rows
 from understudy.sacrebleu.metrics.base import BLEUScore, CHRFScore, CompatMetric, Score, Signature, TERScore
 
 
@@ -60,16 +60,17 @@ class BLEU(CompatMetric, understudy.BLEU):  # type: ignore[misc]
 
     @staticmethod
     def compute_bleu(
-        correct: Sequence[int],
-        total: Sequence[int],
-        sys_len: int,
-        ref_len: int,
+        correct: Sequence[float],
+        total: Sequence[float],
+        sys_len: float,
+        ref_len: float,
         smooth_method: str = "none",
         smooth_value: float | None = None,
         effective_order: bool = False,
         max_ngram_order: int = 4,
     ) -> BLEUScore:
-        """BLEU of accumulated statistics: matches and hypothesis n-grams per order, and the lengths."""
+        """BLEU of accumulated statistics: matches and hypothesis n-grams per order, and the lengths
+        (fractions too, such as counts averaged across ranks, as sacrebleu takes them)."""
         if len(correct) != max_ngram_order or len(total) != max_ngram_order:
             raise understudy.ConfigError(
                 f"correct and total need {max_ngram_order} counts each (max_ngram_order), "
@@ -81,8 +82,27 @@ class BLEU(CompatMetric, understudy.BLEU):  # type: ignore[misc]
             effective_order=effective_order,
             max_ngram_order=max_ngram_order,
         )
-        row = np.array([[sys_len, ref_len, *correct, *total]], dtype=np.int64)
-        return BLEUScore.of(BLEUStats(row, np.ones(1, dtype=np.int64), config).score())
+        values = [_count(v, name) for v, name in [(sys_len, "sys_len"), (ref_len, "ref_len")]]
+        values += [_count(v, "correct") for v in correct] + [_count(v, "total") for v in total]
+        # Counts averaged across ranks are fractions: sacrebleu scores them as they are.
+        scored = score_rows(np.array([values], dtype=np.float64), config)
+        return BLEUScore(
+            float(scored.scores[0]),
+            list(correct),
+            list(total),
+            [float(p) for p in scored.precisions[0]],
+            float(scored.bp[0]),
+            sys_len,
+            ref_len,
+        )
+
+
+def _count(value: Any, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
+        raise understudy.InputTypeError(f"{name} holds numbers, got {type(value).__name__}")
+    if not np.isfinite(value) or value < 0:
+        raise understudy.InputError(f"{name} holds counts, never negative or infinite; got {value}")
+    return float(value)
 
 
 class CHRF(CompatMetric, understudy.CHRF):  # type: ignore[misc]

@@ -84,19 +84,19 @@ class BLEUScore(Score):
     def __init__(
         self,
         score: float,
-        counts: list[int],
-        totals: list[int],
+        counts: list[float],
+        totals: list[float],
         precisions: list[float],
         bp: float,
-        sys_len: int,
-        ref_len: int,
+        sys_len: float,
+        ref_len: float,
     ) -> None:
         super().__init__("BLEU", score)
         self.counts, self.totals, self.precisions = list(counts), list(totals), list(precisions)
         self.bp, self.sys_len, self.ref_len = bp, sys_len, ref_len
         self.prec_str = "/".join(f"{p:.1f}" for p in self.precisions)
         self.ratio = sys_len / ref_len if ref_len else 0
-        lengths = f"hyp_len = {sys_len:d} ref_len = {ref_len:d}"
+        lengths = f"hyp_len = {_length(sys_len)} ref_len = {_length(ref_len)}"
         self._verbose = f"{self.prec_str} (BP = {bp:.3f} ratio = {self.ratio:.3f} {lengths})"
 
     @classmethod
@@ -111,6 +111,12 @@ class BLEUScore(Score):
             result.sys_len,
             result.ref_len,
         )
+
+
+def _length(value: float) -> str:
+    # sacrebleu formats lengths with "d", which fails on averaged (float) lengths; a whole
+    # float prints as sacrebleu prints the int, a fraction as itself.
+    return f"{int(value):d}" if float(value).is_integer() else f"{value}"
 
 
 class CHRFScore(Score):
