@@ -15,6 +15,7 @@ from understudy.errors import (
     LengthMismatchError,
     MissingExtraError,
     NoReferenceError,
+    OutputError,
     SignatureError,
     UnderstudyError,
 )
@@ -68,6 +69,7 @@ __all__ = [
     "LengthMismatchError",
     "MissingExtraError",
     "NoReferenceError",
+    "OutputError",
     "Signature",
     "SignatureError",
     "Stats",

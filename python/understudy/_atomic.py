@@ -16,12 +16,16 @@ True
 from __future__ import annotations
 
 import contextlib
+import io
 import os
+import stat
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from os import PathLike
 from typing import BinaryIO
+
+from understudy.errors import OutputError
 
 
 def _umask() -> int:
@@ -33,9 +37,62 @@ def _umask() -> int:
 
 @contextmanager
 def atomic_write(path: str | PathLike[str]) -> Iterator[BinaryIO]:
-    """A binary file handle whose content replaces ``path`` only if the block completes."""
-    target = os.fspath(path)
-    folder = os.path.dirname(os.path.abspath(target))
+    """A binary file handle whose content replaces ``path`` only if the block completes.
+
+    A symbolic link is followed: its target is replaced, the link kept. What is not a regular
+    file is written through, as a shell's ``>`` does: a FIFO or a character device (``/dev/null``,
+    ``/dev/stdout``) is opened and written, never replaced. A folder, a socket or a block device
+    is refused (``OutputError``), as is a missing folder.
+    """
+    target = writable(path)
+    if _kind(target) in ("fifo", "character device"):
+        # Written at the end, in one go: nothing reaches the reader if the block fails, and
+        # writers that seek (zip files) work on a pipe too.
+        buffer = io.BytesIO()
+        yield buffer
+        with open(target, "wb") as through:
+            through.write(buffer.getbuffer())
+        return
+    yield from _replacing(target)
+
+
+def writable(path: str | PathLike[str]) -> str:
+    """The file :func:`atomic_write` would write for ``path`` (a link's target), checked before
+    any work: an ``OutputError`` when it is a folder, a socket or a block device, or when its
+    folder is missing or not writable."""
+    name = os.fspath(path)
+    target = os.path.realpath(name)
+    kind = _kind(target)
+    if kind in ("fifo", "character device"):
+        return target
+    if kind is not None:
+        raise OutputError(f"{name}: cannot write a file over a {kind}")
+    folder = os.path.dirname(target)
+    if not os.path.isdir(folder):
+        raise OutputError(f"{name}: no such folder: {folder}")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise OutputError(f"{name}: the folder {folder} is not writable")
+    return target
+
+
+def _kind(target: str) -> str | None:
+    """What ``target`` is when it exists and is not a regular file."""
+    try:
+        mode = os.stat(target).st_mode
+    except OSError:
+        return None
+    kinds = {
+        stat.S_ISDIR: "folder",
+        stat.S_ISFIFO: "fifo",
+        stat.S_ISCHR: "character device",
+        stat.S_ISBLK: "block device",
+        stat.S_ISSOCK: "socket",
+    }
+    return next((name for test, name in kinds.items() if test(mode)), None)
+
+
+def _replacing(target: str) -> Iterator[BinaryIO]:
+    folder = os.path.dirname(target)
     fd, temp = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(target)}.", suffix=".tmp")
     try:
         # mkstemp makes the file private (0600); the result gets the mode a plain open() would
@@ -51,6 +108,7 @@ def atomic_write(path: str | PathLike[str]) -> Iterator[BinaryIO]:
             os.fsync(fh.fileno())
         os.replace(temp, target)
     except BaseException:
+        # Ctrl-C and (in the command line) SIGTERM arrive here as exceptions: nothing is left.
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temp)
         raise

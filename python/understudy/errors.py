@@ -41,6 +41,10 @@ class InputFileError(InputError):
     """A file that cannot be read as UTF-8 text lines; the message names the file and line."""
 
 
+class OutputError(UnderstudyError, OSError):
+    """An output path that cannot be written (a folder, a socket, a missing folder)."""
+
+
 class SignatureError(UnderstudyError, ValueError):
     """A signature string that cannot be parsed back into a configuration."""
 

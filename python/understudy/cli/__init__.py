@@ -12,11 +12,13 @@ understudy 0.1.0
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
 import os
+import signal
 import sys
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import NoReturn
 
 from understudy._version import __version__
@@ -89,9 +91,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     previous = warnings.formatwarning
     warnings.formatwarning = _one_line_warning
     try:
-        return _run(argv)
+        with _terminable():
+            return _run(argv)
     finally:
         warnings.formatwarning = previous
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (``kill``, ``timeout``, Slurm), raised where it arrives so that every cleanup
+    written for Ctrl-C (temporary files, partial outputs) runs for it too."""
+
+
+def _raise_terminated(signum: int, frame: object) -> None:
+    raise Terminated
+
+
+@contextlib.contextmanager
+def _terminable() -> Iterator[None]:
+    try:
+        previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    except ValueError:  # not the main thread: signals are not ours to take
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _run(argv: Sequence[str] | None) -> int:
@@ -127,9 +152,10 @@ def _run(argv: Sequence[str] | None) -> int:
     except UnderstudyError as err:
         print_error(str(err))
         return 1
-    except KeyboardInterrupt:
-        print_error("interrupted")
-        return 130
+    except KeyboardInterrupt as err:
+        terminated = isinstance(err, Terminated)
+        print_error("terminated (SIGTERM)" if terminated else "interrupted")
+        return 143 if terminated else 130
     except BrokenPipeError:
         # The reader went away (| head): stop quietly, as sacrebleu does.
         _silence_stdout()

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from understudy._atomic import atomic_write
+from understudy._atomic import atomic_write, writable
 from understudy.cli.output import (
     CliError,
     add_command,
@@ -76,6 +76,8 @@ def run(args: argparse.Namespace) -> int:
     output = args.output
     if output is not None and not output.endswith((".npy", ".tsv")):
         raise CliError(f"{output}: the matrix file must end in .npy or .tsv")
+    if output is not None:
+        writable(output)
     check_stdin_once([(args.hyps, "HYPS"), (args.refs, "REFS")])
     if len(args.metrics) != 1:
         raise CliError("pairwise takes one metric (-m bleu, chrf or ter)")

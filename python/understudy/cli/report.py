@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from understudy._atomic import atomic_write
+from understudy._atomic import atomic_write, writable
 from understudy.cli.output import (
     CliError,
     add_command,
@@ -77,6 +77,7 @@ def run(args: argparse.Namespace) -> int:
 
     if bool(args.test_set) == bool(args.refs):
         raise CliError("give reference files or -t NAME -l PAIR (one of them)")
+    writable(args.output)  # before the work, not after it
     if args.test_set:
         refs = [lines for _, lines in testset_refs(args).streams]
     else:
@@ -136,6 +137,8 @@ def _human(args: argparse.Namespace) -> tuple[list[float], list[str]] | None:
     from understudy.correlation.human import read_human
 
     names = system_names(args)
+    if len(names) < 3:
+        raise CliError(f"--human correlates systems with human scores: give 3 or more, not {len(names)}")
     human = read_human(args.human)
     check_coverage(human, names, args.human)
     return [human.system[name] for name in names], names

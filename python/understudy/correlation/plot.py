@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from understudy._atomic import atomic_write
+from understudy._atomic import atomic_write, writable
 from understudy.correlation import CorrelationResult
 from understudy.correlation.paper import AdjacentDifference
 from understudy.correlation.statistics import scipy_stats
@@ -38,13 +38,15 @@ def _pyplot() -> Any:
 
 
 def checked_path(path: str | PathLike[str]) -> tuple[str, str]:
-    """``path`` and its format (``png`` or ``svg``); any other extension is a ``ConfigError``."""
+    """``path`` and its format (``png`` or ``svg``); any other extension is a ``ConfigError``, and
+    a path that cannot be written an ``OutputError`` (checked before the work)."""
     target = os.fspath(path)
     extension = os.path.splitext(target)[1].lower()
     if extension not in FORMATS:
         raise ConfigError(
             f"a plot is written as .png or .svg, not {extension or 'a file without extension'!r}"
         )
+    writable(target)
     return target, extension[1:]
 
 
