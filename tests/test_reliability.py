@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import signal
 import stat
 import subprocess
@@ -322,3 +323,75 @@ def test_20_report_human_with_two_systems_is_refused_first(tmp_path: Path) -> No
     assert (
         proc.returncode == 1 and "give 3 or more, not 2" in proc.stderr and not (tmp_path / "r.html").exists()
     )
+
+
+def _three_copies(tmp_path: Path, names: list[str], sources: list[Path]) -> list[str]:
+    paths = []
+    for name, source in zip(names, sources, strict=True):
+        path = tmp_path / f"{name}.txt"
+        path.write_bytes(source.read_bytes())
+        paths.append(str(path))
+    return paths
+
+
+def test_14_identical_systems_give_one_line_or_an_undefined_line(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    pytest.importorskip("scipy")
+    ref, hyp = SAMPLE / "newstest2017.ref.en-de.de", SAMPLE / "newstest2017.online-A.0.en-de.de"
+    paths = _three_copies(tmp_path, ["a", "b", "c"], [hyp] * 3)
+    human = tmp_path / "h.tsv"
+    human.write_text("a\t1\nb\t2\nc\t3\n")
+    common = [*CLI, "correlate", str(ref), "-i", *paths, "--human", str(human), "-n", "10"]
+    paper = subprocess.run([*common, "--paper"], capture_output=True, text=True, timeout=120)
+    assert paper.returncode == 1 and paper.stderr.endswith(
+        "understudy: error: no regression on metric scores that are all equal (identical systems?)\n"
+    )
+    plot = subprocess.run(
+        [*common, "--plot", str(tmp_path / "p.svg")], capture_output=True, text=True, timeout=120
+    )
+    assert (
+        plot.returncode == 0 and "r undefined (all its scores are equal)" in (tmp_path / "p.svg").read_text()
+    )
+
+
+def test_15_20_names_are_plain_text_isolated_and_distinctly_coloured(tmp_path: Path) -> None:
+    pytest.importorskip("jinja2")
+    pytest.importorskip("matplotlib")
+    pytest.importorskip("scipy")
+    ref = SAMPLE / "newstest2017.ref.en-de.de"
+    sources = [p for p in sorted(SAMPLE.glob("newstest2017.*.de")) if ".ref." not in p.name]
+    names = ["a$x$", "b$", "\u202ec$\\frac{1}{0}$"]
+    paths = _three_copies(tmp_path, names, sources)
+    human = tmp_path / "h.tsv"
+    human.write_text("".join(f"{n}\t{k}\n" for k, n in enumerate(names)))
+    output = tmp_path / "r.html"
+    argv = ["report", str(ref), "-i", *paths, "--human", str(human), "-o", str(output), "-n", "10"]
+    proc = subprocess.run([*CLI, *argv], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr  # before: matplotlib's mathtext parser failed on the "$"
+    page = output.read_text()
+    # Before: the right-to-left override in a name swapped the (A)/(B) labels of the diff heading.
+    assert re.search(r"<bdi>[^<]*\u202ec\$\\frac\{1\}\{0\}\$\.txt</bdi> \([AB]\)", page)
+    from understudy.report import _colours
+
+    many = _colours([f"s{k}" for k in range(45)])
+    assert len(set(many.values())) == 45 and len(set(_colours(["a", "b"]).values())) == 2
+
+
+def test_19_width_is_bounded_with_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    ref, hyp = str(SAMPLE / "newstest2017.ref.en-de.de"), str(SAMPLE / "newstest2017.online-A.0.en-de.de")
+    for command in (["score", ref, "-i", hyp], ["pairwise", hyp, ref]):
+        status, out, err = run_cli(capsys, *command, "-w", "3000000000")
+        assert (status, out) == (
+            1,
+            "",
+        ) and err == "understudy: error: --width takes 0 to 50 decimal places, got 3000000000\n"
+    status, out, _ = run_cli(capsys, "score", ref, "-i", hyp, "-w", "50", "-b")
+    assert status == 0 and len(out.strip().split(".")[1]) == 50
+
+
+def test_20_control_characters_in_messages_are_escaped(tmp_path: Path) -> None:
+    name = tmp_path / "bad\x1b[31mname\u202e.txt"
+    proc = subprocess.run([*CLI, "score", str(name), "-i", str(name)], capture_output=True, timeout=60)
+    err = proc.stderr.decode()
+    assert proc.returncode == 1 and err.count("\n") == 1
+    assert "\\x1b[31m" in err and "\\u202e" in err and "\x1b" not in err and "\u202e" not in err

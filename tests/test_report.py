@@ -192,7 +192,7 @@ def test_the_diff_shows_sacrebleus_tokens_and_sentence_scores(
     )
     assert status == 0, err
     page = out.read_text(encoding="utf-8")
-    assert f"Segment by segment: {a} (A) and {b} (B)" in page
+    assert f"Segment by segment: <bdi>{a}</bdi> (A) and <bdi>{b}</bdi> (B)" in page
     rows = _rows(page, "diff-table")
     refs = REF.read_text(encoding="utf-8").splitlines()
     hyps_a, hyps_b = (Path(p).read_text(encoding="utf-8").splitlines() for p in (a, b))

@@ -23,7 +23,7 @@ from typing import NoReturn
 
 from understudy._version import __version__
 from understudy.cli import correlate, pairwise, report, score, significance, testset, tokenize
-from understudy.cli.output import CliError, print_error
+from understudy.cli.output import CliError, print_error, printable
 from understudy.cli.progress import quiet
 from understudy.cli.sacrebleu_cli import is_bare
 from understudy.errors import UnderstudyError
@@ -82,7 +82,7 @@ def _subcommand_typo(argv: list[str], names: list[str]) -> str | None:
 
 
 def _one_line_warning(message: Warning | str, category: type[Warning], *_: object, **__: object) -> str:
-    return f"understudy: warning: {message}\n"
+    return f"understudy: warning: {printable(str(message))}\n"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -18,6 +18,7 @@ from understudy.cli.output import (
     add_command,
     add_metric_options,
     add_threads_option,
+    check_width,
     latex_table,
     read_parallel,
     read_texts,
@@ -204,8 +205,7 @@ def _segment_scores_of(other: HumanScores, items: list[tuple[str, int]], path: s
 
 def run(args: argparse.Namespace) -> int:
     """Score, correlate and print."""
-    if args.width < 0:
-        raise CliError(f"--width must be 0 or more, got {args.width}")
+    check_width(args.width)
     if args.plot:
         from understudy.correlation.plot import checked_path
 

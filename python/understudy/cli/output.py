@@ -203,9 +203,36 @@ def write_csv(header: list[str], rows: list[list[Any]]) -> None:
     out.flush()
 
 
+_UNSAFE = {
+    code: f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    for code in [*range(0x20), *range(0x7F, 0xA0), *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
+}
+
+
+def printable(text: str) -> str:
+    """``text`` with control and bidirectional-override characters escaped: a file name or a line
+    of input quoted in a message can neither break the line nor reorder the terminal's text.
+
+    >>> print(printable("a\\u202eb\\nc\\x1b[31m"))
+    a\\u202eb\\x0ac\\x1b[31m
+    """
+    return text.translate(_UNSAFE)
+
+
 def print_error(message: str) -> None:
-    """One line on stderr: ``understudy: error: <message>``."""
-    sys.stderr.write(f"understudy: error: {message}\n")
+    """One line on stderr: ``understudy: error: <message>``, control characters escaped."""
+    sys.stderr.write(f"understudy: error: {printable(message)}\n")
+
+
+MAX_WIDTH = 50
+"""The most decimal places ``-w`` takes (float64 holds 17 significant digits; sacrebleu's users
+ask for 1 to 4)."""
+
+
+def check_width(width: int | None) -> None:
+    """A ``CliError`` unless ``width`` (``-w``) is None or 0 to :data:`MAX_WIDTH`."""
+    if width is not None and not 0 <= width <= MAX_WIDTH:
+        raise CliError(f"--width takes 0 to {MAX_WIDTH} decimal places, got {width}")
 
 
 def text_table(header: list[str], rows: list[list[str]]) -> str:

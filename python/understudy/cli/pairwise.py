@@ -15,6 +15,7 @@ from understudy.cli.output import (
     add_metric_options,
     add_threads_option,
     check_stdin_once,
+    check_width,
     scorers,
     stdout,
 )
@@ -71,8 +72,7 @@ def _write_tsv(scores: NDArray[np.float64], width: int | None, out: Any) -> None
 
 def run(args: argparse.Namespace) -> int:
     """Compute the matrix and write it."""
-    if args.width is not None and args.width < 0:
-        raise CliError(f"--width must be 0 or more, got {args.width}")
+    check_width(args.width)
     output = args.output
     if output is not None and not output.endswith((".npy", ".tsv")):
         raise CliError(f"{output}: the matrix file must end in .npy or .tsv")

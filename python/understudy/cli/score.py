@@ -19,6 +19,7 @@ from understudy.cli.output import (
     add_metric_options,
     add_threads_option,
     check_stdin_once,
+    check_width,
     encode,
     latex_table,
     scorers,
@@ -343,8 +344,7 @@ def _testset(args: argparse.Namespace) -> Refs | None:
 
 def run(args: argparse.Namespace) -> int:
     """Score every system with every metric, a chunk of segments at a time, and print the results."""
-    if args.width < 0:
-        raise CliError(f"--width must be 0 or more, got {args.width}")
+    check_width(args.width)
     apply_environment(args, getattr(args, "bare", False))
     early = run_early_action(args)
     if early is not None:

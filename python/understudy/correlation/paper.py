@@ -92,6 +92,8 @@ def regression(metric: Scores, human: Scores) -> Regression:
         raise InputError(
             f"a regression needs two equally long lists of at least 3 scores, got {x.shape}, {y.shape}"
         )
+    if np.ptp(x) == 0:
+        raise InputError("no regression on metric scores that are all equal (identical systems?)")
     fit = scipy_stats().linregress(x, y)
     residuals = y - (fit.intercept + fit.slope * x)
     return Regression(

@@ -28,12 +28,16 @@ from understudy.errors import ConfigError, MissingExtraError
 FORMATS = (".png", ".svg")
 
 
-def _pyplot() -> Any:
+def pyplot() -> Any:
+    """``matplotlib.pyplot`` on the Agg backend with names drawn as plain text, or the error
+    naming the ``plot`` extra."""
     try:
         matplotlib = importlib.import_module("matplotlib")
     except ImportError:
         raise MissingExtraError("plots need matplotlib: pip install 'understudy[plot]'") from None
     matplotlib.use("Agg")
+    # Names are plain text: a "$" in a system's name is not the start of a formula.
+    matplotlib.rcParams["text.parse_math"] = False
     return importlib.import_module("matplotlib.pyplot")
 
 
@@ -62,7 +66,7 @@ def normalized_plot(
 ) -> None:
     """Figure 7: each column of ``table`` (``human`` and the metrics, range-normalized) per system."""
     target, kind = checked_path(path)
-    plt = _pyplot()
+    plt = pyplot()
     order = np.argsort(np.asarray(table["human"]))
     figure, axis = plt.subplots(figsize=(max(5.0, 0.5 * len(items)), 3.6))
     for name, values in table.items():
@@ -76,7 +80,7 @@ def normalized_plot(
 def adjacent_plot(differences: Sequence[AdjacentDifference], path: str | PathLike[str]) -> None:
     """Figures 3-4: each adjacent pair's mean human difference with its 95% interval."""
     target, kind = checked_path(path)
-    plt = _pyplot()
+    plt = pyplot()
     figure, axis = plt.subplots(figsize=(max(5.0, 0.6 * len(differences)), 3.6))
     means = [d.mean for d in differences]
     errors = [[d.mean - d.low for d in differences], [d.high - d.mean for d in differences]]
@@ -91,23 +95,26 @@ def adjacent_plot(differences: Sequence[AdjacentDifference], path: str | PathLik
 def regression_figure(result: CorrelationResult, higher_is_better: Mapping[str, bool] | None = None) -> Any:
     """The regression of the human scores on each metric's scores, one panel per metric, as a
     matplotlib figure (for :func:`regression_plot` and the HTML report)."""
-    plt = _pyplot()
+    plt = pyplot()
     metrics = list(result.scores)
     figure, axes = plt.subplots(1, len(metrics), figsize=(4.2 * len(metrics), 4), squeeze=False)
     human = np.asarray(result.human)
     for axis, metric in zip(axes[0], metrics, strict=True):
         x = np.asarray(result.scores[metric])
-        fit = scipy_stats().linregress(x, human)
         axis.scatter(x, human, s=18)
         if result.level == "system":
             for name, a, b in zip(result.items, x, human, strict=True):
                 axis.annotate(name, (a, b), fontsize=7, xytext=(3, 3), textcoords="offset points")
-        line = np.linspace(x.min(), x.max(), 2)
-        axis.plot(line, fit.intercept + fit.slope * line, linewidth=1)
+        title = f"{metric}: r undefined (all its scores are equal)"
+        if np.ptp(x) > 0:  # a line through equal scores is vertical: no regression
+            fit = scipy_stats().linregress(x, human)
+            line = np.linspace(x.min(), x.max(), 2)
+            axis.plot(line, fit.intercept + fit.slope * line, linewidth=1)
+            title = f"{metric}: r = {fit.rvalue:.3f}"
         lower = "" if (higher_is_better or {}).get(metric, True) else " (lower is better)"
         axis.set_xlabel(f"{metric}{lower}")
         axis.set_ylabel("human score")
-        axis.set_title(f"{metric}: r = {fit.rvalue:.3f}")
+        axis.set_title(title)
     figure.tight_layout()
     return figure
 
@@ -117,7 +124,7 @@ def regression_plot(
 ) -> None:
     """Write the regression of the human scores on each metric's scores to ``path``."""
     target, kind = checked_path(path)
-    _save(regression_figure(result, higher_is_better), _pyplot(), target, kind)
+    _save(regression_figure(result, higher_is_better), pyplot(), target, kind)
 
 
 __all__ = ["adjacent_plot", "checked_path", "normalized_plot", "regression_figure", "regression_plot"]

@@ -173,15 +173,16 @@ class Report:
 
 
 def _pyplot() -> Any:
+    from understudy.correlation import plot
+
     try:
-        matplotlib = importlib.import_module("matplotlib")
-    except ImportError:
+        pyplot = plot.pyplot()
+    except MissingExtraError:
         raise MissingExtraError(_EXTRA) from None
-    matplotlib.use("Agg")
     # Text as SVG text (not glyph outlines): a third of the size and of the time. A fixed
     # salt for the SVG ids: the same inputs give the same page, byte for byte.
-    matplotlib.rcParams.update({"svg.fonttype": "none", "svg.hashsalt": "understudy"})
-    return importlib.import_module("matplotlib.pyplot")
+    pyplot.rcParams.update({"svg.fonttype": "none", "svg.hashsalt": "understudy"})
+    return pyplot
 
 
 def _svg(figure: Any) -> str:
@@ -209,10 +210,14 @@ def _histogram_svg(scores: NDArray[np.float64], name: str, score_range: tuple[fl
 
 
 def _colours(order: Sequence[str]) -> dict[str, str]:
-    """A colour per system (tab20, then again): the bucket tables are the plots' legend."""
-    colours = _pyplot().get_cmap("tab20").colors
+    """A colour per system, never two alike (tab20, or beyond 20 systems the turbo map sampled
+    evenly): the bucket tables are the plots' legend."""
+    plt = _pyplot()
     to_hex = importlib.import_module("matplotlib.colors").to_hex
-    return {name: to_hex(colours[k % 20]) for k, name in enumerate(order)}
+    if len(order) <= 20:
+        return {name: to_hex(plt.get_cmap("tab20").colors[k]) for k, name in enumerate(order)}
+    turbo = plt.get_cmap("turbo")
+    return {name: to_hex(turbo(k / (len(order) - 1))) for k, name in enumerate(order)}
 
 
 def _buckets_svg(buckets: Buckets, colours: dict[str, str]) -> str:
