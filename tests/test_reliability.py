@@ -15,6 +15,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -395,3 +396,22 @@ def test_20_control_characters_in_messages_are_escaped(tmp_path: Path) -> None:
     err = proc.stderr.decode()
     assert proc.returncode == 1 and err.count("\n") == 1
     assert "\\x1b[31m" in err and "\\u202e" in err and "\x1b" not in err and "\u202e" not in err
+
+
+def test_13_reference_subsets_are_bounded() -> None:
+    pytest.importorskip("scipy")
+    from understudy.correlation.paper import reference_subsets
+
+    calls: list[tuple[int, ...]] = []
+
+    def scores(subset: Sequence[int]) -> list[float]:
+        calls.append(tuple(subset))
+        return [1.0 + len(subset), 2.0 + sum(subset), 3.5]
+
+    human = [1.0, 2.0, 3.0]
+    assert sum(len(v) for v in reference_subsets(scores, 6, human).values()) == len(calls) == 2**6 - 1
+    calls.clear()
+    found = reference_subsets(scores, 18, human)
+    # Before: all 262,143 subsets of 18 references (more than 90 s); now each alone, each left out, all.
+    assert sorted(found) == [1, 17, 18] and len(calls) == 18 + 18 + 1
+    assert found[17][0].references == tuple(range(1, 18))

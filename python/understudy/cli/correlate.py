@@ -36,7 +36,13 @@ from understudy.correlation import (
     segment_resampler,
 )
 from understudy.correlation.human import HumanScores, read_human
-from understudy.correlation.paper import adjacent_differences, normalized_table, reference_subsets, regression
+from understudy.correlation.paper import (
+    EVERY_SUBSET_UP_TO,
+    adjacent_differences,
+    normalized_table,
+    reference_subsets,
+    regression,
+)
 from understudy.metric import Metric
 from understudy.metrics import family_titles, lower_is_better
 
@@ -342,6 +348,11 @@ def _paper_lines(paper: dict[str, Any], result: CorrelationResult, w: int) -> li
         lines.append(
             f"  {subsets['statistic']} with each subset of the references (k: the mean over k of them):"
         )
+        if len(names) > EVERY_SUBSET_UP_TO:
+            lines.append(
+                f"  (of {len(names)} references, subsets of 1, {len(names) - 1} and {len(names)} only: every"
+                f" subset is scored up to {EVERY_SUBSET_UP_TO} references)"
+            )
         for metric, per_k in subsets["metrics"].items():
             for k, found in per_k.items():
                 each = "; ".join(

@@ -116,6 +116,22 @@ class SubsetCorrelation:
     value: float
 
 
+EVERY_SUBSET_UP_TO = 6
+"""Up to this many references every subset is scored (63 of 6); beyond, the 2^k - 1 subsets
+would not finish (18 references: 262,143), so only each reference alone, each left out, and all."""
+
+
+def subset_sizes(n_references: int) -> list[int]:
+    """The subset sizes :func:`reference_subsets` scores.
+
+    >>> subset_sizes(3), subset_sizes(10)
+    ([1, 2, 3], [1, 9, 10])
+    """
+    if n_references <= EVERY_SUBSET_UP_TO:
+        return list(range(1, n_references + 1))
+    return [1, n_references - 1, n_references]
+
+
 def reference_subsets(
     system_scores: Callable[[Sequence[int]], Sequence[float]],
     n_references: int,
@@ -123,7 +139,8 @@ def reference_subsets(
     statistic: str = "pearson",
     higher_is_better: bool = True,
 ) -> dict[int, list[SubsetCorrelation]]:
-    """For each number of references k, the correlation with every k-subset of them.
+    """For each number of references k in :func:`subset_sizes`, the correlation with every
+    k-subset of them.
 
     ``system_scores(indices)`` gives every system's score with the references at
     ``indices`` (0-based); subsets are numbered 1-based in the results.
@@ -134,7 +151,7 @@ def reference_subsets(
         raise ConfigError("reference subsets need at least one reference")
     sign = 1.0 if higher_is_better else -1.0
     out: dict[int, list[SubsetCorrelation]] = {}
-    for k in range(1, n_references + 1):
+    for k in subset_sizes(n_references):
         out[k] = []
         for subset in itertools.combinations(range(n_references), k):
             scores = sign * np.asarray(system_scores(subset), dtype=np.float64)
@@ -158,4 +175,5 @@ __all__ = [
     "range_normalized",
     "reference_subsets",
     "regression",
+    "subset_sizes",
 ]
