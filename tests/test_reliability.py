@@ -5,11 +5,13 @@ Each test names the item it covers; the values are worked by hand or come from s
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
 import re
 import signal
+import socket
 import stat
 import subprocess
 import sys
@@ -24,12 +26,14 @@ import understudy.sacrebleu as compat
 from understudy import BLEU, CHRF, Totals
 from understudy._atomic import atomic_write, writable
 from understudy.accumulator import Accumulator
+from understudy.cli.chunks import Chunks
 from understudy.correlation import compare, read_human, read_mqm
 from understudy.errors import InputError, InputFileError, InputTypeError, OutputError, UnderstudyError
 
 from .conftest import SAMPLE, run_cli
 
 CLI = [sys.executable, "-m", "understudy.cli"]
+ONLINE_A = str(SAMPLE / "newstest2017.online-A.0.en-de.de")
 
 MQM_HEADER = "system\tdoc\tseg_id\trater\tsource\ttarget\tcategory\tseverity\n"
 
@@ -415,3 +419,61 @@ def test_13_reference_subsets_are_bounded() -> None:
     # Before: all 262,143 subsets of 18 references (more than 90 s); now each alone, each left out, all.
     assert sorted(found) == [1, 17, 18] and len(calls) == 18 + 18 + 1
     assert found[17][0].references == tuple(range(1, 18))
+
+
+@pytest.mark.parametrize(
+    ("address", "message"),
+    [
+        ("", "expected 'local' or a scheduler's address"),
+        ("foo", "expected 'local' or a scheduler's address"),
+        ("tcp://x:99999", "the port must be 1 to 65535"),
+        ("http://x:1", "the scheme must be one of"),
+        ("tcp://a b:1", "expected 'local' or a scheduler's address"),
+    ],
+)
+def test_17_malformed_dask_addresses_are_one_line(
+    address: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ref = str(SAMPLE / "newstest2017.ref.en-de.de")
+    # Before: ValueError or TypeError tracebacks, and '' ran locally without a word.
+    status, out, err = run_cli(capsys, "score", ref, "-i", ONLINE_A, "--dask", address)
+    assert status == 1 and out == "" and err.count("\n") == 1
+    assert f"understudy: error: --dask {address!r}: {message}" in err
+
+
+def test_17_a_server_that_is_not_dask_is_named(capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("distributed")
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    port = server.getsockname()[1]
+
+    def answer() -> None:
+        with contextlib.suppress(OSError):
+            while True:
+                peer, _ = server.accept()
+                peer.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello" * 100)
+                peer.close()
+
+    threading.Thread(target=answer, daemon=True).start()
+    ref = str(SAMPLE / "newstest2017.ref.en-de.de")
+    try:
+        status, _, err = run_cli(capsys, "score", ref, "-i", ONLINE_A, "--dask", f"tcp://127.0.0.1:{port}")
+    finally:
+        server.close()
+    # Before: "Unable to allocate 3.07 EiB", a MemoryError traceback.
+    assert status == 1 and f"--dask tcp://127.0.0.1:{port}: not a Dask scheduler" in err
+    assert err.count("understudy: error:") == 1 and "Traceback" not in err
+
+
+def test_17_a_chunk_whose_workers_keep_dying_is_one_line() -> None:
+    distributed = pytest.importorskip("distributed")
+
+    class Dying:
+        def result(self) -> None:
+            raise distributed.KilledWorker("remote_chunk-123", None, 3)
+
+    chunks = Chunks([BLEU()], lambda _: None)
+    chunks._pending.append((Dying(), 2001))
+    with pytest.raises(UnderstudyError, match=r"a chunk failed after 4 worker deaths .* from line 2001"):
+        chunks.finish()

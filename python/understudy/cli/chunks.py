@@ -71,10 +71,18 @@ class Chunks:
             )
             self._client = stack.enter_context(distributed.Client(cluster))
         else:
+            checked_address(address)
             try:
                 self._client = stack.enter_context(distributed.Client(address, timeout="20s"))
             except OSError as err:
                 raise UnderstudyError(f"--dask {address}: cannot reach the scheduler: {err}") from None
+            except (MemoryError, ValueError, TypeError, EOFError) as err:
+                # What a server that is not a Dask scheduler answers decodes as garbage (once, as a
+                # request for 3 EiB): it is not a scheduler, whatever it is.
+                what = type(err).__name__
+                raise UnderstudyError(
+                    f"--dask {address}: not a Dask scheduler ({what} on connecting)"
+                ) from None
         print(f"understudy: Dask dashboard: {self._client.dashboard_link}", file=sys.stderr)
         self._window = max(1, IN_FLIGHT_PER_WORKER * sum(self._client.nthreads().values()))
 
@@ -105,8 +113,41 @@ class Chunks:
         while len(self._pending) > keep:
             future, line = self._pending.popleft()
             with _located(line):
-                chunk = future.result()
+                try:
+                    chunk = future.result()
+                except Exception as err:
+                    if type(err).__name__ != "KilledWorker":
+                        raise
+                    deaths = getattr(err, "allowed_failures", 3) + 1
+                    raise UnderstudyError(
+                        f"--dask: a chunk failed after {deaths} worker deaths (out of memory on the"
+                        " workers? try smaller chunks or more memory)"
+                    ) from None
             self.on_result(chunk)
+
+
+DASK_SCHEMES = ("tcp", "tls", "ucx", "ws", "wss", "inproc")
+
+
+def checked_address(address: str) -> None:
+    """An ``UnderstudyError`` unless ``address`` reads as a scheduler's: ``[SCHEME://]HOST:PORT``.
+
+    >>> checked_address("tcp://127.0.0.1:8786")
+    >>> checked_address("127.0.0.1:99999")
+    Traceback (most recent call last):
+    understudy.errors.UnderstudyError: --dask '127.0.0.1:99999': the port must be 1 to 65535
+    """
+    scheme, _, rest = address.rpartition("://") if "://" in address else ("tcp", "", address)
+    host, _, port = rest.rpartition(":")
+    problem = ""
+    if scheme not in DASK_SCHEMES:
+        problem = f"the scheme must be one of {', '.join(DASK_SCHEMES)}, not {scheme!r}"
+    elif not host or any(c.isspace() for c in host) or not port.isdigit():
+        problem = "expected 'local' or a scheduler's address, such as tcp://10.0.0.1:8786"
+    elif not 1 <= int(port) <= 65535:
+        problem = "the port must be 1 to 65535"
+    if problem:
+        raise UnderstudyError(f"--dask {address!r}: {problem}")
 
 
 @contextmanager
@@ -121,4 +162,4 @@ def _located(line: int) -> Iterator[None]:
         raise
 
 
-__all__ = ["ChunkStats", "Chunks", "add_dask_option", "remote_chunk"]
+__all__ = ["ChunkStats", "Chunks", "add_dask_option", "checked_address", "remote_chunk"]

@@ -263,7 +263,7 @@ def _score_stream(
         sentences = _SentenceWriter(args) if args.sentence_level else None
         run = _Totals(metrics, keep_rows, sentences=sentences, tag=tag)
         chunks = Chunks(metrics, run.add)
-        if args.dask:
+        if args.dask is not None:
             chunks.connect(args.dask, stack)
         try:
             while True:
