@@ -477,3 +477,35 @@ def test_17_a_chunk_whose_workers_keep_dying_is_one_line() -> None:
     chunks._pending.append((Dying(), 2001))
     with pytest.raises(UnderstudyError, match=r"a chunk failed after 4 worker deaths .* from line 2001"):
         chunks.finish()
+
+
+INTERRUPTED_ANALYSIS = """
+import sys, time
+from understudy import BLEU
+n = 600_000
+hyps = [f"the cat number {i} sat on the mat number {i % 977} today" for i in range(n)]
+refs = [[f"a cat number {i} sat on a mat {i % 977} today" for i in range(n)]]
+print("started", flush=True)
+try:
+    getattr(BLEU(), sys.argv[1])(hyps, refs)
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+    raise
+print("finished")
+"""
+
+
+@pytest.mark.parametrize("analysis", ["ngram_matches", "matched_tokens"])
+def test_10_the_reports_analyses_stop_on_ctrl_c(analysis: str) -> None:
+    # Uninterrupted, these take 7 s (matched_tokens) and 20 s (ngram_matches) on 600k segments.
+    proc = subprocess.Popen(
+        [sys.executable, "-c", INTERRUPTED_ANALYSIS, analysis],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None and proc.stdout.readline() == "started\n"
+    time.sleep(0.5)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert out == "interrupted\n" and err.rstrip().endswith("KeyboardInterrupt") and "panicked" not in err

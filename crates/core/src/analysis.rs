@@ -24,6 +24,21 @@ pub struct NgramCounts {
     pub counts: Vec<[i64; 3]>,
 }
 
+/// The caller's check, asked every [`CHECK_EVERY`] segments: `true` stops the work with
+/// [`CoreError::Interrupted`] (Python's Ctrl-C; corpora of a million segments take a minute).
+pub type Stop<'s> = &'s mut dyn FnMut() -> bool;
+
+/// Segments between two calls of the caller's [`Stop`] check.
+pub const CHECK_EVERY: usize = 4096;
+
+fn checkpoint(segment: usize, stop: Stop<'_>) -> Result<(), CoreError> {
+    if segment % CHECK_EVERY == 0 && stop() {
+        Err(CoreError::Interrupted)
+    } else {
+        Ok(())
+    }
+}
+
 /// Every n-gram of orders `1..=max_order` of `words`, shortest first.
 fn ngrams<'t>(words: &'t [&'t str], max_order: usize) -> impl Iterator<Item = &'t [&'t str]> {
     (1..=max_order).flat_map(move |n| words.windows(n))
@@ -36,6 +51,7 @@ fn tokenized_refs<'a, S: AsRef<[Option<&'a str>]>>(
     n_hyps: usize,
     streams: &[S],
     scratch: &mut Scratch,
+    stop: Stop<'_>,
 ) -> Result<Vec<Vec<String>>, CoreError> {
     let n = check_parallel(streams)?;
     if n != n_hyps {
@@ -43,6 +59,7 @@ fn tokenized_refs<'a, S: AsRef<[Option<&'a str>]>>(
     }
     (0..n)
         .map(|i| {
+            checkpoint(i, stop)?;
             let refs: Vec<String> = streams
                 .iter()
                 .filter_map(|s| s.as_ref()[i])
@@ -79,13 +96,15 @@ pub fn ngram_matches<'a, S: AsRef<[Option<&'a str>]>>(
     config: &BleuConfig,
     hyps: &[&str],
     streams: &[S],
+    stop: Stop<'_>,
 ) -> Result<NgramCounts, CoreError> {
     let mut scratch = Scratch::default();
-    let refs = tokenized_refs(config, hyps.len(), streams, &mut scratch)?;
-    let hyp_texts: Vec<String> = hyps
-        .iter()
-        .map(|h| config.preprocess_into(h, &mut scratch).to_owned())
-        .collect();
+    let refs = tokenized_refs(config, hyps.len(), streams, &mut scratch, stop)?;
+    let mut hyp_texts: Vec<String> = Vec::with_capacity(hyps.len());
+    for (i, h) in hyps.iter().enumerate() {
+        checkpoint(i, stop)?;
+        hyp_texts.push(config.preprocess_into(h, &mut scratch).to_owned());
+    }
     // Every text is kept until the end, so that the corpus table borrows its n-grams
     // instead of allocating one string per n-gram per segment.
     let hyp_words: Vec<Vec<&str>> = hyp_texts.iter().map(|t| tokens(t).collect()).collect();
@@ -95,7 +114,8 @@ pub fn ngram_matches<'a, S: AsRef<[Option<&'a str>]>>(
         .collect();
     let mut table: FxHashMap<&[&str], [i64; 3]> = FxHashMap::default();
     let mut in_hyp: FxHashMap<&[&str], u32> = FxHashMap::default();
-    for (words, refs) in hyp_words.iter().zip(&ref_words) {
+    for (i, (words, refs)) in hyp_words.iter().zip(&ref_words).enumerate() {
+        checkpoint(i, stop)?;
         let in_refs = max_ref_counts(refs, config.max_order);
         in_hyp.clear();
         for gram in ngrams(words, config.max_order) {
@@ -126,11 +146,13 @@ pub fn matched_tokens<'a, S: AsRef<[Option<&'a str>]>>(
     config: &BleuConfig,
     hyps: &[&str],
     streams: &[S],
+    stop: Stop<'_>,
 ) -> Result<Vec<(String, Vec<u8>)>, CoreError> {
     let mut scratch = Scratch::default();
-    let refs = tokenized_refs(config, hyps.len(), streams, &mut scratch)?;
+    let refs = tokenized_refs(config, hyps.len(), streams, &mut scratch, stop)?;
     let mut out = Vec::with_capacity(hyps.len());
-    for (hyp, refs) in hyps.iter().zip(&refs) {
+    for (i, (hyp, refs)) in hyps.iter().zip(&refs).enumerate() {
+        checkpoint(i, stop)?;
         let ref_words: Vec<Vec<&str>> = refs.iter().map(|r| tokens(r).collect()).collect();
         let known: FxHashSet<&[&str]> = ref_words
             .iter()
@@ -182,12 +204,12 @@ mod tests {
             [Some("The cat is on the mat.")],
             [Some("There is a cat on the mat.")],
         ];
-        let c = ngram_matches(&lowercase, &hyps, &streams).unwrap();
+        let c = ngram_matches(&lowercase, &hyps, &streams, &mut || false).unwrap();
         assert_eq!(row(&c, "the"), [7, 2, 2]);
         assert_eq!(row(&c, "the the"), [6, 0, 0]);
         assert_eq!(row(&c, "cat"), [0, 1, 0]);
         assert_eq!(row(&c, "."), [0, 1, 0]);
-        let cased = ngram_matches(&config(2), &hyps, &streams).unwrap();
+        let cased = ngram_matches(&config(2), &hyps, &streams, &mut || false).unwrap();
         assert_eq!(row(&cased, "the"), [7, 1, 1]);
         assert!(c.ngrams.windows(2).all(|w| w[0] < w[1]));
     }
@@ -205,7 +227,7 @@ mod tests {
                 .iter()
                 .map(|s| s.iter().map(|r| Some(r.as_str())).collect())
                 .collect();
-            let c = ngram_matches(&cfg, &hyps, &streams).unwrap();
+            let c = ngram_matches(&cfg, &hyps, &streams, &mut || false).unwrap();
             let (rows, _) = sentence_stats(cfg, &hyps, &streams, Exec::Serial).unwrap();
             let width = cfg.row_width();
             for n in 1..=max_order {
@@ -227,18 +249,38 @@ mod tests {
     fn tokens_get_the_longest_matched_ngram_covering_them() {
         let hyps = ["the cat sat on a mat"];
         let streams = [[Some("a cat sat on the mat")]];
-        let out = matched_tokens(&config(4), &hyps, &streams).unwrap();
+        let out = matched_tokens(&config(4), &hyps, &streams, &mut || false).unwrap();
         assert_eq!(out[0].0, "the cat sat on a mat");
         assert_eq!(out[0].1, [1, 3, 3, 3, 1, 1]);
-        let none = matched_tokens(&config(4), &["dog"], &[[Some("cat")]]).unwrap();
+        let none = matched_tokens(&config(4), &["dog"], &[[Some("cat")]], &mut || false).unwrap();
         assert_eq!(none[0].1, [0]);
     }
 
     #[test]
     fn bad_references_are_the_metrics_errors() {
-        let err = ngram_matches(&config(4), &["a", "b"], &[[Some("a")]]);
+        let err = ngram_matches(&config(4), &["a", "b"], &[[Some("a")]], &mut || false);
         assert!(matches!(err, Err(CoreError::LengthMismatch { .. })));
-        let err = matched_tokens(&config(4), &["a"], &[[None::<&str>]]);
+        let err = matched_tokens(&config(4), &["a"], &[[None::<&str>]], &mut || false);
         assert_eq!(err, Err(CoreError::NoReference { segment: 0 }));
+    }
+
+    #[test]
+    fn the_stop_check_is_asked_every_chunk_and_ends_the_work() {
+        let hyps: Vec<String> = (0..CHECK_EVERY + 10).map(|i| format!("w{i}")).collect();
+        let hyps: Vec<&str> = hyps.iter().map(String::as_str).collect();
+        let refs: Vec<Option<&str>> = hyps.iter().map(|h| Some(*h)).collect();
+        let mut asked = 0;
+        let out = matched_tokens(&config(2), &hyps, &[&refs[..]], &mut || {
+            asked += 1;
+            false
+        });
+        // Twice for the references, twice for the hypotheses (segments 0 and CHECK_EVERY).
+        assert_eq!((out.unwrap().len(), asked), (CHECK_EVERY + 10, 4));
+        let mut calls = 0;
+        let stopped = ngram_matches(&config(2), &hyps, &[&refs[..]], &mut || {
+            calls += 1;
+            calls == 2
+        });
+        assert_eq!(stopped, Err(CoreError::Interrupted));
     }
 }

@@ -43,6 +43,8 @@ pub enum CoreError {
     NoReference { segment: usize },
     /// No reference streams at all.
     NoReferenceStreams,
+    /// The caller's check asked to stop (Ctrl-C); the caller knows why.
+    Interrupted,
 }
 
 impl CoreError {
@@ -141,6 +143,7 @@ impl fmt::Display for CoreError {
                 segment + 1
             ),
             CoreError::NoReferenceStreams => write!(f, "no reference streams were given"),
+            CoreError::Interrupted => write!(f, "interrupted"),
         }
     }
 }

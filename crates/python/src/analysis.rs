@@ -8,7 +8,8 @@ use understudy_core::analysis;
 use crate::convert::{borrow_all, borrow_streams, rows_array, Streams};
 use crate::errors::Result;
 use crate::families::make_bleu_config as make_config;
-use understudy_core::BleuConfig;
+use std::sync::Mutex;
+use understudy_core::{BleuConfig, CoreError};
 
 /// BLEU's configuration and the borrowed text of both functions' arguments.
 type Inputs<'a> = (BleuConfig, Vec<&'a str>, Vec<Vec<Option<&'a str>>>);
@@ -38,7 +39,9 @@ pub fn ngram_matches<'py>(
     max_order: usize,
 ) -> Result<(Vec<String>, Bound<'py, PyArray2<i64>>)> {
     let (config, hyps, streams) = inputs(&hyps, &streams, tokenizer, lowercase, max_order)?;
-    let counts = py.detach(|| analysis::ngram_matches(&config, &hyps, &streams))?;
+    let counts = interruptible(py, |stop| {
+        analysis::ngram_matches(&config, &hyps, &streams, stop)
+    })?;
     let flat = counts.counts.into_iter().flatten().collect();
     Ok((counts.ngrams, rows_array(py, flat, 3)?))
 }
@@ -56,5 +59,37 @@ pub fn matched_tokens<'py>(
     max_order: usize,
 ) -> Result<Vec<(String, Vec<u8>)>> {
     let (config, hyps, streams) = inputs(&hyps, &streams, tokenizer, lowercase, max_order)?;
-    Ok(py.detach(|| analysis::matched_tokens(&config, &hyps, &streams))?)
+    interruptible(py, |stop| {
+        analysis::matched_tokens(&config, &hyps, &streams, stop)
+    })
+}
+
+/// `work` without the GIL, stopped by Ctrl-C: its check takes the GIL back for a moment to
+/// ask Python for pending signals, and the signal's exception (KeyboardInterrupt, or the
+/// command line's SIGTERM) is what the call raises.
+fn interruptible<T: Send>(
+    py: Python<'_>,
+    work: impl FnOnce(analysis::Stop<'_>) -> std::result::Result<T, CoreError> + Send,
+) -> Result<T> {
+    let pending: Mutex<Option<PyErr>> = Mutex::new(None);
+    let out = py.detach(|| {
+        work(&mut || {
+            Python::attach(|py| match py.check_signals() {
+                Ok(()) => false,
+                Err(err) => {
+                    if let Ok(mut slot) = pending.lock() {
+                        *slot = Some(err);
+                    }
+                    true
+                }
+            })
+        })
+    });
+    match out {
+        Err(CoreError::Interrupted) => match pending.into_inner().ok().flatten() {
+            Some(err) => Err(err.into()),
+            None => Err(CoreError::Interrupted.into()),
+        },
+        other => Ok(other?),
+    }
 }

@@ -37,6 +37,9 @@ impl From<Error> for PyErr {
 
 /// Raise a core error as the matching class from `understudy.errors`.
 pub fn to_py_err(py: Python<'_>, err: CoreError) -> PyErr {
+    if let CoreError::Interrupted = err {
+        return pyo3::exceptions::PyKeyboardInterrupt::new_err("interrupted");
+    }
     let class = match err {
         CoreError::UnknownTokenizer(_)
         | CoreError::InvalidOrder(_)
@@ -46,6 +49,7 @@ pub fn to_py_err(py: Python<'_>, err: CoreError) -> PyErr {
         | CoreError::SegmentTooLong { .. } => "InputError",
         CoreError::LengthMismatch { .. } => "LengthMismatchError",
         CoreError::NoReference { .. } | CoreError::NoReferenceStreams => "NoReferenceError",
+        CoreError::Interrupted => "UnderstudyError",
     };
     let message = err.to_string();
     match py

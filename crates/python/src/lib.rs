@@ -21,6 +21,9 @@ use pyo3::prelude::*;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // NumPy's C API is looked up on first use, and the numpy crate panics if that lookup
+    // fails (as it does when Ctrl-C is pending): look it up now, at import.
+    let _ = numpy::PyArray1::<i64>::zeros(m.py(), 0, false);
     m.add_class::<scorer::Scorer>()?;
     m.add_class::<scorer::Pairs>()?;
     m.add_function(wrap_pyfunction!(families::family_names, m)?)?;
