@@ -509,3 +509,47 @@ def test_10_the_reports_analyses_stop_on_ctrl_c(analysis: str) -> None:
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=120)
     assert out == "interrupted\n" and err.rstrip().endswith("KeyboardInterrupt") and "panicked" not in err
+
+
+def test_12_the_report_page_is_bounded_at_any_corpus_size(tmp_path: Path) -> None:
+    pytest.importorskip("jinja2")
+    pytest.importorskip("matplotlib")
+    pytest.importorskip("scipy")
+    paths = []
+    for name in (
+        "newstest2017.ref.en-de.de",
+        "newstest2017.online-A.0.en-de.de",
+        "newstest2017.uedin-nmt.4722.en-de.de",
+    ):
+        path = tmp_path / name
+        path.write_bytes((SAMPLE / name).read_bytes() * 10)
+        paths.append(str(path))
+    n = 10 * len((SAMPLE / "newstest2017.ref.en-de.de").read_bytes().splitlines())
+    output = tmp_path / "r.html"
+    proc = subprocess.run(
+        [*CLI, "report", paths[0], "-i", *paths[1:], "-o", str(output), "-n", "10"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert proc.returncode == 0, proc.stderr
+    page = output.read_text(encoding="utf-8")
+    # Before: every segment went into the diff (0.8 KB each: 24 MB here, 95 MB at 120k segments).
+    assert len(page.encode()) < 5_000_000
+    assert page.count("<tr data-delta=") == 1000
+    assert f"1000 of {n} segments: the 500 with the largest differences" in page
+    assert f"{n - 1000} are left out" in page
+
+
+def test_12_the_diff_segments_are_chosen_by_difference_worst_and_sample() -> None:
+    from understudy.report import diff_segments
+
+    a = np.arange(1000.0)
+    b = np.full(1000, 499.5)
+    shown, how = diff_segments(a, b, True, 80, 7)
+    assert len(shown) == 80 and shown == sorted(set(shown)) and "920 are left out" in how
+    # The 40 largest |a - b| are the segments farthest from 499.5: 0..19 and 980..999.
+    assert set(range(20)) | set(range(980, 1000)) <= set(shown)
+    assert shown == diff_segments(a, b, True, 80, 7)[0]  # seeded: the same every run
+    lower = diff_segments(a, b, False, 80, 7)[0]  # TER: A's worst are its highest scores
+    assert set(range(990, 1000)) <= set(lower)

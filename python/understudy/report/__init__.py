@@ -69,6 +69,11 @@ FOLD_CHARS = 400
 """Segments longer than this are shown folded (the page stays usable with 10 MB segments)."""
 CUT_CHARS = 20_000
 """Of a folded segment, at most this much is in the page (the rest is counted, not shown)."""
+DIFF_ROWS = 1000
+"""Segments the two-system diff shows at most: beyond, a chosen set (see :func:`diff_segments`),
+so that the page stays a few megabytes and opens in a browser at any corpus size."""
+DIFF_CHARS = 3_000_000
+"""Characters of text the diff holds at most: each folded cell is cut shorter when rows are many."""
 
 
 def interpretation(score: float) -> str:
@@ -144,6 +149,12 @@ class PairView:
     better_b: tuple[NgramDifference, ...]
     rows: tuple[DiffRow, ...]
     max_order: int
+    total: int = 0
+    """Segments in the corpus (``len(rows)`` when the diff shows them all)."""
+    chosen: str = ""
+    """How the shown segments were chosen, when they are not all of them."""
+    cut: int = CUT_CHARS
+    """Of a folded cell, at most this many characters are in the page."""
 
 
 @dataclass(frozen=True)
@@ -294,22 +305,73 @@ def _pair_view(
     refs: Sequence[Sequence[str]],
     stats: list[Stats[Any, Any]],
     metric: str,
+    seed: int,
 ) -> PairView:
     a, b = pair
     # The core releases the GIL: the two systems are counted side by side.
     with ThreadPoolExecutor(2) as pool:
         counts_a, counts_b = pool.map(lambda k: bleu.ngram_matches(systems[k], refs), pair)
     better_a, better_b = ngram_differences(counts_a, counts_b)
-    tokens_a, tokens_b = (bleu.matched_tokens(systems[k], refs) for k in pair)
     scores_a, scores_b = (stats[k].sentence_scores() for k in pair)
+    shown, chosen = diff_segments(scores_a, scores_b, stats[0].higher_is_better, DIFF_ROWS, seed)
+    picked_refs = [[stream[i] for i in shown] for stream in refs]
+    tokens_a, tokens_b = (bleu.matched_tokens([systems[k][i] for i in shown], picked_refs) for k in pair)
     rows = []
-    for i in range(len(refs[0])):
-        runs_a, rest_a = _runs(*tokens_a[i])
-        runs_b, rest_b = _runs(*tokens_b[i])
+    for j, i in enumerate(shown):
+        runs_a, rest_a = _runs(*tokens_a[j])
+        runs_b, rest_b = _runs(*tokens_b[j])
         rows.append(
             DiffRow(i + 1, float(scores_a[i]), float(scores_b[i]), runs_a, rest_a, runs_b, rest_b, refs[0][i])
         )
-    return PairView(names[a], names[b], metric, better_a, better_b, tuple(rows), bleu.config.max_ngram_order)
+    cut = max(FOLD_CHARS, min(CUT_CHARS, DIFF_CHARS // max(1, 3 * len(rows))))
+    max_order = bleu.config.max_ngram_order
+    return PairView(
+        names[a], names[b], metric, better_a, better_b, tuple(rows), max_order, len(refs[0]), chosen, cut
+    )
+
+
+def diff_segments(
+    scores_a: NDArray[np.floating[Any]],
+    scores_b: NDArray[np.floating[Any]],
+    higher_is_better: bool,
+    limit: int,
+    seed: int,
+) -> tuple[list[int], str]:
+    """The segments (0-based, in order) a diff of at most ``limit`` rows shows, and how they were
+    chosen: all of them when they fit; else half with the largest score differences, an eighth
+    each with A's and B's worst scores, and a seeded random sample of the rest.
+
+    >>> diff_segments(np.array([1.0, 5.0, 2.0, 9.0]), np.array([1.0, 1.0, 2.0, 0.0]), True, 8, 1)
+    ([0, 1, 2, 3], '')
+    >>> shown, how = diff_segments(np.arange(100.0), np.zeros(100), True, 8, 1)
+    >>> shown[-4:], how.split(":")[0]
+    ([96, 97, 98, 99], '8 of 100 segments')
+    """
+    n = len(scores_a)
+    if n <= limit:
+        return list(range(n)), ""
+    sign = 1.0 if higher_is_better else -1.0
+    order = np.arange(n)
+    picks: dict[int, None] = {}
+    # Stable sorts: ties go to the earlier segment, so the choice is the same on every run.
+    for ranked, share in (
+        (np.argsort(-np.abs(scores_a - scores_b), kind="stable"), limit // 2),
+        (np.argsort(sign * scores_a, kind="stable"), limit // 8),
+        (np.argsort(sign * scores_b, kind="stable"), limit // 8),
+        (np.random.default_rng(seed).permutation(order), limit),
+    ):
+        added = 0
+        for i in ranked:
+            if len(picks) >= limit or added >= share:
+                break
+            if int(i) not in picks:
+                picks[int(i)] = None
+                added += 1
+    chosen = (
+        f"{limit} of {n} segments: the {limit // 2} with the largest differences, the {limit // 8} worst"
+        f" of each system, and a random sample (seeded) of the rest; {n - limit} are left out"
+    )
+    return sorted(picks), chosen
 
 
 def _human_view(
@@ -379,7 +441,7 @@ def build(
     pair_view = None
     if len(names) > 1:
         best = pair or (names.index(order[0]), names.index(order[1]))
-        pair_view = _pair_view(bleu, names, best, systems, refs, per_metric[first], first)
+        pair_view = _pair_view(bleu, names, best, systems, refs, per_metric[first], first, seed)
         tell()
     human_view = None
     if human is not None:
