@@ -511,6 +511,15 @@ def test_10_the_reports_analyses_stop_on_ctrl_c(analysis: str) -> None:
     assert out == "interrupted\n" and err.rstrip().endswith("KeyboardInterrupt") and "panicked" not in err
 
 
+def _tenfold(folder: Path) -> list[str]:
+    """The sample's reference and two systems, each ten times over (30,040 segments), in ``folder``."""
+    names = ["newstest2017.ref.en-de.de", "newstest2017.online-A.0.en-de.de"]
+    names.append("newstest2017.uedin-nmt.4722.en-de.de")
+    for name in names:
+        (folder / name).write_bytes((SAMPLE / name).read_bytes() * 10)
+    return names
+
+
 def test_12_the_report_page_is_bounded_at_any_corpus_size(tmp_path: Path) -> None:
     pytest.importorskip("jinja2")
     pytest.importorskip("matplotlib")
@@ -553,3 +562,53 @@ def test_12_the_diff_segments_are_chosen_by_difference_worst_and_sample() -> Non
     assert shown == diff_segments(a, b, True, 80, 7)[0]  # seeded: the same every run
     lower = diff_segments(a, b, False, 80, 7)[0]  # TER: A's worst are its highest scores
     assert set(range(990, 1000)) <= set(lower)
+
+
+LOW_MEMORY = """
+import resource, sys
+from understudy.cli import main
+import matplotlib, numpy, scipy.stats  # what the commands load, loaded before the limit
+
+def address_space():
+    with open("/proc/self/status") as status:
+        return next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmSize:"))
+
+resource.setrlimit(resource.RLIMIT_AS, (address_space() + (int(sys.argv[1]) << 20), resource.RLIM_INFINITY))
+sys.exit(main(sys.argv[2:]))
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads the address space from /proc")
+def test_11_out_of_memory_is_one_line_and_status_1_never_a_signal(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    pytest.importorskip("scipy")
+    pytest.importorskip("jinja2")
+    names = [
+        "newstest2017.ref.en-de.de",
+        "newstest2017.online-A.0.en-de.de",
+        "newstest2017.uedin-nmt.4722.en-de.de",
+    ]
+    for name in names:
+        (tmp_path / name).write_bytes((SAMPLE / name).read_bytes() * 10)
+    commands = [
+        ["score", names[0], "-i", *names[1:], "-m", "bleu", "chrf", "ter"],
+        ["report", names[0], "-i", *names[1:], "-o", "r.html", "-n", "20"],
+    ]
+    outcomes = []
+    # Before: at some limits the interpreter aborted (SIGABRT, "memory allocation of N bytes
+    # failed" from the Rust core), at others MemoryError tracebacks.
+    for headroom in (24, 64, 128):
+        for command in commands:
+            proc = subprocess.run(
+                [sys.executable, "-c", LOW_MEMORY, str(headroom), *command],
+                cwd=tmp_path,
+                capture_output=True,
+                text=True,
+                timeout=300,
+            )
+            assert proc.returncode in (0, 1), (headroom, command[0], proc.returncode, proc.stderr[-500:])
+            lines = proc.stderr.splitlines()
+            if proc.returncode == 1:
+                assert len(lines) == 1 and lines[0].startswith("understudy: error: out of memory"), lines
+            outcomes.append(proc.returncode)
+    assert 1 in outcomes  # the limits do bite

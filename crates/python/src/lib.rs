@@ -7,17 +7,22 @@
 //! exception classes of `understudy.errors` through `From` conversions ([`errors`]).
 //! One scorer class serves every family ([`scorer`]); each family's file in [`families`]
 //! reads its configuration by name. [`text`] holds BLEU's tokenizer and the C library's
-//! `log` and `exp`; [`analysis`] the report's corpus analyses.
+//! `log` and `exp`; [`analysis`] the report's corpus analyses; [`oom`] the allocator that
+//! reports a failed allocation as one line instead of aborting.
 
 mod analysis;
 mod convert;
 mod errors;
 mod families;
+mod oom;
 mod pools;
 mod scorer;
 mod text;
 
 use pyo3::prelude::*;
+
+#[global_allocator]
+static ALLOCATOR: oom::ExitOnOom = oom::ExitOnOom;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {

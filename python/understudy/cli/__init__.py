@@ -152,6 +152,19 @@ def _run(argv: Sequence[str] | None) -> int:
     except UnderstudyError as err:
         print_error(str(err))
         return 1
+    except MemoryError:
+        # NumPy's and Python's allocation failures (the Rust core's end the process with one
+        # line themselves): one line, not a traceback that may itself fail to allocate.
+        print_error(f"out of memory while running {args.command}: give it more memory or less input at once")
+        return 1
+    except (ImportError, SystemError) as err:
+        # An extra imported lazily (matplotlib, SciPy) when memory runs out: the loader cannot
+        # map the library, or CPython's import fails without saying why.
+        text = str(err)
+        if isinstance(err, ImportError) and "failed to map segment" not in text and "allocate" not in text:
+            raise
+        print_error(f"out of memory while running {args.command} (loading a library failed: {text})")
+        return 1
     except KeyboardInterrupt as err:
         terminated = isinstance(err, Terminated)
         print_error("terminated (SIGTERM)" if terminated else "interrupted")
