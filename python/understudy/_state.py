@@ -52,7 +52,10 @@ def _is_prime(n: int) -> bool:
 def whole_counts(state: NDArray[Any] | Sequence[Any], what: str) -> list[int]:
     """The entries of ``state`` as Python ints, each a count from 0 to 2**63 - 1; anything else
     (fractions, strings, booleans, out-of-range numbers) is an ``InputError`` naming ``what``."""
-    array = np.asarray(state, dtype=object) if not isinstance(state, np.ndarray) else state
+    try:
+        array = state if isinstance(state, np.ndarray) else np.asarray(state, dtype=object)
+    except ValueError:  # ragged nesting NumPy cannot lay out
+        raise InputError(f"{what} is a flat array of counts, not nested lists") from None
     if array.ndim != 1:
         raise InputError(f"{what} is a one-dimensional array of counts, got shape {array.shape}")
     counts = []

@@ -278,13 +278,12 @@ class Totals:
         """The total a (summed) :attr:`state` of ``config``'s metric holds, checked: its shape, its
         stamp, and counts that real text can give."""
         width = cls.STATE_HEADER + config.row_width
-        shape = np.shape(state)
-        if shape != (width,):
+        values = whole_counts(state, f"a {config.name} state")
+        if len(values) != width:
             raise InputError(
                 f"a {config.name} state has {width} entries ({cls.STATE_HEADER} counts and a row of "
-                f"{config.row_width}), got shape {shape}"
+                f"{config.row_width}), got {len(values)}"
             )
-        values = whole_counts(state, f"a {config.name} state")
         n, refs, squares, stamp = values[: cls.STATE_HEADER]
         if stamp == 0 or stamp % config_stamp(config):
             raise InputError(

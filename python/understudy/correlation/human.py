@@ -77,8 +77,14 @@ def _segment(text: str, where: str) -> int:
 
 
 def _from_segments(segments: dict[str, dict[int, float]], source: str) -> HumanScores:
-    system = {name: sum(scores.values()) / len(scores) for name, scores in segments.items()}
-    return HumanScores(system, segments, source)
+    system = {name: sum(scores.values()) / len(scores) for name, scores in segments.items() if scores}
+    return _nonempty(HumanScores(system, {n: s for n, s in segments.items() if s}, source))
+
+
+def _nonempty(human: HumanScores) -> HumanScores:
+    if not human.system:
+        raise InputFileError(f"{human.source}: no human scores (a header, or an empty list, alone)")
+    return human
 
 
 def _read_table(text: str, name: str) -> HumanScores:
@@ -110,7 +116,7 @@ def _read_table(text: str, name: str) -> HumanScores:
         if segment in segments[row[0]]:
             raise InputFileError(f"{where}: segment {segment} of {row[0]!r} has a score already")
         segments[row[0]][segment] = _number(row[2], where)
-    return _from_segments(dict(segments), name) if width == 3 else HumanScores(system, {}, name)
+    return _from_segments(dict(segments), name) if width == 3 else _nonempty(HumanScores(system, {}, name))
 
 
 def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
