@@ -7,6 +7,8 @@
 //! reference of its segment. These are for reading a corpus, not for scoring, so they
 //! favour clarity over the speed of [`crate::segment`].
 
+use std::hash::Hash;
+
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::config::{tokens, BleuConfig};
@@ -40,8 +42,43 @@ fn checkpoint(segment: usize, stop: Stop<'_>) -> Result<(), CoreError> {
 }
 
 /// Every n-gram of orders `1..=max_order` of `words`, shortest first.
-fn ngrams<'t>(words: &'t [&'t str], max_order: usize) -> impl Iterator<Item = &'t [&'t str]> {
+fn ngrams<T>(words: &[T], max_order: usize) -> impl Iterator<Item = &[T]> {
     (1..=max_order).flat_map(move |n| words.windows(n))
+}
+
+/// Token ids: each distinct token stored once, so that the corpus table keys its n-grams by
+/// ids and no segment's text outlives its turn (memory grows with the distinct n-grams, not
+/// with the corpus).
+#[derive(Default)]
+struct Interner {
+    ids: FxHashMap<Box<str>, u32>,
+    tokens: Vec<Box<str>>,
+}
+
+impl Interner {
+    /// The ids of the tokens of `text` (BLEU-preprocessed) into `out`.
+    fn ids_into(&mut self, text: &str, out: &mut Vec<u32>) {
+        out.clear();
+        for token in tokens(text) {
+            let id = match self.ids.get(token) {
+                Some(&id) => id,
+                None => {
+                    let id =
+                        u32::try_from(self.tokens.len()).expect("fewer than 2^32 distinct tokens");
+                    self.tokens.push(token.into());
+                    self.ids.insert(token.into(), id);
+                    id
+                }
+            };
+            out.push(id);
+        }
+    }
+
+    /// The n-gram `ids` as text, its tokens joined by single spaces.
+    fn text(&self, ids: &[u32]) -> String {
+        let words: Vec<&str> = ids.iter().map(|&id| &*self.tokens[id as usize]).collect();
+        words.join(" ")
+    }
 }
 
 /// Each segment's references, tokenized as `config` says, checked as the metrics check
@@ -75,10 +112,10 @@ fn tokenized_refs<'a, S: AsRef<[Option<&'a str>]>>(
 }
 
 /// The largest count of each n-gram in any one of `refs`.
-fn max_ref_counts<'t>(refs: &'t [Vec<&'t str>], max_order: usize) -> FxHashMap<&'t [&'t str], u32> {
-    let mut best: FxHashMap<&[&str], u32> = FxHashMap::default();
+fn max_ref_counts<T: Eq + Hash>(refs: &[Vec<T>], max_order: usize) -> FxHashMap<&[T], u32> {
+    let mut best: FxHashMap<&[T], u32> = FxHashMap::default();
     for words in refs {
-        let mut counts: FxHashMap<&[&str], u32> = FxHashMap::default();
+        let mut counts: FxHashMap<&[T], u32> = FxHashMap::default();
         for gram in ngrams(words, max_order) {
             *counts.entry(gram).or_insert(0) += 1;
         }
@@ -98,45 +135,56 @@ pub fn ngram_matches<'a, S: AsRef<[Option<&'a str>]>>(
     streams: &[S],
     stop: Stop<'_>,
 ) -> Result<NgramCounts, CoreError> {
-    let mut scratch = Scratch::default();
-    let refs = tokenized_refs(config, hyps.len(), streams, &mut scratch, stop)?;
-    let mut hyp_texts: Vec<String> = Vec::with_capacity(hyps.len());
-    for (i, h) in hyps.iter().enumerate() {
-        checkpoint(i, stop)?;
-        hyp_texts.push(config.preprocess_into(h, &mut scratch).to_owned());
+    let n = check_parallel(streams)?;
+    if n != hyps.len() {
+        return Err(CoreError::hyps_vs_refs(hyps.len(), n));
     }
-    // Every text is kept until the end, so that the corpus table borrows its n-grams
-    // instead of allocating one string per n-gram per segment.
-    let hyp_words: Vec<Vec<&str>> = hyp_texts.iter().map(|t| tokens(t).collect()).collect();
-    let ref_words: Vec<Vec<Vec<&str>>> = refs
-        .iter()
-        .map(|segment| segment.iter().map(|r| tokens(r).collect()).collect())
-        .collect();
-    let mut table: FxHashMap<&[&str], [i64; 3]> = FxHashMap::default();
-    let mut in_hyp: FxHashMap<&[&str], u32> = FxHashMap::default();
-    for (i, (words, refs)) in hyp_words.iter().zip(&ref_words).enumerate() {
+    let mut scratch = Scratch::default();
+    let mut interner = Interner::default();
+    let mut table: FxHashMap<Box<[u32]>, [i64; 3]> = FxHashMap::default();
+    let mut hyp_ids = Vec::new();
+    for (i, hyp) in hyps.iter().enumerate() {
         checkpoint(i, stop)?;
-        let in_refs = max_ref_counts(refs, config.max_order);
-        in_hyp.clear();
-        for gram in ngrams(words, config.max_order) {
+        let mut ref_ids: Vec<Vec<u32>> = Vec::with_capacity(streams.len());
+        for reference in streams.iter().filter_map(|s| s.as_ref()[i]) {
+            let mut ids = Vec::new();
+            interner.ids_into(config.preprocess_into(reference, &mut scratch), &mut ids);
+            ref_ids.push(ids);
+        }
+        if ref_ids.is_empty() {
+            return Err(CoreError::NoReference { segment: i });
+        }
+        interner.ids_into(config.preprocess_into(hyp, &mut scratch), &mut hyp_ids);
+        let in_refs = max_ref_counts(&ref_ids, config.max_order);
+        let mut in_hyp: FxHashMap<&[u32], u32> = FxHashMap::default();
+        for gram in ngrams(&hyp_ids, config.max_order) {
             *in_hyp.entry(gram).or_insert(0) += 1;
         }
-        for (&gram, &count) in &in_hyp {
-            let row = table.entry(gram).or_default();
+        for (gram, count) in in_hyp {
+            let clipped = count.min(in_refs.get(gram).copied().unwrap_or(0));
+            let row = row_of(&mut table, gram);
             row[0] += i64::from(count);
-            row[2] += i64::from(count.min(in_refs.get(gram).copied().unwrap_or(0)));
+            row[2] += i64::from(clipped);
         }
         for (gram, count) in in_refs {
-            table.entry(gram).or_default()[1] += i64::from(count);
+            row_of(&mut table, gram)[1] += i64::from(count);
         }
     }
     let mut rows: Vec<(String, [i64; 3])> = table
         .into_iter()
-        .map(|(gram, counts)| (gram.join(" "), counts))
+        .map(|(gram, counts)| (interner.text(&gram), counts))
         .collect();
     rows.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     let (ngrams, counts) = rows.into_iter().unzip();
     Ok(NgramCounts { ngrams, counts })
+}
+
+/// The corpus table's row of `gram`, made (zero) the first time the n-gram is seen.
+fn row_of<'t>(table: &'t mut FxHashMap<Box<[u32]>, [i64; 3]>, gram: &[u32]) -> &'t mut [i64; 3] {
+    if !table.contains_key(gram) {
+        table.insert(gram.into(), [0; 3]);
+    }
+    table.get_mut(gram).expect("inserted above")
 }
 
 /// Each hypothesis as BLEU tokenizes it (tokens joined by single spaces) and, per
