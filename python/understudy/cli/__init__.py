@@ -120,7 +120,12 @@ def _terminable() -> Iterator[None]:
 
 
 def _run(argv: Sequence[str] | None) -> int:
-    words = list(sys.argv[1:] if argv is None else argv)
+    parsed = _parse(list(sys.argv[1:] if argv is None else argv))
+    return parsed if isinstance(parsed, int) else _execute(parsed)
+
+
+def _parse(words: list[str]) -> argparse.Namespace | int:
+    """The command's arguments, or the exit status when there is nothing to run."""
     names = list(build_parser().commands)
     bare = is_bare(words, names)
     if bare:
@@ -143,6 +148,11 @@ def _run(argv: Sequence[str] | None) -> int:
     if args.command is None:
         parser.print_help(sys.stderr)
         return 2
+    return args
+
+
+def _execute(args: argparse.Namespace) -> int:
+    """Run the command; every failure becomes one line and an exit status."""
     try:
         with warnings.catch_warnings(), quiet(getattr(args, "quiet", False)):
             status: int = args.run(args)
@@ -152,19 +162,8 @@ def _run(argv: Sequence[str] | None) -> int:
     except UnderstudyError as err:
         print_error(str(err))
         return 1
-    except MemoryError:
-        # NumPy's and Python's allocation failures (the Rust core's end the process with one
-        # line themselves): one line, not a traceback that may itself fail to allocate.
-        print_error(f"out of memory while running {args.command}: give it more memory or less input at once")
-        return 1
-    except (ImportError, SystemError) as err:
-        # An extra imported lazily (matplotlib, SciPy) when memory runs out: the loader cannot
-        # map the library, or CPython's import fails without saying why.
-        text = str(err)
-        if isinstance(err, ImportError) and "failed to map segment" not in text and "allocate" not in text:
-            raise
-        print_error(f"out of memory while running {args.command} (loading a library failed: {text})")
-        return 1
+    except (MemoryError, ImportError, SystemError) as err:
+        return _out_of_memory(err, args.command)
     except KeyboardInterrupt as err:
         terminated = isinstance(err, Terminated)
         print_error("terminated (SIGTERM)" if terminated else "interrupted")
@@ -181,6 +180,20 @@ def _run(argv: Sequence[str] | None) -> int:
         print_error(f"cannot write to standard output: {err.strerror or err}")
         return 1
     return status
+
+
+def _out_of_memory(err: Exception, command: str) -> int:
+    """One line for an allocation that failed in Python or NumPy (the Rust core's failures end
+    the process with one line themselves), or for an extra imported lazily (matplotlib, SciPy)
+    that the loader could not map; any other ImportError or SystemError is raised again."""
+    text = str(err)
+    if isinstance(err, MemoryError):
+        print_error(f"out of memory while running {command}: give it more memory or less input at once")
+        return 1
+    if isinstance(err, ImportError) and "failed to map segment" not in text and "allocate" not in text:
+        raise err
+    print_error(f"out of memory while running {command} (loading a library failed: {text})")
+    return 1
 
 
 def _silence_stdout() -> None:
