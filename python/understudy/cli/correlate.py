@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import csv
-import io
-import json
 import os
 from dataclasses import asdict
 from pathlib import Path
@@ -19,14 +16,12 @@ from understudy.cli.output import (
     add_metric_options,
     add_threads_option,
     check_width,
-    latex_table,
     read_parallel,
     read_texts,
     scorers,
-    text_table,
     warn_reference_as_system,
-    write,
 )
+from understudy.cli.table import Table, emit, text_table
 from understudy.correlation import (
     DEFAULT_STATISTICS,
     STATISTICS,
@@ -386,21 +381,35 @@ def _print(
     paper: dict[str, Any] | None = None,
 ) -> None:
     w, stats = args.width, args.statistics
-    if args.format == "json":
-        record = result.to_dict()
-        record["comparisons"] = [c.to_dict() for c in comparisons]
-        record["unscored_in_human_file"] = unscored
-        if paper is not None:
-            record["paper"] = paper
-        write(json.dumps(record, indent=1, ensure_ascii=False))
-        return
-    if args.format == "csv":
-        _print_csv(result, stats)
-        return
+    record = result.to_dict()
+    record["comparisons"] = [c.to_dict() for c in comparisons]
+    record["unscored_in_human_file"] = unscored
+    if paper is not None:
+        record["paper"] = paper
     header = ["Metric", *stats]
-    if args.format == "latex":
-        write(latex_table(header, _rows(result, stats, w), result.signature))
-        return
+    table = Table(
+        header,
+        _rows(result, stats, w),
+        notes=[result.signature],
+        csv_header=["metric", *(f"{s}{part}" for s in stats for part in ("", "_low", "_high")), "signature"],
+        csv_rows=[_csv_row(result, metric, stats) for metric in result.scores],
+        record=record,
+        text=_text(result, comparisons, unscored, args, higher, paper) if args.format == "text" else None,
+    )
+    emit(table, args.format)
+
+
+def _text(
+    result: CorrelationResult,
+    comparisons: list[Any],
+    unscored: dict[str, float],
+    args: argparse.Namespace,
+    higher: dict[str, bool],
+    paper: dict[str, Any] | None,
+) -> str:
+    """The text form: the correlations with what they rest on, then the systems and analyses."""
+    w, stats = args.width, args.statistics
+    header = ["Metric", *stats]
     level = "System" if result.level == "system" else "Segment"
     source = Path(args.human).name
     count = f"{len(result.items)} {result.level}s"
@@ -431,21 +440,16 @@ def _print(
         lines += _paper_lines(paper, result, w)
     lines += ["", f"Signature: {result.signature}"]
     lines += [f"{m} signature: {s}" for m, s in result.metric_signatures.items()]
-    write("\n".join(lines))
+    return "\n".join(lines)
 
 
-def _print_csv(result: CorrelationResult, stats: list[str]) -> None:
-    """A row per metric: each statistic with its interval, and the metric's signature."""
-    out = io.StringIO()
-    table = csv.writer(out, lineterminator="\r\n")
-    table.writerow(["metric", *(f"{s}{part}" for s in stats for part in ("", "_low", "_high")), "signature"])
-    for metric in result.scores:
-        cells: list[Any] = [metric]
-        for s in stats:
-            c = result.get(metric, s)
-            cells += [c.value, c.low, c.high]
-        table.writerow([*cells, result.metric_signatures.get(metric, result.signature)])
-    write(out.getvalue().rstrip("\r\n"))
+def _csv_row(result: CorrelationResult, metric: str, stats: list[str]) -> list[Any]:
+    """A metric's CSV row: each statistic with its interval, and the metric's signature."""
+    cells: list[Any] = [metric]
+    for s in stats:
+        c = result.get(metric, s)
+        cells += [c.value, c.low, c.high]
+    return [*cells, result.metric_signatures.get(metric, result.signature)]
 
 
 def _system_lines(result: CorrelationResult, unscored: dict[str, float], w: int) -> list[str]:

@@ -1,11 +1,10 @@
-"""Shared pieces of the command line: subcommand setup, writing UTF-8 output, errors, tables."""
+"""Shared pieces of the command line: subcommand setup, metric options, reading input, writing
+UTF-8 output, errors (tables are in :mod:`understudy.cli.table`)."""
 
 from __future__ import annotations
 
 import argparse
-import csv
 import dataclasses
-import io
 import os
 import sys
 import warnings
@@ -188,21 +187,6 @@ def read_parallel(refs: list[str], inputs: list[str]) -> tuple[list[list[str]], 
     return references, systems
 
 
-def write_csv(header: list[str], rows: list[list[Any]]) -> None:
-    """An RFC 4180 table on stdout: comma-separated, quoted where needed, CRLF line ends.
-
-    Numbers are written in full (``repr``), so a reader gets them exactly; ``None`` is empty.
-    """
-    buffer = io.StringIO()
-    table = csv.writer(buffer, lineterminator="\r\n")
-    table.writerow(header)
-    for row in rows:
-        table.writerow(["" if v is None else repr(v) if isinstance(v, float) else v for v in row])
-    out = stdout()
-    out.write(encode(buffer.getvalue()))
-    out.flush()
-
-
 _UNSAFE = {
     code: f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
     for code in [*range(0x20), *range(0x7F, 0xA0), *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
@@ -233,56 +217,3 @@ def check_width(width: int | None) -> None:
     """A ``CliError`` unless ``width`` (``-w``) is None or 0 to :data:`MAX_WIDTH`."""
     if width is not None and not 0 <= width <= MAX_WIDTH:
         raise CliError(f"--width takes 0 to {MAX_WIDTH} decimal places, got {width}")
-
-
-def text_table(header: list[str], rows: list[list[str]]) -> str:
-    """A plain aligned table: first column left-aligned, the others right-aligned.
-
-    >>> print(text_table(["System", "BLEU"], [["a", "1.0"], ["bbb", "22.5"]]))
-    System  BLEU
-    ------  ----
-    a        1.0
-    bbb     22.5
-    """
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-
-    def line(cells: list[str]) -> str:
-        first = cells[0].ljust(widths[0])
-        rest = [c.rjust(w) for c, w in zip(cells[1:], widths[1:], strict=True)]
-        return "  ".join([first, *rest])
-
-    return "\n".join([line(header), line(["-" * w for w in widths]), *(line(r) for r in rows)])
-
-
-_LATEX_ESCAPES = {c: "\\" + c for c in "&%$#_{}"} | {
-    "~": r"\textasciitilde{}",
-    "^": r"\^{}",
-    "\\": r"\textbackslash{}",
-}
-
-
-def latex_escape(text: str) -> str:
-    r"""Escape LaTeX's special characters.
-
-    >>> latex_escape("sys_1 & 50%")
-    'sys\\_1 \\& 50\\%'
-    """
-    return "".join(_LATEX_ESCAPES.get(c, c) for c in text)
-
-
-def latex_table(header: list[str], rows: list[list[str]], comment: str) -> str:
-    """A booktabs tabular, followed by ``comment`` as a LaTeX comment line."""
-    spec = "l" + "r" * (len(header) - 1)
-    body = [" & ".join(latex_escape(c) for c in r) + r" \\" for r in rows]
-    return "\n".join(
-        [
-            rf"\begin{{tabular}}{{{spec}}}",
-            r"\toprule",
-            " & ".join(header) + r" \\",
-            r"\midrule",
-            *body,
-            r"\bottomrule",
-            r"\end{tabular}",
-            f"% {comment}",
-        ]
-    )

@@ -21,13 +21,10 @@ from understudy.cli.output import (
     check_stdin_once,
     check_width,
     encode,
-    latex_table,
     scorers,
     stdout,
-    text_table,
     warn_reference_as_system,
     write,
-    write_csv,
 )
 from understudy.cli.progress import Progress
 from understudy.cli.sacrebleu_cli import (
@@ -38,6 +35,7 @@ from understudy.cli.sacrebleu_cli import (
     run_early_action,
 )
 from understudy.cli.significance import add_significance_options, print_confidence, print_paired
+from understudy.cli.table import Table, emit
 from understudy.cli.testset import Refs, add_testset_options, testset_refs
 from understudy.errors import EmptyInputError, LengthMismatchError, UnderstudyError
 from understudy.io import STDIN, LineReader, ListReader
@@ -484,41 +482,34 @@ def _print_corpus(results: list[tuple[str, list[Result]]], args: argparse.Namesp
             return
         write("\n".join(n for system in numbers for n in system))
         return
-    single_metric = len(results[0][1]) == 1
-    if args.format == "csv":
-        first = results[0][1]
-        header = ["system", *(c for r in first for c in (r.name, f"{r.name}_signature"))]
-        write_csv(
-            header,
-            [
-                [name, *(v for r in scores for v in (r.score, r.signature.format()))]
-                for name, scores in results
-            ],
-        )
-        return
-    if args.format == "json":
-        if len(results) == 1 and single_metric:
-            write(results[0][1][0].to_json(args.width))
-        elif len(results) == 1:
-            write(json.dumps([r.to_dict(args.width) for r in results[0][1]], indent=1, ensure_ascii=False))
-        elif single_metric:
-            records = [{"system": name, **r[0].to_dict(args.width)} for name, r in results]
-            write(json.dumps(records, indent=1, ensure_ascii=False))
-        else:
-            records = [
-                {"system": name, **{r.name: r.to_dict(args.width) for r in scores}}
-                for name, scores in results
-            ]
-            write(json.dumps(records, indent=1, ensure_ascii=False))
-        return
-    if len(results) == 1:
+    if len(results) == 1 and args.format in ("text", "latex"):
         write("\n".join(r.format(args.width, short=args.short) for r in results[0][1]))
         return
+    emit(_corpus_table(results, args), args.format)
+
+
+def _corpus_table(results: list[tuple[str, list[Result]]], args: argparse.Namespace) -> Table:
+    """Each system's scores: a row per system, a column per metric (CSV: with its signature)."""
     first = results[0][1]
-    header = ["System", *(r.name for r in first)]
-    rows = [[name, *(f"{r.score:.{args.width}f}" for r in scores)] for name, scores in results]
-    signatures = [f"{r.name} signature: {r.signature.format(args.short)}" for r in first]
-    if args.format == "latex":
-        write(latex_table(header, rows, "\n% ".join(signatures)))
-    else:
-        write(text_table(header, rows) + "\n\n" + "\n".join(signatures))
+    w = args.width
+    return Table(
+        header=["System", *(r.name for r in first)],
+        rows=[[name, *(f"{r.score:.{w}f}" for r in scores)] for name, scores in results],
+        notes=[f"{r.name} signature: {r.signature.format(args.short)}" for r in first],
+        latex_join="\n% ",
+        csv_header=["system", *(c for r in first for c in (r.name, f"{r.name}_signature"))],
+        csv_rows=[
+            [name, *(v for r in scores for v in (r.score, r.signature.format()))] for name, scores in results
+        ],
+        record=_corpus_record(results, w),
+    )
+
+
+def _corpus_record(results: list[tuple[str, list[Result]]], w: int) -> Any:
+    """sacrebleu's JSON: one record, a list of a system's metrics, a list of systems."""
+    if len(results) == 1:
+        records = [r.to_dict(w) for r in results[0][1]]
+        return records[0] if len(records) == 1 else records
+    if len(results[0][1]) == 1:
+        return [{"system": name, **r[0].to_dict(w)} for name, r in results]
+    return [{"system": name, **{r.name: r.to_dict(w) for r in scores}} for name, scores in results]

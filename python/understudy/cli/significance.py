@@ -7,7 +7,6 @@ every system against every other (with clusters) or runs the BLEU paper's block 
 from __future__ import annotations
 
 import argparse
-import json
 from dataclasses import replace
 from typing import Any
 
@@ -17,14 +16,12 @@ from understudy.cli.output import (
     add_metric_options,
     add_threads_option,
     check_stdin_once,
-    latex_table,
     read_parallel,
     scorers,
-    text_table,
     warn_reference_as_system,
     write,
-    write_csv,
 )
+from understudy.cli.table import Table, emit, text_table
 from understudy.signature import Signature
 from understudy.significance import (
     DEFAULT_SEED,
@@ -80,21 +77,6 @@ def _p(s: SystemScore) -> str:
     return "" if s.p_value is None else f"{s.p_value:.4f}" + ("*" if s.significant(ALPHA) else "")
 
 
-def _emit(
-    args: argparse.Namespace,
-    record: dict[str, Any],
-    header: list[str],
-    rows: list[list[str]],
-    notes: list[str],
-) -> None:
-    if args.format == "json":
-        write(json.dumps(record, indent=1, ensure_ascii=False))
-    elif args.format == "latex":
-        write(latex_table(header, rows, " ".join(notes)))
-    else:
-        write(text_table(header, rows) + "\n\n" + "\n".join(notes))
-
-
 def _metric_name(signature: Signature) -> str:
     return signature.config.name
 
@@ -122,22 +104,19 @@ def print_paired(results: list[PairedResult], args: argparse.Namespace) -> None:
         f"* p <= {ALPHA}: significantly different from the baseline.",
         *(f"{_metric_name(r.signature)} signature: {r.signature.format(args.short)}" for r in results),
     ]
-    if args.format == "csv":
-        csv_header = ["system"]
+    csv_header = ["system"]
+    for result in results:
+        name = _metric_name(result.signature)
+        csv_header += [name, f"{name}_mean", f"{name}_ci", f"{name}_p_value", f"{name}_signature"]
+    csv_rows = []
+    for k, system_name in enumerate(names):
+        cells: list[Any] = [system_name]
         for result in results:
-            name = _metric_name(result.signature)
-            csv_header += [name, f"{name}_mean", f"{name}_ci", f"{name}_p_value", f"{name}_signature"]
-        table = []
-        for k, system_name in enumerate(names):
-            cells: list[Any] = [system_name]
-            for result in results:
-                s = result.baseline if k == 0 else result.systems[k - 1]
-                cells += [s.score, s.mean, s.ci, s.p_value, result.signature.format()]
-            table.append(cells)
-        write_csv(csv_header, table)
-        return
+            s = result.baseline if k == 0 else result.systems[k - 1]
+            cells += [s.score, s.mean, s.ci, s.p_value, result.signature.format()]
+        csv_rows.append(cells)
     record: Any = results[0].to_dict() if len(results) == 1 else [r.to_dict() for r in results]
-    _emit(args, record, header, rows, notes)
+    emit(Table(header, rows, notes, csv_header, csv_rows, record), args.format)
 
 
 def print_confidence(
@@ -167,16 +146,14 @@ def print_confidence(
             f"{base.name}|{result.signature.format(args.short)} = {s.score:.{w}f} "
             f"(μ = {s.mean:.{w}f} ± {s.ci:.{w}f}){verbose}"
         )
-    if args.format == "json" and not args.score_only:
-        write(json.dumps(records[0] if len(records) == 1 else records, indent=1, ensure_ascii=False))
-        return
-    if args.format == "csv" and not args.score_only:
+    if args.format in ("json", "csv") and not args.score_only:
         header = ["system", *(c for r in results for c in _csv_names(r.signature.config.name))]
         csv_row: list[Any] = [results[0].system.name or "System 1"]
         for result in results:
             s = result.system
             csv_row += [s.score, s.mean, s.ci, result.signature.format()]
-        write_csv(header, [csv_row])
+        record = records[0] if len(records) == 1 else records
+        emit(Table([], [], csv_header=header, csv_rows=[csv_row], record=record), args.format)
         return
     write("\n".join(lines))
 
@@ -256,7 +233,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.format == "json" and len(results) > 1:
         # One JSON document: a list with each metric's record.
-        write(json.dumps([r.to_dict() for r in results], indent=1, ensure_ascii=False))
+        emit(Table([], [], record=[r.to_dict() for r in results]), "json")
         return 0
     for k, result in enumerate(results):
         if k:
@@ -289,7 +266,15 @@ def _all_pairs_csv(results: list[AllPairsResult]) -> None:
                     result.signature.format(),
                 ]
             )
-    write_csv(["metric", "cluster", "system", "score", "mean", "ci", "signature"], rows)
+    emit(
+        Table(
+            [],
+            [],
+            csv_header=["metric", "cluster", "system", "score", "mean", "ci", "signature"],
+            csv_rows=rows,
+        ),
+        "csv",
+    )
 
 
 def print_all_pairs(result: AllPairsResult, args: argparse.Namespace) -> None:
@@ -301,25 +286,15 @@ def print_all_pairs(result: AllPairsResult, args: argparse.Namespace) -> None:
         [f"{p.a} vs {p.b}", f"{p.p_value:.4f}" + ("*" if p.p_value <= result.alpha else "")]
         for p in result.pairs
     ]
-    if args.format == "json":
-        write(result.to_json())
-        return
     test = "paired bootstrap resampling" if result.test == "bs" else "paired approximate randomization"
     notes = [
         f"Clusters: down the ranking, a system joins the cluster above unless it differs from that cluster's "
         f"best system with p <= {result.alpha} ({test}, n = {result.n}, seed {result.seed}).",
         f"{name} signature: {result.signature.format(args.short)}",
     ]
-    if args.format == "latex":
-        write(latex_table(["Cluster", "System", f"{name} (μ ± 95% CI)"], rows, " ".join(notes)))
-        return
-    write(
-        text_table(["Cluster", "System", f"{name} (μ ± 95% CI)"], rows)
-        + "\n\n"
-        + text_table(["Pair", "p-value"], pair_rows)
-        + "\n\n"
-        + "\n".join(notes)
-    )
+    header = ["Cluster", "System", f"{name} (μ ± 95% CI)"]
+    between = [text_table(["Pair", "p-value"], pair_rows)]
+    emit(Table(header, rows, notes, record=result.to_dict(), between=between), args.format)
 
 
 def print_blocks(result: BlockTestResult, args: argparse.Namespace) -> None:
@@ -345,4 +320,5 @@ def print_blocks(result: BlockTestResult, args: argparse.Namespace) -> None:
         "with its two-sided p-value.",
         f"{name} signature: {result.signature.format(args.short)}",
     ]
-    _emit(args, result.to_dict(), ["System", name, "Mean", "StdDev", "t", "p-value"], rows, notes)
+    header = ["System", name, "Mean", "StdDev", "t", "p-value"]
+    emit(Table(header, rows, notes, record=result.to_dict()), args.format)
