@@ -154,12 +154,12 @@ def test_mistakes_are_typed(client: Client, monkeypatch: pytest.MonkeyPatch) -> 
 def test_the_command_line_on_a_cluster_prints_what_it_prints_alone(
     client: Client, capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    from understudy.cli import score
+    from understudy.cli import stream
 
     from .conftest import SAMPLE
     from .conftest import run_cli as run
 
-    monkeypatch.setattr(score, "CHUNK_LINES", 257)  # many chunks in flight, in order
+    monkeypatch.setattr(stream, "CHUNK_LINES", 257)  # many chunks in flight, in order
     ref = SAMPLE / "newstest2017.ref.en-de.de"
     systems = sorted(str(p) for p in SAMPLE.glob("newstest2017.*.de") if ".ref." not in p.name)
     address = client.scheduler.address

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from understudy import BLEU, InputFileError
-from understudy.cli import score
+from understudy.cli import stream
 from understudy.io import LineReader, decode_lines, read_lines
 
 from .conftest import SAMPLE, read_raw
@@ -64,7 +64,7 @@ def test_small_chunks_print_exactly_what_one_chunk_prints(
     systems = [str(UEDIN)] if "-sl" in extra else [str(UEDIN), str(ONLINE_A), str(PROMT)]
     argv = ["score", str(REF), "-i", *systems, "-w", "6", *extra]
     whole = run(capsys, *argv)
-    monkeypatch.setattr(score, "CHUNK_LINES", 37)
+    monkeypatch.setattr(stream, "CHUNK_LINES", 37)
     assert run(capsys, *argv) == whole
     if extra == ["-sl"]:
         records = json.loads(whole[1])
@@ -76,7 +76,7 @@ def test_a_length_mismatch_found_mid_stream_names_both_files_and_counts(
 ) -> None:
     short = tmp_path / "short.de"
     short.write_text("\n".join(read_raw(UEDIN)[:2500]) + "\n", encoding="utf-8")
-    monkeypatch.setattr(score, "CHUNK_LINES", 1000)
+    monkeypatch.setattr(stream, "CHUNK_LINES", 1000)
     status, out, err = run(capsys, "score", str(REF), "-i", str(short))
     assert status == 1 and out == ""
     assert err == f"understudy: error: {short} has 2500 lines but {REF} has 3004\n"

@@ -1,0 +1,104 @@
+"""What ``understudy score`` prints: sentence scores as they are scored, and corpus scores (one
+line per metric for one system, a table for several)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import textwrap
+from collections.abc import Callable
+from typing import Any
+
+from understudy.cli.output import encode, stdout, write
+from understudy.cli.table import Table, emit
+from understudy.result import Result
+
+
+class SentenceWriter:
+    """Prints sentence results as they are scored, numbering segments across chunks."""
+
+    def __init__(self, args: argparse.Namespace, tag: Callable[[Result], Result]) -> None:
+        self.args = args
+        self.tag = tag
+        self.json = args.format == "json" and not args.score_only
+        self.count = 0
+        self.started = False
+
+    def write(self, results: list[Result]) -> None:
+        """Print one chunk's results (with the test set's keys in their signatures)."""
+        args = self.args
+        results = [self.tag(r) for r in results]
+        self.started = self.started or bool(results)
+        if not self.json:
+            write("\n".join(r.format(args.width, args.score_only, args.short) for r in results))
+            return
+        records = []
+        for result in results:
+            self.count += 1
+            record = json.dumps(
+                {"segment": self.count, **result.to_dict(args.width)}, indent=1, ensure_ascii=False
+            )
+            records.append(("[\n" if self.count == 1 else ",\n") + textwrap.indent(record, " "))
+        stdout().write(encode("".join(records)))
+
+    def close(self) -> None:
+        """End the JSON list."""
+        if self.json:
+            write("\n]")
+
+    def fail(self, message: str) -> None:
+        """End output that is already printed so that it reads as failed: the JSON list ends
+        with an error record (and stays valid JSON), text with the error line."""
+        if not self.started:
+            return
+        if self.json:
+            record = json.dumps({"error": message}, indent=1, ensure_ascii=False)
+            write(",\n" + textwrap.indent(record, " ") + "\n]")
+        else:
+            write(f"understudy: error: {message}")
+
+
+def print_corpus(results: list[tuple[str, list[Result]]], args: argparse.Namespace) -> None:
+    """One system: each metric's line (JSON: its record, a list for several); several: a table."""
+    if args.score_only:
+        numbers = [[r.format(args.width, score_only=True) for r in scores] for _, scores in results]
+        if len(results) == 1 and len(numbers[0]) > 1 and args.format == "json":
+            # sacrebleu's form for one system and several metrics: a JSON list of scores.
+            write("[\n" + ",\n".join(numbers[0]) + "\n]")
+            return
+        write("\n".join(n for system in numbers for n in system))
+        return
+    if len(results) == 1 and args.format in ("text", "latex"):
+        write("\n".join(r.format(args.width, short=args.short) for r in results[0][1]))
+        return
+    emit(corpus_table(results, args), args.format)
+
+
+def corpus_table(results: list[tuple[str, list[Result]]], args: argparse.Namespace) -> Table:
+    """Each system's scores: a row per system, a column per metric (CSV: with its signature)."""
+    first = results[0][1]
+    w = args.width
+    return Table(
+        header=["System", *(r.name for r in first)],
+        rows=[[name, *(f"{r.score:.{w}f}" for r in scores)] for name, scores in results],
+        notes=[f"{r.name} signature: {r.signature.format(args.short)}" for r in first],
+        latex_join="\n% ",
+        csv_header=["system", *(c for r in first for c in (r.name, f"{r.name}_signature"))],
+        csv_rows=[
+            [name, *(v for r in scores for v in (r.score, r.signature.format()))] for name, scores in results
+        ],
+        record=corpus_record(results, w),
+    )
+
+
+def corpus_record(results: list[tuple[str, list[Result]]], w: int) -> Any:
+    """sacrebleu's JSON: one record, a list of a system's metrics, a list of systems."""
+    if len(results) == 1:
+        records = [r.to_dict(w) for r in results[0][1]]
+        return records[0] if len(records) == 1 else records
+    if len(results[0][1]) == 1:
+        return [{"system": name, **r[0].to_dict(w)} for name, r in results]
+    return [{"system": name, **{r.name: r.to_dict(w) for r in scores}} for name, scores in results]
+
+
+__all__ = ["SentenceWriter", "corpus_record", "corpus_table", "print_corpus"]
