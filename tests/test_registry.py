@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -150,3 +151,45 @@ def test_configs_are_frozen_declarations() -> None:
         keys = [key for _, key, _ in config_type.signature_keys()]
         assert len(keys) == len(set(keys)), config_type
         assert declared, config_type
+
+
+def test_a_family_that_needs_corpus_is_never_summed_by_parts(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from understudy import BLEU
+    from understudy.cli import main, stream
+    from understudy.metrics.bleu import BLEUConfig
+
+    hyps, refs = ["the cat sat", "a dog", "the mat"], ["the cat sat down", "a dog barked", "a mat"]
+    whole = BLEU().corpus_score(hyps, [refs]).score
+    # As NIST will declare it: statistics that depend on the whole reference corpus.
+    monkeypatch.setattr(BLEUConfig, "needs_corpus", True)
+    bleu = BLEU()
+    for attempt, parts in [
+        (lambda: bleu.accumulator(), "an accumulator's batches"),
+        (
+            lambda: bleu.segment_stats(hyps[:1], [refs[:1]]) + bleu.segment_stats(hyps[1:], [refs[1:]]),
+            "separately",
+        ),
+        (
+            lambda: (
+                bleu.segment_stats(hyps[:1], [refs[:1]]).totals() + bleu.segment_stats(hyps[1:], [refs[1:]])
+            ),
+            "parts",
+        ),
+    ]:
+        with pytest.raises(ConfigError, match=f"BLEU needs the whole reference corpus .*{parts}"):
+            attempt()
+    pytest.importorskip("dask")
+    from understudy import dask as on_dask
+
+    with pytest.raises(ConfigError, match="Dask partitions"):
+        on_dask.corpus_score(bleu, None)
+    # The command line reads such a family's input in one pass, whatever its chunk size.
+    (tmp_path / "h.txt").write_text("\n".join(hyps) + "\n")
+    (tmp_path / "r.txt").write_text("\n".join(refs) + "\n")
+    monkeypatch.setattr(stream, "CHUNK_LINES", 1)
+    assert main([str(tmp_path / "r.txt"), "-i", str(tmp_path / "h.txt"), "-b", "-w", "6"]) == 0
+    assert capsys.readouterr().out == f"{whole:.6f}\n"
+    assert main([str(tmp_path / "r.txt"), "-i", str(tmp_path / "h.txt"), "--dask", "local"]) == 1
+    assert "needs the whole corpus at once" in capsys.readouterr().err

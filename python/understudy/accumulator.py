@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from understudy.config import check_parts
 from understudy.errors import ConfigError, EmptyInputError, InputTypeError
 from understudy.metric import Metric, RefStreams
 from understudy.result import Result
@@ -43,6 +44,7 @@ class Accumulator:
     """
 
     def __init__(self, metric: Metric[Any], totals: Totals | None = None) -> None:
+        check_parts(metric.config, "an accumulator's batches")
         self.metric = metric
         self._lock = threading.Lock()
         self._totals = totals if totals is not None else Totals.empty(metric.config)

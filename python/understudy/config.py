@@ -250,6 +250,17 @@ def check_number(value: Any, name: str) -> float:
     return float(value)
 
 
+def check_parts(config: MetricConfig, parts: str) -> None:
+    """Refuse to score ``config``'s family in ``parts`` (chunks, partitions, batches) and sum them
+    when its statistics need the whole reference corpus first (``needs_corpus``): each part would
+    count against its own references, and the sum would be wrong without a word."""
+    if config.needs_corpus:
+        raise ConfigError(
+            f"{config.name} needs the whole reference corpus before any segment is counted: {parts}"
+            " would each count against their own references; score the corpus at once"
+        )
+
+
 # Names that lived here before each family had its own module (understudy.metrics.*).
 __getattr__ = forwarding(
     __name__,

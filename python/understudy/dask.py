@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from understudy.config import MetricConfig
+from understudy.config import MetricConfig, check_parts
 from understudy.errors import EmptyInputError, InputError, LengthMismatchError, MissingExtraError
 from understudy.io import read_lines
 from understudy.metric import Metric
@@ -146,6 +146,7 @@ def corpus_score(
     ``hyp`` and ``refs`` name the dataframe's columns (a missing reference is ``None``
     or NaN). ``compute`` goes to ``dask.compute`` (``scheduler=``, for one).
     """
+    check_parts(metric.config, "Dask partitions")
     parts, columns = _parts(data, hyp, refs)
     return _totals(metric, parts, columns, compute).score()
 
@@ -157,6 +158,7 @@ def segment_stats(
 
     Only the statistics travel (a short row per segment), not the text.
     """
+    check_parts(metric.config, "Dask partitions")
     dask = _dask()
     parts, columns = _parts(data, hyp, refs)
     gathered = dask.compute(
@@ -183,6 +185,7 @@ def sentence_scores(metric: Metric[Any], data: Any, hyp: str = "hyp", refs: Sequ
 
     A bag gives a bag of floats; a dataframe gives a series on its index.
     """
+    check_parts(metric.config, "Dask partitions")
     _dask()
     if hasattr(data, "columns"):
         parts, columns = _parts(data, hyp, refs)
@@ -224,6 +227,7 @@ def corpus_score_files(
     metric: Metric[Any], hyp_pattern: str, ref_patterns: Sequence[str], **compute: Any
 ) -> Result:
     """The corpus score of sharded text files: each shard read and scored on a worker."""
+    check_parts(metric.config, "Dask partitions")
     dask = _dask()
     states = [dask.delayed(_file_state)(h, r, metric.config) for h, r in shards(hyp_pattern, ref_patterns)]
     (state,) = dask.compute(dask.delayed(_sum)(states), **compute)
@@ -239,6 +243,7 @@ def _pair_block(config: MetricConfig, hyps: list[str], refs: list[str]) -> NDArr
 
 def pairwise(metric: Metric[Any], hyps: Sequence[str], refs: Sequence[str], block: int = 1000) -> Any:
     """The all-pairs sentence-score matrix as a ``dask.array``, ``block`` x ``block`` cells a task."""
+    check_parts(metric.config, "Dask partitions")
     dask = _dask()
     da: Any = importlib.import_module("dask.array")
     if block < 1:

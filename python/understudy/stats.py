@@ -32,7 +32,7 @@ from numpy.typing import NDArray
 from understudy._atomic import atomic_write
 from understudy._moved import forwarding
 from understudy._state import checked_int, checked_sum, config_stamp, whole_counts
-from understudy.config import MetricConfig
+from understudy.config import MetricConfig, check_parts
 from understudy.errors import ConfigError, InputError, InputFileError
 from understudy.result import Result
 from understudy.signature import Signature
@@ -117,6 +117,8 @@ class Stats(ABC, Generic[C, R]):
         for other in others:
             if type(other) is not type(self) or other.config != self.config:
                 raise ConfigError(f"cannot merge statistics of {other.config} into {self.config}")
+        if others:
+            check_parts(self.config, "statistics counted separately")
         parts = (self, *others)
         return type(self)(
             np.concatenate([p.rows for p in parts]),
@@ -250,6 +252,8 @@ class Totals:
             raise ConfigError(f"can add statistics or totals to totals, not {type(other).__name__}")
         if other.config != self.config:
             raise ConfigError(f"cannot add totals of {other.config} to {self.config}")
+        if self.n_segments and other.n_segments:
+            check_parts(self.config, "totals of separate parts")
         return Totals(
             self.config,
             checked_sum(self.total, other.total),

@@ -5,6 +5,7 @@ into running totals, so that memory stays flat however long the files are."""
 from __future__ import annotations
 
 import argparse
+import sys
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from typing import Any
@@ -175,12 +176,13 @@ def score_stream(
         line = 1  # the input line of the chunk's first segment
         run = RunningTotals(metrics, keep_rows, sentences=sentences)
         chunks = Chunks(metrics, run.add)
+        lines = _chunk_lines(metrics, args.dask)
         if args.dask is not None:
             chunks.connect(args.dask, stack)
         try:
             while True:
-                sys_columns = [col for src in systems for col in src.chunk(CHUNK_LINES)]
-                ref_columns = [col for src in refs for col in src.chunk(CHUNK_LINES)]
+                sys_columns = [col for src in systems for col in src.chunk(lines)]
+                ref_columns = [col for src in refs for col in src.chunk(lines)]
                 sizes = {len(col) for col in [*sys_columns, *ref_columns]}
                 if sizes == {0}:
                     break
@@ -215,6 +217,17 @@ def score_stream(
         names = [name for src in systems for name in src.names]
         merged = [[p[0].merge(*p[1:]) for p in per] for per in run.kept] if keep_rows else None
         return Scored(names, metrics, run.totals, merged)
+
+
+def _chunk_lines(metrics: list[Metric[Any]], dask: str | None) -> int:
+    """Lines read at a time: :data:`CHUNK_LINES`, or every line in one pass when a metric needs
+    the whole reference corpus first (which Dask's chunks cannot give it)."""
+    whole = [m.config.name for m in metrics if m.config.needs_corpus]
+    if not whole:
+        return CHUNK_LINES
+    if dask is not None:
+        raise CliError(f"--dask scores chunks apart, and {', '.join(whole)} needs the whole corpus at once")
+    return sys.maxsize
 
 
 def kept(columns: list[list[str]], mask: list[bool]) -> list[list[str]]:
