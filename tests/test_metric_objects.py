@@ -69,15 +69,18 @@ def test_core_scorers_pickle_by_configuration() -> None:
 
 
 def test_core_configurations_are_read_by_name() -> None:
-    # A missing or misspelt key is an error, never a default or a neighbour's value.
-    with pytest.raises(KeyError, match="fixed"):
+    # A missing or misspelt key is an error, never a default or a neighbour's value; and each is
+    # understudy's own ConfigError, not a bare KeyError or TypeError.
+    with pytest.raises(ConfigError, match="the ter scorer's configuration: KeyError: 'fixed'"):
         _core.Scorer(
             "ter", {"normalized": True, "no_punct": False, "asian_support": True, "case_sensitive": False}
         )
-    with pytest.raises(TypeError):
+    with pytest.raises(ConfigError, match=r"the bleu scorer's configuration: TypeError: .*lowercase"):
         _core.Scorer("bleu", {"tokenizer": "13a", "lowercase": "yes", "max_order": 4})
-    with pytest.raises(ValueError, match="unknown metric family 'nist'; known: bleu, chrf, ter"):
+    with pytest.raises(ConfigError, match="unknown metric family 'nist'; known: bleu, chrf, ter"):
         _core.Scorer("nist", {})
+    with pytest.raises(ConfigError, match="rows"):
+        _core.Scorer("bleu", FAMILIES["bleu"].config().core_config()).pairwise(["a"], ["a"]).rows(2, 1)
     assert _core.family_names() == list(FAMILIES)
     for name, family in FAMILIES.items():
         assert _core.Scorer(name, family.config().core_config()).family == name

@@ -61,7 +61,7 @@ pub fn chunked(
 pub fn check_range(start: usize, stop: usize, n: usize) -> Result<()> {
     if start > stop || stop > n {
         let message = format!("rows({start}, {stop}) outside 0..{n}");
-        return Err(pyo3::exceptions::PyValueError::new_err(message).into());
+        return Err(crate::errors::config_error(message));
     }
     Ok(())
 }

@@ -51,7 +51,12 @@ pub fn to_py_err(py: Python<'_>, err: CoreError) -> PyErr {
         CoreError::NoReference { .. } | CoreError::NoReferenceStreams => "NoReferenceError",
         CoreError::Interrupted => "UnderstudyError",
     };
-    let message = err.to_string();
+    typed(py, class, err.to_string())
+}
+
+/// `message` as the class `class` of `understudy.errors` (a `ValueError` if that module cannot
+/// be imported).
+pub fn typed(py: Python<'_>, class: &str, message: String) -> PyErr {
     match py
         .import("understudy.errors")
         .and_then(|m| m.getattr(class))
@@ -59,4 +64,10 @@ pub fn to_py_err(py: Python<'_>, err: CoreError) -> PyErr {
         Ok(cls) => PyErr::from_type(cls.cast_into().expect("exception class"), message),
         Err(_) => PyValueError::new_err(message),
     }
+}
+
+/// A misuse of the binding's own API (an unknown family, a configuration it cannot read, rows
+/// out of range): an `understudy.errors.ConfigError`, never a bare `KeyError` or `TypeError`.
+pub fn config_error(message: String) -> Error {
+    Error::Py(Python::attach(|py| typed(py, "ConfigError", message)))
 }

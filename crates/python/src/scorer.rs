@@ -16,7 +16,7 @@ use crate::convert::{
     borrow_all, borrow_streams, borrow_systems, chunked, counts_array, pair_rows, rows_array,
     Streams, CHUNK,
 };
-use crate::errors::{Error, Result};
+use crate::errors::{config_error, Result};
 use crate::families;
 
 type Rows<'py> = Bound<'py, PyArray2<i64>>;
@@ -279,7 +279,7 @@ impl Scorer {
         let lines = borrow_all(&lines)?;
         self.inner.tokenize(py, &lines).ok_or_else(|| {
             let message = format!("{} does not tokenize its text", self.family);
-            Error::Py(pyo3::exceptions::PyValueError::new_err(message))
+            config_error(message)
         })
     }
 }

@@ -16,7 +16,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use understudy_core::family::Family;
 
-use crate::errors::{Error, Result};
+use crate::errors::{config_error, Error, Result};
 use crate::scorer::AnyFamily;
 
 /// The families, by name: how each is built and its constants.
@@ -32,7 +32,11 @@ type Constants = fn() -> BTreeMap<&'static str, i64>;
 /// The store of family `name` for the configuration `config` (a dict by field name).
 pub fn build(name: &str, config: &Bound<'_, PyDict>) -> Result<Box<dyn AnyFamily>> {
     let (_, build, _) = find(name)?;
-    build(config)
+    build(config).map_err(|err| match err {
+        // A missing key or a value of the wrong type in the dict: name the family and the key.
+        Error::Py(err) => config_error(format!("the {name} scorer's configuration: {err}")),
+        core => core,
+    })
 }
 
 fn find(name: &str) -> Result<(&'static str, Builder, Constants)> {
@@ -46,7 +50,7 @@ fn find(name: &str) -> Result<(&'static str, Builder, Constants)> {
                 "unknown metric family '{name}'; known: {}",
                 known.join(", ")
             );
-            Error::Py(pyo3::exceptions::PyValueError::new_err(message))
+            config_error(message)
         })
 }
 
