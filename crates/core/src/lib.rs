@@ -14,6 +14,7 @@ pub mod error;
 pub mod family;
 pub mod pairwise;
 pub mod parallel;
+pub mod per_reference;
 pub mod refset;
 pub mod segment;
 mod smallmap;
