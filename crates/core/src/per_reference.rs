@@ -4,8 +4,8 @@
 //! [`Family`] (the rows of many systems, sentence rows) and its all-pairs table
 //! ([`PerReferencePairs`]), written once, serial or parallel.
 //!
-//! BLEU, chrF and TER keep their own stores (merged reference tables, a corpus-wide n-gram
-//! table, TER's scratch space); WER and the families to come start here.
+//! TER is written this way ([`crate::ter::Ter`]); BLEU and chrF keep their own stores for
+//! their faster paths (merged reference tables, a corpus-wide n-gram table).
 
 use std::marker::PhantomData;
 
@@ -50,6 +50,12 @@ pub trait RowMetric: Send + Sync + Sized + 'static {
         refs: &[Self::Prepared],
         out: &mut [i64],
     ) -> Result<(), CoreError>;
+
+    /// Each line's tokens as the family sees them, joined by single spaces (`None`: the family
+    /// does not tokenize); see [`Family::tokenize`].
+    fn tokenize(_config: Self::Config, _lines: &[&str]) -> Option<Vec<String>> {
+        None
+    }
 }
 
 /// The cached references of a [`RowMetric`], prepared once per segment.
@@ -141,6 +147,10 @@ impl<M: RowMetric> Family for PerReference<M> {
             },
         );
         work.into_iter().find_map(|(_, _, e)| e).map_or(Ok(()), Err)
+    }
+
+    fn tokenize(config: M::Config, lines: &[&str]) -> Option<Vec<String>> {
+        M::tokenize(config, lines)
     }
 
     fn pairs(config: M::Config, hyps: &[&str], refs: &[&str], exec: Exec) -> PerReferencePairs<M> {

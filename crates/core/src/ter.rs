@@ -15,10 +15,7 @@
 use rustc_hash::FxHashMap;
 
 use crate::error::CoreError;
-use crate::family::{Family, PairTable};
-use crate::parallel::{self, Exec, Grain};
-use crate::refset::RefSet;
-use crate::refset::ReferenceStore;
+use crate::per_reference::{PerReference, PerReferencePairs, RowMetric};
 use crate::text;
 
 /// The average reference length is stored times this: lcm(1, ..., 16).
@@ -631,125 +628,41 @@ pub fn segment_row<'a>(
     Ok(())
 }
 
-/// Tokenize every line, as hypotheses are tokenized.
-pub fn tokenize_all(config: &TerConfig, lines: &[&str], exec: Exec) -> Vec<String> {
-    parallel::map(exec, lines, || (), |_, line| config.tokenize(line))
-}
+/// TER as a [`RowMetric`]: hypotheses and references tokenized (references as sacrebleu
+/// tokenizes them, see [`TerConfig::tokenize_ref`]), and a segment's row the fewest edits to
+/// any of its references with their average length. [`PerReference`] does the rest.
+pub struct Ter;
 
-/// Tokenize every line, as references are tokenized.
-pub fn tokenize_refs(config: &TerConfig, lines: &[&str], exec: Exec) -> Vec<String> {
-    parallel::map(exec, lines, || (), |_, line| config.tokenize_ref(line))
-}
-
-/// Reference streams tokenized once.
-#[derive(Debug)]
-pub struct TerReferences {
-    config: TerConfig,
-    refs: RefSet<String>,
-}
-
-impl TerReferences {
-    /// Rows of several systems against segments `first..first + len`, segment-major
-    /// (row `i * systems.len() + k` is system k's segment `first + i`).
-    pub fn stats_many_into(
-        &self,
-        first: usize,
-        systems: &[&[&str]],
-        out: &mut [i64],
-        exec: Exec,
-    ) -> Result<(), CoreError> {
-        let n = systems.first().map_or(0, |s| s.len());
-        assert!(
-            systems.iter().all(|s| s.len() == n),
-            "streams of one length"
-        );
-        let segments: Vec<usize> = (first..first + n).collect();
-        let mut errors: Vec<Option<CoreError>> = vec![None; n];
-        let mut items: Vec<(usize, &mut [i64], &mut Option<CoreError>)> = segments
-            .iter()
-            .zip(out.chunks_mut(systems.len() * ROW_WIDTH))
-            .zip(errors.iter_mut())
-            .map(|((&i, rows), err)| (i, rows, err))
-            .collect();
-        parallel::for_each_mut(
-            exec,
-            &mut items,
-            Grain::Coarse,
-            TerScratch::default,
-            |s, (i, rows, err)| {
-                let refs = self.refs.segment(*i);
-                for (system, row) in systems.iter().zip(rows.chunks_mut(ROW_WIDTH)) {
-                    let hyp = self.config.tokenize(system[*i - first]);
-                    if let Err(e) = segment_row(&hyp, refs.iter().map(String::as_str), s, *i, row) {
-                        **err = Some(e);
-                        return;
-                    }
-                }
-            },
-        );
-        errors.into_iter().flatten().next().map_or(Ok(()), Err)
-    }
-}
-
-impl ReferenceStore for TerReferences {
-    /// Append segments given as sacrebleu lays references out (at most [`MAX_REFS`] each).
-    fn extend<'a, S: AsRef<[Option<&'a str>]> + Sync>(
-        &mut self,
-        streams: &[S],
-        exec: Exec,
-    ) -> Result<(), CoreError> {
-        let config = self.config;
-        self.refs.extend(streams, MAX_REFS, |lines| {
-            tokenize_refs(&config, lines, exec)
-        })
-    }
-
-    /// Number of segments.
-    fn len(&self) -> usize {
-        self.refs.len()
-    }
-
-    /// How many references each segment has.
-    fn refs_per_segment(&self) -> Vec<usize> {
-        self.refs.refs_per_segment()
-    }
-}
-
-impl Family for TerReferences {
+impl RowMetric for Ter {
     type Config = TerConfig;
-    type Pairs = TerPairwise;
+    type Prepared = String;
+    type Scratch = TerScratch;
 
     /// A TER segment is an edit-distance search with shifts: far more work than BLEU's.
     const COST: usize = 16;
+    const MAX_REFS: usize = MAX_REFS;
 
-    /// No segments yet; add them with [`ReferenceStore::extend`].
-    fn empty(config: TerConfig) -> Self {
-        TerReferences {
-            config,
-            refs: RefSet::default(),
-        }
-    }
-
-    fn config(&self) -> TerConfig {
-        self.config
-    }
-
-    fn row_width(&self) -> usize {
+    fn row_width(_: TerConfig) -> usize {
         ROW_WIDTH
     }
 
-    fn stats_many_into(
-        &self,
-        first: usize,
-        systems: &[&[&str]],
-        out: &mut [i64],
-        exec: Exec,
-    ) -> Result<(), CoreError> {
-        TerReferences::stats_many_into(self, first, systems, out, exec)
+    fn prepare_hyp(config: TerConfig, text: &str) -> String {
+        config.tokenize(text)
     }
 
-    fn pairs(config: TerConfig, hyps: &[&str], refs: &[&str], exec: Exec) -> TerPairwise {
-        TerPairwise::new(config, hyps, refs, exec)
+    fn prepare_ref(config: TerConfig, text: &str) -> String {
+        config.tokenize_ref(text)
+    }
+
+    fn row(
+        _: TerConfig,
+        scratch: &mut TerScratch,
+        segment: usize,
+        hyp: &String,
+        refs: &[String],
+        out: &mut [i64],
+    ) -> Result<(), CoreError> {
+        segment_row(hyp, refs.iter().map(String::as_str), scratch, segment, out)
     }
 
     fn tokenize(config: TerConfig, lines: &[&str]) -> Option<Vec<String>> {
@@ -757,81 +670,17 @@ impl Family for TerReferences {
     }
 }
 
+/// Reference streams tokenized once.
+pub type TerReferences = PerReference<Ter>;
+
 /// Every hypothesis against every reference as its only reference.
-#[derive(Debug)]
-pub struct TerPairwise {
-    hyps: Vec<String>,
-    refs: Vec<String>,
-}
-
-impl TerPairwise {
-    /// Tokenize `hyps` and `refs` once each.
-    pub fn new(config: TerConfig, hyps: &[&str], refs: &[&str], exec: Exec) -> Self {
-        TerPairwise {
-            hyps: tokenize_all(&config, hyps, exec),
-            refs: tokenize_refs(&config, refs, exec),
-        }
-    }
-}
-
-impl PairTable for TerPairwise {
-    /// Number of hypotheses.
-    fn n_hyps(&self) -> usize {
-        self.hyps.len()
-    }
-
-    /// Number of references.
-    fn n_refs(&self) -> usize {
-        self.refs.len()
-    }
-
-    /// Rows of hypotheses `first..first + count` against every reference.
-    fn rows_into(
-        &self,
-        first: usize,
-        count: usize,
-        out: &mut [i64],
-        exec: Exec,
-    ) -> Result<(), CoreError> {
-        let items: Vec<usize> = (first..first + count).collect();
-        let n_refs = self.refs.len();
-        let failed = std::sync::Mutex::new(None);
-        parallel::fill_rows(
-            exec,
-            &items,
-            out,
-            n_refs * ROW_WIDTH,
-            Grain::Coarse,
-            TerScratch::default,
-            |s, &h, rows| {
-                for (reference, row) in self.refs.iter().zip(rows.chunks_mut(ROW_WIDTH)) {
-                    if let Err(e) = segment_row(
-                        &self.hyps[h],
-                        std::iter::once(reference.as_str()),
-                        s,
-                        h,
-                        row,
-                    ) {
-                        *failed.lock().expect("no panics while held") = Some(e);
-                        return;
-                    }
-                }
-            },
-        );
-        failed
-            .into_inner()
-            .expect("no panics while held")
-            .map_or(Ok(()), Err)
-    }
-
-    fn row_width(&self) -> usize {
-        ROW_WIDTH
-    }
-}
+pub type TerPairwise = PerReferencePairs<Ter>;
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::family::Family;
+    use crate::parallel::Exec;
 
     fn ter(hyp: &str, reference: &str) -> (i64, usize) {
         let mut s = TerScratch::default();
