@@ -85,10 +85,6 @@ impl<M: RowMetric> ReferenceStore for PerReference<M> {
     }
 }
 
-/// Each segment's rows (one per system) with the error it met, if any: what a parallel task
-/// writes and nothing else.
-type SegmentWork<'o> = (usize, &'o mut [i64], Option<CoreError>);
-
 impl<M: RowMetric> Family for PerReference<M> {
     type Config = M::Config;
     type Pairs = PerReferencePairs<M>;
@@ -124,29 +120,20 @@ impl<M: RowMetric> Family for PerReference<M> {
         );
         let width = self.row_width();
         let config = self.config;
-        let mut work: Vec<SegmentWork<'_>> = out
-            .chunks_mut(systems.len() * width)
-            .enumerate()
-            .map(|(k, rows)| (first + k, rows, None))
-            .collect();
-        parallel::for_each_mut(
+        each_block::<M>(
             exec,
-            &mut work,
-            grain(M::COST),
-            M::Scratch::default,
-            |scratch, item| {
-                let (i, rows, error) = item;
-                let refs = self.refs.segment(*i);
+            first,
+            out,
+            systems.len() * width,
+            |scratch, i, rows| {
+                let refs = self.refs.segment(i);
                 for (system, row) in systems.iter().zip(rows.chunks_mut(width)) {
-                    let hyp = M::prepare_hyp(config, system[*i - first]);
-                    if let Err(err) = M::row(config, scratch, *i, &hyp, refs, row) {
-                        *error = Some(err);
-                        return;
-                    }
+                    let hyp = M::prepare_hyp(config, system[i - first]);
+                    M::row(config, scratch, i, &hyp, refs, row)?;
                 }
+                Ok(())
             },
-        );
-        work.into_iter().find_map(|(_, _, e)| e).map_or(Ok(()), Err)
+        )
     }
 
     fn tokenize(config: M::Config, lines: &[&str]) -> Option<Vec<String>> {
@@ -200,39 +187,58 @@ impl<M: RowMetric> PairTable for PerReferencePairs<M> {
         out: &mut [i64],
         exec: Exec,
     ) -> Result<(), CoreError> {
-        let block = self.refs.len() * self.row_width();
         let width = self.row_width();
-        let mut work: Vec<SegmentWork<'_>> = out
-            .chunks_mut(block.max(1))
-            .take(count)
-            .enumerate()
-            .map(|(k, rows)| (first + k, rows, None))
-            .collect();
-        parallel::for_each_mut(
+        let rows = &mut out[..count * self.refs.len() * width];
+        each_block::<M>(
             exec,
-            &mut work,
-            grain(M::COST),
-            M::Scratch::default,
-            |scratch, item| {
-                let (h, rows, error) = item;
-                for (r, row) in rows.chunks_mut(width).enumerate() {
-                    let result = M::row(
+            first,
+            rows,
+            self.refs.len() * width,
+            |scratch, h, block| {
+                for (r, row) in block.chunks_mut(width).enumerate() {
+                    M::row(
                         self.config,
                         scratch,
-                        *h,
-                        &self.hyps[*h],
+                        h,
+                        &self.hyps[h],
                         &self.refs[r..r + 1],
                         row,
-                    );
-                    if let Err(err) = result {
-                        *error = Some(err);
-                        return;
-                    }
+                    )?;
                 }
+                Ok(())
             },
-        );
-        work.into_iter().find_map(|(_, _, e)| e).map_or(Ok(()), Err)
+        )
     }
+}
+
+/// `fill(scratch, item, block)` for each `block`-long block of `out` (item `first + k` for the
+/// k-th), serial or parallel; the first failing block's error (by position) is the result.
+fn each_block<M: RowMetric>(
+    exec: Exec,
+    first: usize,
+    out: &mut [i64],
+    block: usize,
+    fill: impl Fn(&mut M::Scratch, usize, &mut [i64]) -> Result<(), CoreError> + Sync + Send,
+) -> Result<(), CoreError> {
+    if block == 0 {
+        return Ok(());
+    }
+    let mut work: Vec<(usize, &mut [i64], Option<CoreError>)> = out
+        .chunks_mut(block)
+        .enumerate()
+        .map(|(k, rows)| (first + k, rows, None))
+        .collect();
+    parallel::for_each_mut(
+        exec,
+        &mut work,
+        grain(M::COST),
+        M::Scratch::default,
+        |scratch, item| {
+            let (i, rows, error) = item;
+            *error = fill(scratch, *i, rows).err();
+        },
+    );
+    work.into_iter().find_map(|(_, _, e)| e).map_or(Ok(()), Err)
 }
 
 #[cfg(test)]
