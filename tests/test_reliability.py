@@ -612,3 +612,15 @@ def test_11_out_of_memory_is_one_line_and_status_1_never_a_signal(tmp_path: Path
                 assert len(lines) == 1 and lines[0].startswith("understudy: error: out of memory"), lines
             outcomes.append(proc.returncode)
     assert 1 in outcomes  # the limits do bite
+
+
+def test_3_a_locked_accumulator_still_pickles_and_copies() -> None:
+    import copy
+    import pickle
+
+    acc = BLEU().accumulator()
+    acc.update(["the cat sat"], [["the cat sat down"]])
+    for twin in (pickle.loads(pickle.dumps(acc)), copy.deepcopy(acc)):
+        assert twin.state.tolist() == acc.state.tolist()
+        twin.update(["a dog"], [["a dog"]])  # its own lock works
+        assert (twin.n_segments, acc.n_segments) == (2, 1)

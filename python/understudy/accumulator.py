@@ -49,6 +49,13 @@ class Accumulator:
         self._lock = threading.Lock()
         self._totals = totals if totals is not None else Totals.empty(metric.config)
 
+    def __getstate__(self) -> dict[str, Any]:
+        # The lock is the process's own: a copy or a pickle gets a new one.
+        return {"metric": self.metric, "totals": self.totals}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(state["metric"], state["totals"])  # type: ignore[misc]
+
     @property
     def totals(self) -> Totals:
         """Everything seen so far, as a :class:`~understudy.stats.Totals`."""
