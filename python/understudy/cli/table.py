@@ -26,10 +26,6 @@ from typing import Any
 
 from understudy.cli.output import encode, stdout, write
 
-FORMATS = ("text", "json", "latex", "csv")
-"""What ``-f`` chooses among."""
-
-
 @dataclass(frozen=True)
 class Table:
     """One table as every format shows it.
@@ -52,7 +48,7 @@ class Table:
     text: str | None = None
 
     def render(self, form: str) -> str:
-        """The table as ``form`` (one of :data:`FORMATS`) writes it."""
+        """The table as ``form`` (``text``, ``json``, ``latex`` or ``csv``) writes it."""
         if form == "json":
             return json.dumps(self.record, indent=1, ensure_ascii=False)
         if form == "csv":
@@ -143,4 +139,4 @@ def latex_table(header: list[str], rows: list[list[str]], comment: str) -> str:
     )
 
 
-__all__ = ["FORMATS", "Table", "csv_text", "emit", "latex_escape", "latex_table", "text_table"]
+__all__ = ["Table", "csv_text", "emit", "latex_escape", "latex_table", "text_table"]
