@@ -26,6 +26,7 @@ from typing import Any
 
 from understudy.cli.output import encode, stdout, write
 
+
 @dataclass(frozen=True)
 class Table:
     """One table as every format shows it.
