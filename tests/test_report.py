@@ -198,7 +198,7 @@ def test_the_diff_shows_sacrebleus_tokens_and_sentence_scores(
     hyps_a, hyps_b = (Path(p).read_text(encoding="utf-8").splitlines() for p in (a, b))
     assert len(rows) == 1000 < len(refs)  # a chosen 1000 of the 3004 segments
     assert f"1000 of {len(refs)} segments" in page and f"{len(refs) - 1000} are left out" in page
-    bleu, tokenize = SacreBLEU(), Tokenizer13a()
+    bleu, tokenize = SacreBLEU(effective_order=True), Tokenizer13a()  # as `score -sl`
     for row in rows[::37]:
         number, score_a, score_b, text_a, text_b, reference = row
         i = int(number) - 1
@@ -296,3 +296,33 @@ def test_progress_counts_every_step_to_the_total(n_systems: int) -> None:
     )
     steps = 2 + 2 + (n_systems > 1)  # two metrics, the systems' views, the buckets, the diff
     assert seen == [(k, steps) for k in range(1, steps + 1)]
+
+
+def test_sentence_scores_are_score_sls_so_an_exact_copy_scores_100(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    from sacrebleu import sentence_bleu
+    from understudy import BLEU
+    from understudy.report import build
+
+    # Short references, as TED's "Thank you." and "(Applause)": without effective order an
+    # exact copy of one has no 4-gram and scored 0.0 in the report (issue 27, item 1).
+    refs = ["Thank you .", "( Applause )", "The cat sat on the mat today .", "A dog ."]
+    copy = list(refs)
+    other = ["Thanks .", "( Laughter )", "The cat sat on a mat .", "The dog ."]
+    report = build([BLEU()], ["copy", "other"], [copy, other], [refs], "understudy report", n=10)
+    copy_view = next(v for v in report.systems if v.name == "copy")
+    # Every one of its segments, worst first, at sacrebleu's sentence BLEU of an exact copy (100, to
+    # the last bits of its float arithmetic).
+    assert [s.score for s in copy_view.worst] == [
+        sentence_bleu(r, [r]).score for r in sorted(refs, key=refs.index)
+    ]
+    assert {round(s.score, 9) for s in copy_view.worst} == {100.0}
+    buckets = next(a.buckets for a in report.analyses if a.buckets.title.startswith("segments by"))
+    assert buckets.values["copy"][-1] == len(refs)  # all in the top bucket
+    assert report.pair is not None
+    a_is_copy = report.pair.a == "copy"
+    for row in report.pair.rows:
+        i = row.number - 1
+        score_copy, score_other = (row.score_a, row.score_b) if a_is_copy else (row.score_b, row.score_a)
+        assert score_copy == sentence_bleu(copy[i], [refs[i]]).score and round(score_copy, 9) == 100.0
+        assert score_other == sentence_bleu(other[i], [refs[i]]).score  # sacrebleu's sentence BLEU

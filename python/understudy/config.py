@@ -155,6 +155,17 @@ class MetricConfig:
             fields |= _decode(cls, name, key, opt, text)
         return cls(**fields)
 
+    def for_sentences(self: C) -> C:
+        """This configuration as ``score -sl`` scores sentences: each field that declares a
+        ``sentence`` value (BLEU's effective order) takes it.
+
+        >>> from understudy import BLEUConfig
+        >>> BLEUConfig().for_sentences().effective_order
+        True
+        """
+        changes = {name: opt.sentence for name, opt in self.options() if opt.sentence is not None}
+        return dataclasses.replace(self, **changes)
+
     @classmethod
     def field_values(cls, values: Mapping[str, Any], sentence_level: bool = False) -> dict[str, Any]:
         """The fields that command-line ``values`` (by destination) give; a field without flags

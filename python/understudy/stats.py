@@ -150,6 +150,20 @@ class Stats(ABC, Generic[C, R]):
         """The score of every segment, vectorised."""
         return self.scores_of(self.rows).astype(np.float64)
 
+    def for_sentences(self: S) -> S:
+        """These statistics scored as ``score -sl`` scores sentences (BLEU with effective order):
+        the same rows under :meth:`MetricConfig.for_sentences`, counted alike.
+
+        >>> from understudy import BLEU
+        >>> stats = BLEU().segment_stats(["Thank you ."], [["Thank you ."]])
+        >>> float(stats.sentence_scores()[0]), round(float(stats.for_sentences().sentence_scores()[0]), 6)
+        (0.0, 100.0)
+        """
+        config = self.config.for_sentences()
+        if config.core_config() != self.config.core_config():
+            raise ConfigError(f"{config.name} counts sentences otherwise: use its sentence scorer")
+        return type(self)(self.rows, self.refs_per_segment, config)
+
     def sentence_results(self) -> list[R]:
         """The score of every segment as a full result record (scored in one vectorised call)."""
         signatures = {

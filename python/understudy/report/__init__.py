@@ -431,17 +431,20 @@ def build(
         rankings.append(all_pairs(stats, names, "bs", n, seed))
         tell()
     first = next(iter(per_metric))
+    # Sentence scores (histograms, worst segments, buckets, the diff) are what `score -sl`
+    # prints: BLEU with effective order, so an exact copy of a short reference scores 100.
+    sentences = [s.for_sentences() for s in per_metric[first]]
     bleu = _analysis_bleu(metrics)
-    views = _system_views(names, systems, refs, per_metric[first], per_metric.get("BLEU"), first)
+    views = _system_views(names, systems, refs, sentences, per_metric.get("BLEU"), first)
     tell()
     order = [system.name for system in rankings[0].ranking]
     colours = _colours(order)
-    analyses = _analyses(bleu, per_metric, first, names, systems, refs, colours)
+    analyses = _analyses(bleu, per_metric, sentences, names, systems, refs, colours)
     tell()
     pair_view = None
     if len(names) > 1:
         best = pair or (names.index(order[0]), names.index(order[1]))
-        pair_view = _pair_view(bleu, names, best, systems, refs, per_metric[first], first, seed)
+        pair_view = _pair_view(bleu, names, best, systems, refs, sentences, first, seed)
         tell()
     human_view = None
     if human is not None:
@@ -478,17 +481,18 @@ BANDS = tuple((f"< {bound:g}" if bound != float("inf") else "> 60", text) for bo
 def _analyses(
     bleu: BLEU,
     per_metric: dict[str, list[Stats[Any, Any]]],
-    first: str,
+    sentences: list[Stats[Any, Any]],
     names: Sequence[str],
     systems: Sequence[Sequence[str]],
     refs: Sequence[Sequence[str]],
     colours: dict[str, str],
 ) -> tuple[AnalysisView, ...]:
-    """compare-mt's analyses of every system: each metric by reference length, segments by the
-    first metric's sentence score, word F-measure by the words' frequency in the references."""
+    """compare-mt's analyses of every system: each metric by reference length (corpus scores of
+    each bucket), segments by the first metric's sentence score (``sentences``: as ``score -sl``
+    scores them), word F-measure by the words' frequency in the references."""
     lengths = reference_lengths(bleu, refs)
     tables = [by_reference_length(per_metric[m], names, lengths) for m in per_metric]
-    tables.append(by_sentence_score(per_metric[first], names))
+    tables.append(by_sentence_score(sentences, names))
     words = BLEU.from_config(replace(bleu.config, max_ngram_order=1), threads=1)
     tables.append(by_word_frequency([words.ngram_matches(hyps, refs) for hyps in systems], names))
     return tuple(AnalysisView(t, _buckets_svg(t, colours)) for t in tables)
