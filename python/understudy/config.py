@@ -90,8 +90,10 @@ class MetricConfig:
     title: ClassVar[str]
     """The name results print (a family may refine it per configuration: chrF2++)."""
     higher_is_better: ClassVar[bool] = True
-    score_range: ClassVar[tuple[float, float | None]] = (0.0, 100.0)
-    """The lowest and highest score (``None``: unbounded above, as TER)."""
+    score_range: ClassVar[tuple[float | None, float | None]] = (0.0, 100.0)
+    """The lowest and highest score (``None``: unbounded, as TER above)."""
+    from_text: ClassVar[bool] = True
+    """Whether the family scores text (a ``-m`` choice, with references); given scores do not."""
     needs_corpus: ClassVar[bool] = False
     """Whether a segment's statistics need the whole reference corpus first (NIST's
     information weights): such a family is never summed chunk by chunk."""
@@ -112,6 +114,19 @@ class MetricConfig:
     def row_width(self) -> int:
         """Columns of one statistics row."""
         raise NotImplementedError
+
+    def decimals(self, width: int) -> int:
+        """The decimals a score prints with when ``width`` is asked for: ``width`` counts decimals
+        on a 0..100 scale, so a metric on 0..1 prints two more (``-w 1``: COMET's 0.843).
+
+        >>> from understudy import BLEUConfig
+        >>> BLEUConfig().decimals(1)
+        1
+        """
+        low, high = self.score_range
+        if low is None or high is None or high - low >= 100:
+            return width
+        return width + 2 - math.floor(math.log10(high - low))
 
     def core_config(self) -> dict[str, Any]:
         """What the Rust core's scorer of this family takes, by name (``_core.Scorer``)."""

@@ -129,11 +129,12 @@ def check_refs(refs: RefStreams, n_segments: int | None) -> list[list[str | None
 @dataclass(frozen=True)
 class Family:
     """A metric family as the registry (:mod:`understudy.metrics`) holds it: its configuration,
-    statistics and metric object types, all declared in the family's one module."""
+    statistics and metric object types, all declared in the family's one module (the metric
+    object of text families is a :class:`Metric`; given scores have their own)."""
 
     config: type[MetricConfig]
     stats: type[Stats[Any, Any]]
-    metric: type[Metric[Any]]
+    metric: type[Any]
 
     @property
     def name(self) -> str:

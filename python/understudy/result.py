@@ -53,8 +53,9 @@ class Result:
         return {}
 
     def format(self, width: int = 2, score_only: bool = False, short: bool = False) -> str:
-        """``NAME|<signature> = <score>`` and the verbose text, or the score alone."""
-        score = f"{self.score:.{width}f}"
+        """``NAME|<signature> = <score>`` and the verbose text, or the score alone; ``width``
+        decimals on a 0-100 scale (see :meth:`~understudy.config.MetricConfig.decimals`)."""
+        score = f"{self.score:.{self.signature.config.decimals(width)}f}"
         if score_only:
             return score
         line = f"{self.name}|{self.signature.format(short)} = {score}"
@@ -67,7 +68,9 @@ class Result:
         """
         out: dict[str, Any] = {
             "name": self.name,
-            "score": self.score if width is None else round(self.score, width),
+            "score": self.score
+            if width is None
+            else round(self.score, self.signature.config.decimals(width)),
             "signature": self.signature.format(),
         }
         return out | self.head() | dict(self.signature.items()) | self.numbers()

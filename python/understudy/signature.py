@@ -47,9 +47,9 @@ _PASSTHROUGH_LONG = {short: long for long, short in _PASSTHROUGH.items()}
 
 
 def _families() -> dict[str, type[MetricConfig]]:
-    from understudy.metrics import CONFIGS
+    from understudy.metrics import EVERY_FAMILY
 
-    return CONFIGS
+    return {name: family.config for name, family in EVERY_FAMILY.items()}
 
 
 def _keys(config: type[MetricConfig]) -> set[str]:
@@ -80,6 +80,10 @@ class Signature:
     version: str = f"understudy-{__version__}"
     extras: tuple[tuple[str, str], ...] = field(default=())
 
+    def __post_init__(self) -> None:
+        if not self.config.from_text:  # given scores count no references: nrefs is not theirs
+            object.__setattr__(self, "nrefs", None)
+
     def with_extras(self, pairs: list[tuple[str, str]]) -> Signature:
         """This signature with ``pairs`` (for example ``("test", "wmt17")``) before its other extras.
 
@@ -92,7 +96,8 @@ class Signature:
     def items(self) -> list[tuple[str, str]]:
         """The ``(long key, value)`` pairs in print order (version last)."""
         pairs = [("metric", self.config.metric)] if self.config.names_metric else []
-        pairs.append(("nrefs", "var" if self.nrefs is None else str(self.nrefs)))
+        if self.config.from_text:  # given scores count no references
+            pairs.append(("nrefs", "var" if self.nrefs is None else str(self.nrefs)))
         pairs += list(self.extras)
         pairs += self.config.signature_pairs()
         pairs.append(("version", self.version))
@@ -151,7 +156,9 @@ max_ngram_order=2, effective_order=True)
             else:
                 raise SignatureError(f"unknown signature key {key!r} for {metric}")
         if "nrefs" not in values:
-            raise SignatureError("signature lacks nrefs")
+            if config_type.from_text:
+                raise SignatureError("signature lacks nrefs")
+            values["nrefs"] = "var"
         try:
             config = config_type.from_signature(values)
         except ConfigError as err:

@@ -192,10 +192,10 @@ class Stats(ABC, Generic[C, R]):
                 rows, refs_per_segment = data["rows"], data["refs_per_segment"]
         except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as err:
             raise InputFileError(f"{path}: not a statistics file written by understudy ({err})") from err
-        from understudy.metrics import FAMILIES
+        from understudy.metrics import EVERY_FAMILY
 
         metric = fields.pop("metric", "bleu")
-        family = FAMILIES.get(metric)
+        family = EVERY_FAMILY.get(metric)
         if family is None or (cls is not Stats and family.stats is not cls):
             raise InputFileError(f"{path}: holds {metric} statistics, not {cls.__name__}")
         kind = family.stats
@@ -210,9 +210,9 @@ def _pairs(config: MetricConfig) -> str:
 
 def stats_type(config: MetricConfig) -> type[Stats[Any, Any]]:
     """The statistics class of a configuration's metric."""
-    from understudy.metrics import FAMILIES
+    from understudy.metrics import EVERY_FAMILY
 
-    return FAMILIES[config.metric].stats
+    return EVERY_FAMILY[config.metric].stats
 
 
 @dataclass

@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from understudy.cli.given import add_scores_options, given_scores, given_stats, wants_scores
 from understudy.cli.output import (
     CliError,
     add_command,
@@ -38,8 +39,11 @@ from understudy.correlation.paper import (
     reference_subsets,
     regression,
 )
+from understudy.errors import LengthMismatchError
 from understudy.metric import Metric
 from understudy.metrics import family_titles, lower_is_better
+from understudy.metrics.scores import GivenScores
+from understudy.stats import Stats
 
 EXAMPLES = """examples:
   understudy correlate ref-B.txt -i sys/*.txt --human mqm_system_scores.tsv -m bleu chrf ter
@@ -47,6 +51,7 @@ EXAMPLES = """examples:
   understudy correlate ref.de -i *.de --human mqm.tsv --level segment       segment level, pooled
   understudy correlate ref.de -i *.de --human h.tsv --metric-scores comet.tsv --compare
   understudy correlate ref.de -i *.de --human h.tsv -f json --plot regression.svg
+  understudy correlate ref.de -i *.de --human mqm.tsv -m bleu --scores COMET-22=comet.out --compare
 
 A system's name is its file's name without the last extension (--names to give others); the
 human file must score every system (TSV/CSV 'system<TAB>score' or 'system<TAB>segment<TAB>score',
@@ -71,8 +76,26 @@ def add_parser(commands: Any) -> None:
     p.add_argument("--names", nargs="+", metavar="NAME", help="the systems' names in the human file")
     p.add_argument("--human", required=True, metavar="FILE", help="human scores (TSV, CSV, JSON or MQM)")
     p.add_argument(
-        "--metric-scores", nargs="+", default=[], metavar="FILE", help="scores of other metrics (as --human)"
+        "--metric-scores",
+        nargs="+",
+        default=[],
+        metavar="FILE",
+        help="scores of other metrics, read as --human reads (system scores too); --scores is the form with"
+        " signatures, directions and --resample segments",
     )
+    _add_statistics_options(p)
+    add_metric_options(p)
+    add_scores_options(p)
+    p.add_argument(
+        "-f", "--format", default="text", choices=["text", "json", "csv", "latex"], help="default: text"
+    )
+    p.add_argument("-w", "--width", type=int, default=3, help="decimal places (default: 3)")
+    add_threads_option(p)
+    p.set_defaults(run=run)
+
+
+def _add_statistics_options(p: argparse.ArgumentParser) -> None:
+    """What is computed: level, statistics, intervals, comparisons, plots, the paper's analyses."""
     p.add_argument("--level", choices=["system", "segment"], default="system", help="default: system")
     p.add_argument(
         "--statistics",
@@ -108,13 +131,6 @@ def add_parser(commands: Any) -> None:
         help="also the BLEU paper's analyses: regression and residuals, range-normalized scores, "
         "adjacent systems' human differences (segment scores), every subset of the references",
     )
-    add_metric_options(p)
-    p.add_argument(
-        "-f", "--format", default="text", choices=["text", "json", "csv", "latex"], help="default: text"
-    )
-    p.add_argument("-w", "--width", type=int, default=3, help="decimal places (default: 3)")
-    add_threads_option(p)
-    p.set_defaults(run=run)
 
 
 def system_names(args: argparse.Namespace) -> list[str]:
@@ -139,14 +155,33 @@ def check_coverage(human: HumanScores, names: list[str], what: str) -> None:
         )
 
 
+def _given_stats(
+    args: argparse.Namespace, given: list[GivenScores], segments: int
+) -> list[list[Stats[Any, Any]]]:
+    """Each --scores metric's statistics of the systems of -i, checked against the text's length."""
+    for metric in given:
+        if len(metric) != segments:
+            raise LengthMismatchError(
+                f"{metric.config.source}: {len(metric)} {metric.config.name} scores per system, but the"
+                f" references have {segments} lines"
+            )
+    return given_stats(given, args.input)
+
+
 def _system_level(
-    args: argparse.Namespace, metrics: list[Metric[Any]], names: list[str], human: HumanScores
+    args: argparse.Namespace,
+    metrics: list[Metric[Any]],
+    given: list[GivenScores],
+    names: list[str],
+    human: HumanScores,
 ) -> tuple[dict[str, list[float]], list[float], list[str], dict[str, str]]:
     refs, systems = read_parallel(args.refs, args.input)
     scores: dict[str, list[float]] = {}
     signatures: dict[str, str] = {}
-    for metric in metrics:
-        per_system = metric.segment_stats_many(systems, refs)
+    all_stats = [m.segment_stats_many(systems, refs) for m in metrics] + _given_stats(
+        args, given, len(refs[0])
+    )
+    for per_system in all_stats:
         results = [stats.score() for stats in per_system]
         scores[results[0].name] = [r.score for r in results]
         signatures[results[0].name] = results[0].signature.format()
@@ -159,7 +194,11 @@ def _system_level(
 
 
 def _segment_level(
-    args: argparse.Namespace, metrics: list[Metric[Any]], names: list[str], human: HumanScores
+    args: argparse.Namespace,
+    metrics: list[Metric[Any]],
+    given: list[GivenScores],
+    names: list[str],
+    human: HumanScores,
 ) -> tuple[dict[str, list[float]], list[float], list[str], dict[str, str]]:
     if not human.has_segments:
         raise CliError(f"{args.human} has system scores only; --level segment needs segment scores")
@@ -176,8 +215,9 @@ def _segment_level(
     scores: dict[str, list[float]] = {}
     signatures: dict[str, str] = {}
     systems = dict(zip(names, read_texts(args.input), strict=True))
-    for metric in metrics:
-        per_system = {n: metric.segment_stats(hyps, refs) for n, hyps in systems.items()}
+    all_stats = [[metric.segment_stats(hyps, refs) for hyps in systems.values()] for metric in metrics]
+    for listed in all_stats + _given_stats(args, given, len(refs[0])):
+        per_system = dict(zip(names, listed, strict=True))
         sentence = {n: stats.sentence_scores() for n, stats in per_system.items()}
         first = next(iter(per_system.values()))
         scores[first.config.name] = [float(sentence[n][seg - 1]) for n, seg in items]
@@ -215,15 +255,19 @@ def run(args: argparse.Namespace) -> int:
     human = read_human(args.human)
     check_coverage(human, names, args.human)
     warn_reference_as_system(args.refs, args.input)
-    metrics = scorers(args, sentence_level=args.level == "segment")
+    text = bool(args.metrics) or not wants_scores(args)
+    metrics = scorers(args, sentence_level=args.level == "segment") if text else []
+    given = given_scores(args, args.input, None)[0]
     if args.resample == "segments" and (args.level != "system" or args.metric_scores):
         raise CliError(
-            "--resample segments is for system-level correlations of -m metrics (not --metric-scores)"
+            "--resample segments is for system-level correlations of -m and --scores metrics (not"
+            " --metric-scores)"
         )
     args.collected_stats = {}
     collect = _system_level if args.level == "system" else _segment_level
-    scores, human_scores, items, signatures = collect(args, metrics, names, human)
-    higher = {m.config.name: m.config.higher_is_better for m in metrics}
+    scores, human_scores, items, signatures = collect(args, metrics, given, names, human)
+    configs = [m.config for m in metrics] + [g.config for g in given]
+    higher = {c.name: c.higher_is_better for c in configs}
     result = correlate(
         scores,
         human_scores,
@@ -239,28 +283,33 @@ def run(args: argparse.Namespace) -> int:
         if args.resample == "segments"
         else None,
     )
-    comparisons = []
-    if args.compare:
-        metric_names = list(scores)
-        for i, a in enumerate(metric_names):
-            for b in metric_names[i + 1 :]:
-                comparisons.append(
-                    compare(
-                        (a, scores[a]),
-                        (b, scores[b]),
-                        human_scores,
-                        args.statistics[0],
-                        args.bootstrap or 1000,
-                        args.seed,
-                        higher,
-                    )
-                )
+    comparisons = _comparisons(args, scores, human_scores, higher) if args.compare else []
     unscored = {n: v for n, v in human.system.items() if n not in names} if args.level == "system" else {}
     paper = _paper(args, result, human, names, metrics) if args.paper else None
     _print(result, comparisons, unscored, args, higher, paper)
     if args.plot:
         _plots(args.plot, result, paper, higher)
     return 0
+
+
+def _comparisons(
+    args: argparse.Namespace, scores: dict[str, list[float]], human: list[float], higher: dict[str, bool]
+) -> list[Any]:
+    """Each pair of metrics' difference in correlation, by paired permutation."""
+    names = list(scores)
+    return [
+        compare(
+            (a, scores[a]),
+            (b, scores[b]),
+            human,
+            args.statistics[0],
+            args.bootstrap or 1000,
+            args.seed,
+            higher,
+        )
+        for i, a in enumerate(names)
+        for b in names[i + 1 :]
+    ]
 
 
 def _plots(

@@ -67,7 +67,7 @@ def add_metric_options(parser: argparse.ArgumentParser, language: bool = True) -
         "--metrics",
         nargs="+",
         choices=list(FAMILIES),
-        default=["bleu"],
+        default=None,
         metavar="METRIC",
         help=f"any of {' '.join(FAMILIES)} (default: bleu); printed in that order, as sacrebleu does",
     )
@@ -83,7 +83,7 @@ def scorers(args: argparse.Namespace, sentence_level: bool) -> list[Metric[Any]]
     """One metric object per family of ``-m``, in the registry's order, configured by the
     families' options; ``sentence_level`` sets what a family changes for sentence scores
     (BLEU's effective order)."""
-    chosen = [f for name, f in FAMILIES.items() if name in getattr(args, "metrics", ["bleu"])]
+    chosen = [f for name, f in FAMILIES.items() if name in chosen_metrics(args)]
     values = vars(args)
     return [
         f.metric.from_options(
@@ -93,6 +93,12 @@ def scorers(args: argparse.Namespace, sentence_level: bool) -> list[Metric[Any]]
         )
         for f in chosen
     ]
+
+
+def chosen_metrics(args: argparse.Namespace) -> list[str]:
+    """The families of ``-m``: BLEU when none is named."""
+    named: list[str] | None = getattr(args, "metrics", None)
+    return named or ["bleu"]
 
 
 def check_stdin_once(uses: list[tuple[str, str]]) -> None:

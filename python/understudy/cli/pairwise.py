@@ -16,6 +16,7 @@ from understudy.cli.output import (
     add_threads_option,
     check_stdin_once,
     check_width,
+    chosen_metrics,
     scorers,
     stdout,
 )
@@ -79,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     if output is not None:
         writable(output)
     check_stdin_once([(args.hyps, "HYPS"), (args.refs, "REFS")])
-    if len(args.metrics) != 1:
+    if len(chosen_metrics(args)) != 1:
         raise CliError("pairwise takes one metric (-m bleu, chrf or ter)")
     hyps = [line.rstrip() for line in read_lines(args.hyps)]
     refs = [line.rstrip() for line in read_lines(args.refs)]

@@ -10,12 +10,14 @@ from typing import Any, TypeVar
 import numpy as np
 
 from understudy.cli.chunks import add_dask_option
+from understudy.cli.given import add_scores_options, given_scores, given_stats, wants_scores
 from understudy.cli.output import (
     CliError,
     add_command,
     add_metric_options,
     add_threads_option,
     check_width,
+    chosen_metrics,
     scorers,
 )
 from understudy.cli.progress import Progress
@@ -28,12 +30,14 @@ from understudy.cli.sacrebleu_cli import (
 )
 from understudy.cli.score_printers import SentenceWriter, print_corpus
 from understudy.cli.significance import add_significance_options, print_confidence, print_paired
-from understudy.cli.stream import Scored, score_stream
+from understudy.cli.stream import score_stream
 from understudy.cli.testset import Refs, add_testset_options, testset_refs
 from understudy.metric import Metric
 from understudy.metrics import family_titles
+from understudy.metrics.scores import GivenScores
 from understudy.result import Result
 from understudy.significance import ConfidenceResult, PairedResult, Test, bootstrap_ci, paired_test
+from understudy.stats import Stats, Totals
 
 EXAMPLES = """examples:
   understudy score ref.de -i hyp.de                       JSON (sacrebleu's default)
@@ -49,6 +53,8 @@ EXAMPLES = """examples:
   understudy score ref.de -i hyp.de --confidence          95% interval by bootstrap resampling
   understudy score -t wmt17 -l en-de -i hyp.de            against the official WMT17 reference
   understudy score -t wmt19 -l de-en -i hyp.en --origlang de   only documents written in German
+  understudy score ref.de -i a.de b.de -m bleu chrf --scores COMET-22=comet.out --paired-bs -f text
+  understudy score --scores COMET-22=comet.out -f text    given scores alone: their means
 
 Files are read and scored 20,000 lines at a time, so memory stays flat however
 long they are; a progress bar is shown when standard error is a terminal.
@@ -94,6 +100,7 @@ def add_parser(commands: Any) -> None:
     p.add_argument("-sh", "--short", action="store_true", help="abbreviated signature in text output")
     add_testset_options(p)
     add_significance_options(p)
+    add_scores_options(p)
     add_threads_option(p)
     add_dask_option(p)
     add_sacrebleu_options(p)
@@ -141,9 +148,12 @@ def run(args: argparse.Namespace) -> int:
     if early is not None:
         return early
     paired: Test | None = "bs" if args.paired_bs else "ar" if args.paired_ar else None
+    if wants_scores(args) and not (args.refs or args.test_set or args.input):
+        return _run_given_only(args, paired)
+    _check_given(args)
     if (paired or args.confidence) and args.sentence_level:
         raise CliError("confidence intervals and paired tests are for corpus scores, not -sl")
-    if args.sentence_level and len(set(args.metrics)) > 1:
+    if args.sentence_level and len(set(chosen_metrics(args))) > 1:
         raise CliError("sentence-level scoring (-sl) takes one metric, as in sacrebleu")
     # The scorers first: a tokenizer's missing extra is named before a test set is fetched.
     metrics = scorers(args, sentence_level=args.sentence_level)
@@ -160,37 +170,80 @@ def run(args: argparse.Namespace) -> int:
     scored = score_stream(args, metrics, keep_rows=keep_rows, testset=testset, sentences=sentences)
     if scored is None:
         return 0
-    if paired is not None:
-        _run_paired(args, scored, paired, tag)
-        return 0
-    if args.confidence:
-        if len(scored.names) > 1:
-            raise CliError("--confidence takes one system; for several, use --paired-bs or --paired-ar")
-        assert scored.stats is not None
-        cis = [
-            tag(bootstrap_ci(stats[0], args.confidence_n, args.seed, scored.names[0]))
-            for stats in scored.stats
-        ]
-        print_confidence(cis, [stats[0] for stats in scored.stats], args)
-        return 0
-    results = [
-        (name, [tag(scored.totals[m][k].score()) for m in range(len(metrics))])
-        for k, name in enumerate(scored.names)
-    ]
-    print_corpus(results, args)
+    given, _ = given_scores(args, scored.names, scored.totals[0][0].n_segments)
+    if scored.stats is not None:
+        scored.stats += given_stats(given, scored.names)
+    _print_scored(args, scored.names, scored.stats, paired, tag, given, scored.totals)
     return 0
 
 
-def _run_paired(args: argparse.Namespace, scored: Scored, paired: Test, tag: _Tagger) -> None:
+def _check_given(args: argparse.Namespace) -> None:
+    """Refuse --scores where its scores cannot follow the text's segments."""
+    if not wants_scores(args):
+        return
+    for flag, given in [
+        ("-sl", args.sentence_level),
+        ("--origlang/--subset", args.origlang is not None or args.subset is not None),
+        ("--detail", args.detail),
+    ]:
+        if given:
+            raise CliError(f"--scores cannot be combined with {flag}: its scores are of every line of -i")
+
+
+def _run_given_only(args: argparse.Namespace, paired: Test | None) -> int:
+    """``score --scores ...`` with no text: the given metrics of the files' own systems."""
+    if args.metrics:
+        raise CliError("-m scores the text of systems: give reference files and -i")
+    _check_given(args)
+    given, names = given_scores(args, None, None)
+    stats = given_stats(given, names) if paired or args.confidence else None
+    _print_scored(args, names, stats, paired, _Tagger([]), given, None)
+    return 0
+
+
+def _print_scored(
+    args: argparse.Namespace,
+    names: list[str],
+    stats: list[list[Stats[Any, Any]]] | None,
+    paired: Test | None,
+    tag: _Tagger,
+    given: list[GivenScores],
+    totals: list[list[Totals]] | None,
+) -> None:
+    """Paired tests, intervals or corpus scores of every metric: the text's (``totals``), then given."""
+    if paired is not None:
+        assert stats is not None
+        _run_paired(args, names, stats, paired, tag)
+        return
+    if args.confidence:
+        if len(names) > 1:
+            raise CliError("--confidence takes one system; for several, use --paired-bs or --paired-ar")
+        assert stats is not None
+        cis = [tag(bootstrap_ci(per[0], args.confidence_n, args.seed, names[0])) for per in stats]
+        print_confidence(cis, [per[0] for per in stats], args)
+        return
+    results = [
+        (name, [*(tag(t[k].score()) for t in totals or []), *(tag(g.corpus_score(name)) for g in given)])
+        for k, name in enumerate(names)
+    ]
+    print_corpus(results, args)
+
+
+def _run_paired(
+    args: argparse.Namespace,
+    names: list[str],
+    all_stats: list[list[Stats[Any, Any]]],
+    paired: Test,
+    tag: _Tagger,
+) -> None:
     """Each system against the first (the baseline) with every metric, as sacrebleu's command line does."""
-    if len(scored.names) < 2:
+    if len(names) < 2:
         raise CliError("paired tests need at least two systems (the first is the baseline)")
-    assert scored.stats is not None
     n = args.paired_bs_n if paired == "bs" else args.paired_ar_n
     tests = []
-    per_metric = len(scored.names) - 1
-    with Progress("paired test", total=per_metric * len(scored.metrics), unit="systems") as bar:
-        for m, stats in enumerate(scored.stats):
+    per_metric = len(names) - 1
+    with Progress("paired test", total=per_metric * len(all_stats), unit="systems") as bar:
+        for m, stats in enumerate(all_stats):
 
             def advance(k: int, _: int, done: int = m * per_metric) -> None:
                 bar.update(done + k)
@@ -198,7 +251,7 @@ def _run_paired(args: argparse.Namespace, scored: Scored, paired: Test, tag: _Ta
             # As sacrebleu's command line: no bootstrap interval beside randomization.
             result = paired_test(
                 stats,
-                scored.names,
+                names,
                 paired,
                 n,
                 args.seed,

@@ -80,7 +80,7 @@ def corpus_table(results: list[tuple[str, list[Result]]], args: argparse.Namespa
     w = args.width
     return Table(
         header=["System", *(r.name for r in first)],
-        rows=[[name, *(f"{r.score:.{w}f}" for r in scores)] for name, scores in results],
+        rows=[[name, *(r.format(w, score_only=True) for r in scores)] for name, scores in results],
         notes=[f"{r.name} signature: {r.signature.format(args.short)}" for r in first],
         latex_join="\n% ",
         csv_header=["system", *(c for r in first for c in (r.name, f"{r.name}_signature"))],

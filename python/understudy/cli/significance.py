@@ -10,6 +10,7 @@ import argparse
 from dataclasses import replace
 from typing import Any
 
+from understudy.cli.given import add_scores_options, given_scores, given_stats, wants_scores
 from understudy.cli.output import (
     CliError,
     add_command,
@@ -68,6 +69,7 @@ def add_significance_options(p: argparse.ArgumentParser, paired_flags: bool = Tr
 
 
 def _score(s: SystemScore, width: int) -> str:
+    """A score, with its resampled mean ± 95% interval when there is one (``width`` decimals)."""
     if s.mean is None or s.ci is None:
         return f"{s.score:.{width}f}"
     return f"{s.score:.{width}f} ({s.mean:.{width}f} ± {s.ci:.{width}f})"
@@ -84,14 +86,13 @@ def _metric_name(signature: Signature) -> str:
 def print_paired(results: list[PairedResult], args: argparse.Namespace) -> None:
     """Paired tests, one per metric: each system's score, mean ± 95% interval and p-value against
     the baseline, a pair of columns per metric."""
-    w = args.width
     first = results[0]
     names = [f"Baseline: {first.baseline.name}", *(s.name for s in first.systems)]
     header = ["System"]
     columns: list[list[str]] = []
     intervals = first.baseline.mean is not None
     for result in results:
-        name = _metric_name(result.signature)
+        name, w = _metric_name(result.signature), result.signature.config.decimals(args.width)
         header += [f"{name} (μ ± 95% CI)" if intervals else name, "p-value"]
         columns.append([_score(result.baseline, w), *(_score(s, w) for s in result.systems)])
         columns.append(["", *(_p(s) for s in result.systems)])
@@ -123,9 +124,9 @@ def print_confidence(
     results: list[ConfidenceResult], stats: list[Stats[Any, Any]], args: argparse.Namespace
 ) -> None:
     """One system's score with its bootstrap mean ± 95% interval, a line (or record) per metric."""
-    w = args.width
     lines, records = [], []
     for result, system_stats in zip(results, stats, strict=True):
+        w = result.signature.config.decimals(args.width)
         base = replace(system_stats.score(), signature=result.signature)
         s = result.system
         if args.score_only:
@@ -133,7 +134,7 @@ def print_confidence(
             continue
         records.append(
             {
-                **base.to_dict(w),
+                **base.to_dict(args.width),
                 "confidence_mean": s.mean,
                 "confidence_ci": s.ci,
                 "bs": result.n,
@@ -163,6 +164,8 @@ EXAMPLES = """examples:
   understudy compare ref.de -i sys*.de --paired-ar -n 2000  by approximate randomization
   understudy compare ref.de -i sys*.de --blocks -f text     the BLEU paper's block t-test, 20 blocks
   understudy compare ref.de -i sys*.de -m bleu chrf ter     clusters by each metric in turn
+  understudy compare ref.de -i sys*.de -m bleu --scores COMET-22=comet.out   BLEU and COMET-22
+  understudy compare --scores MetricX-24=a.jsonl MetricX-24=b.jsonl   on given scores alone
 """
 
 
@@ -178,9 +181,13 @@ def add_parser(commands: Any) -> None:
         "adjacent systems.",
         EXAMPLES,
     )
-    p.add_argument("refs", nargs="+", metavar="REF", help="reference file(s)")
+    p.add_argument("refs", nargs="*", metavar="REF", help="reference file(s)")
     p.add_argument(
-        "-i", "--input", nargs="+", required=True, metavar="HYP", help="system output files (two or more)"
+        "-i",
+        "--input",
+        nargs="+",
+        metavar="HYP",
+        help="system output files (two or more; none with --scores alone)",
     )
     test = p.add_mutually_exclusive_group()
     test.add_argument("--paired-bs", action="store_true", help="paired bootstrap resampling (default)")
@@ -197,10 +204,17 @@ def add_parser(commands: Any) -> None:
     p.add_argument("--alpha", type=float, default=ALPHA, help="significance level for clusters (0.05)")
     add_significance_options(p, paired_flags=False)
     add_metric_options(p)
+    add_scores_options(p)
     p.add_argument(
         "-f", "--format", default="text", choices=["json", "text", "latex", "csv"], help="default: text"
     )
-    p.add_argument("-w", "--width", type=int, default=1, help="decimal places (default: 1)")
+    p.add_argument(
+        "-w",
+        "--width",
+        type=int,
+        default=1,
+        help="decimal places on a 0-100 scale (default: 1; 0-1 scores: 2 more)",
+    )
     p.add_argument("-sh", "--short", action="store_true", help="abbreviated signature")
     add_threads_option(p)
     p.set_defaults(run=run)
@@ -208,24 +222,14 @@ def add_parser(commands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Read every system, then run the chosen comparison."""
-    if len(args.input) < 2:
-        raise CliError("compare needs at least two systems")
-    if len(set(args.input)) != len(args.input):
-        raise CliError("the same system file is given twice with -i")
-    check_stdin_once(
-        [(p, f"reference {k + 1}") for k, p in enumerate(args.refs)]
-        + [(p, f"system {k + 1} (-i)") for k, p in enumerate(args.input)]
-    )
-    warn_reference_as_system(args.refs, args.input)
-    refs, systems = read_parallel(args.refs, args.input)
+    names, per_metric = _all_stats(args)
     results: list[BlockTestResult | AllPairsResult] = []
-    for metric in scorers(args, sentence_level=False):
-        stats = metric.segment_stats_many(systems, refs)
+    for stats in per_metric:
         if args.blocks is not None:
-            results.append(block_ttest(stats, args.input, args.blocks))
+            results.append(block_ttest(stats, names, args.blocks))
         else:
             test: Test = "ar" if args.paired_ar else "bs"
-            results.append(all_pairs(stats, args.input, test, args.n, args.seed, args.p_values, args.alpha))
+            results.append(all_pairs(stats, names, test, args.n, args.seed, args.p_values, args.alpha))
     if args.format == "csv":
         if args.blocks is not None:
             raise CliError("-f csv is for the clusters; the block test prints text, JSON or LaTeX")
@@ -243,6 +247,41 @@ def run(args: argparse.Namespace) -> int:
         else:
             print_all_pairs(result, args)
     return 0
+
+
+def _all_stats(args: argparse.Namespace) -> tuple[list[str], list[list[Stats[Any, Any]]]]:
+    """The systems' names and, per metric (-m, then --scores), their statistics."""
+    if not args.input:
+        if not wants_scores(args):
+            raise CliError("compare needs systems: -i with reference files, or --scores")
+        if args.refs or args.metrics:
+            raise CliError("reference files and -m score the text of systems: give their files with -i")
+        given, names = given_scores(args, None, None)
+        _check_systems(names)
+        return names, [*given_stats(given, names)]
+    if not args.refs:
+        raise CliError("no references: give reference files before -i (or --scores alone, without -i)")
+    _check_systems(args.input)
+    check_stdin_once(
+        [(p, f"reference {k + 1}") for k, p in enumerate(args.refs)]
+        + [(p, f"system {k + 1} (-i)") for k, p in enumerate(args.input)]
+    )
+    warn_reference_as_system(args.refs, args.input)
+    refs, systems = read_parallel(args.refs, args.input)
+    per_metric: list[list[Stats[Any, Any]]] = []
+    if args.metrics or not wants_scores(args):
+        per_metric += [
+            metric.segment_stats_many(systems, refs) for metric in scorers(args, sentence_level=False)
+        ]
+    given, _ = given_scores(args, args.input, len(systems[0]))
+    return args.input, [*per_metric, *given_stats(given, args.input)]
+
+
+def _check_systems(names: list[str]) -> None:
+    if len(names) < 2:
+        raise CliError("compare needs at least two systems")
+    if len(set(names)) != len(names):
+        raise CliError("the same system file is given twice with -i")
 
 
 def _csv_names(name: str) -> list[str]:
@@ -279,7 +318,7 @@ def _all_pairs_csv(results: list[AllPairsResult]) -> None:
 
 def print_all_pairs(result: AllPairsResult, args: argparse.Namespace) -> None:
     """Ranking with clusters, then the p-value of every pair."""
-    w, name = args.width, _metric_name(result.signature)
+    w, name = result.signature.config.decimals(args.width), _metric_name(result.signature)
     cluster_of = {name: k + 1 for k, members in enumerate(result.clusters) for name in members}
     rows = [[str(cluster_of[s.name]), s.name, _score(s, w)] for s in result.ranking]
     pair_rows = [
@@ -299,7 +338,7 @@ def print_all_pairs(result: AllPairsResult, args: argparse.Namespace) -> None:
 
 def print_blocks(result: BlockTestResult, args: argparse.Namespace) -> None:
     """The paper's Table 2: mean and standard deviation of block scores, t between adjacent systems."""
-    w, name = args.width, _metric_name(result.signature)
+    w, name = result.signature.config.decimals(args.width), _metric_name(result.signature)
     t_of = {c.worse: c for c in result.comparisons}
     rows = []
     for s in result.systems:

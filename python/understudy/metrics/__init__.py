@@ -4,6 +4,8 @@ A family (``bleu``, ``chrf``, ``ter``) is one statistics row and one Rust scorer
 module declares its configuration, its scoring function, its result, its statistics and
 its metric object, and ends with its :class:`~understudy.metric.Family` entry. Adding a
 family is adding its module to :data:`FAMILIES` below (see ARCHITECTURE.md, "Adding a metric").
+Given segment scores (``scores``: COMET, MetricX, ...) are a family too, scored from numbers
+rather than text: :data:`GIVEN`, in :data:`EVERY_FAMILY` but not a ``-m`` choice.
 
 >>> from understudy.metrics.ter import TERConfig
 >>> metric_for(TERConfig()).corpus_score(["a b"], [["a b c"]]).score  # sacrebleu: 33.33...
@@ -18,10 +20,16 @@ from typing import Any
 
 from understudy.config import MetricConfig
 from understudy.metric import Family, Metric, RefStreams
-from understudy.metrics import bleu, chrf, ter
+from understudy.metrics import bleu, chrf, scores, ter
 
 FAMILIES: dict[str, Family] = {f.name: f for f in (bleu.FAMILY, chrf.FAMILY, ter.FAMILY)}
-"""Every family by name, in the order sacrebleu prints them."""
+"""Every family that scores text, by name, in the order sacrebleu prints them (``-m``)."""
+
+GIVEN: Family = scores.FAMILY
+"""The family of given segment scores (``--scores NAME=FILE``)."""
+
+EVERY_FAMILY: dict[str, Family] = {**FAMILIES, GIVEN.name: GIVEN}
+"""Every family by name: those that score text, then given scores (saved files, signatures)."""
 
 METRICS: dict[str, type[Metric[Any]]] = {name: f.metric for name, f in FAMILIES.items()}
 """Every family's metric object type by name."""

@@ -1,0 +1,142 @@
+"""Given segment scores on the command line: ``--scores NAME=FILE`` beside ``-m``.
+
+Each NAME is a metric column like BLEU's: its scores are read (see
+:mod:`understudy.score_files` for the formats) and matched to the systems of ``-i``: by
+name for files that name their systems, in ``-i`` order for files of one system each. With
+no text at all, the systems are the files' own.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from understudy.cli.output import CliError
+from understudy.errors import LengthMismatchError
+from understudy.metrics.scores import PRESETS, GivenScores, preset
+from understudy.score_files import FORMATS, is_named, read_named_scores, read_system_scores, select_systems
+from understudy.stats import Stats
+
+HELP = (
+    "segment scores of another metric, NAME=FILE (repeatable; several files for one NAME: one per "
+    "system, in -i order). Formats, told apart by content: one score a line; system<TAB>segment<TAB>score; "
+    "comet-score's output or --to_json; MetricX's JSONL; mt-metrics-eval's SYSTEM<TAB>score. Presets: "
+    + ", ".join(p[0] for p in PRESETS.values())
+)
+
+
+def add_scores_options(parser: argparse.ArgumentParser) -> None:
+    """``--scores NAME=FILE ...``, their direction and their format."""
+    group = parser.add_argument_group("given scores (COMET, MetricX, ...: any metric's segment scores)")
+    group.add_argument("--scores", nargs="+", action="extend", default=[], metavar="NAME=FILE", help=HELP)
+    group.add_argument(
+        "--scores-lower-is-better",
+        nargs="+",
+        action="extend",
+        default=[],
+        metavar="NAME",
+        help="metrics of --scores where lower is better (needed for a NAME without a preset)",
+    )
+    group.add_argument(
+        "--scores-higher-is-better",
+        nargs="+",
+        action="extend",
+        default=[],
+        metavar="NAME",
+        help="metrics of --scores where higher is better (needed for a NAME without a preset)",
+    )
+    group.add_argument(
+        "--scores-format", choices=FORMATS, help="the format of every --scores file (default: from content)"
+    )
+
+
+def _files_by_name(args: argparse.Namespace) -> dict[str, list[str]]:
+    files: dict[str, list[str]] = {}
+    for item in args.scores:
+        name, sep, path = item.partition("=")
+        if not sep or not name.strip() or not path:
+            raise CliError(f"--scores takes NAME=FILE, got {item!r}")
+        files.setdefault(name, []).append(path)
+    for flag in ("scores_lower_is_better", "scores_higher_is_better"):
+        unknown = [n for n in getattr(args, flag) if n not in files]
+        if unknown:
+            raise CliError(
+                f"--{flag.replace('_', '-')} names {', '.join(unknown)}, which --scores does not give"
+            )
+    return files
+
+
+def _lower_is_better(args: argparse.Namespace, name: str) -> bool:
+    lower, higher = name in args.scores_lower_is_better, name in args.scores_higher_is_better
+    if lower and higher:
+        raise CliError(f"{name} is given as both lower and higher is better")
+    if lower or higher:
+        return lower
+    known = preset(name)
+    if known is None:
+        raise CliError(
+            f"{name} has no preset: say its direction with --scores-lower-is-better {name} or"
+            f" --scores-higher-is-better {name} (presets: {', '.join(p[0] for p in PRESETS.values())})"
+        )
+    return known[1]
+
+
+def _table(
+    name: str, paths: list[str], systems: list[str] | None, fmt: str | None
+) -> tuple[dict[str, list[float]], list[str], dict[str, str]]:
+    """One metric's scores by system, the systems' names, and the file of each system's scores."""
+    if len(paths) == 1 and is_named(paths[0], fmt):
+        table = read_named_scores(paths[0], fmt)
+        chosen = table if systems is None else select_systems(table, systems, paths[0])
+        return chosen, list(chosen), dict.fromkeys(chosen, paths[0])
+    if any(is_named(p, fmt) for p in paths):
+        raise CliError(f"{name}: give one file that names its systems, or one file per system")
+    if systems is None:
+        systems = [Path(p).name.rsplit(".", 1)[0] for p in paths]
+        if len(set(systems)) != len(systems):
+            raise CliError(f"{name}: two score files have the same name; the systems are named by the files")
+    elif len(paths) != len(systems):
+        raise CliError(
+            f"{name}: {len(paths)} score file(s) of one system each for {len(systems)} systems;"
+            " give one per system, in -i order"
+        )
+    table = {s: read_system_scores(p, fmt) for s, p in zip(systems, paths, strict=True)}
+    return table, systems, dict(zip(systems, paths, strict=True))
+
+
+def given_scores(
+    args: argparse.Namespace, systems: list[str] | None, segments: int | None
+) -> tuple[list[GivenScores], list[str]]:
+    """Every ``--scores`` metric for ``systems`` (``None``: the files' own systems, which must agree),
+    each checked to have ``segments`` scores per system when given; and the systems' names."""
+    metrics: list[GivenScores] = []
+    names = systems
+    for name, paths in _files_by_name(args).items():
+        lower = _lower_is_better(args, name)
+        table, found, origin = _table(name, paths, names, args.scores_format)
+        if names is not None and found != names:
+            raise CliError(f"{name} scores the systems {', '.join(found)}, not {', '.join(names)}")
+        names = found
+        for system, values in table.items():
+            if segments is not None and len(values) != segments:
+                raise LengthMismatchError(
+                    f"{origin[system]}: {len(values)} {name} scores for {system}, but the hypotheses have"
+                    f" {segments} lines"
+                )
+        source = " + ".join(Path(p).name for p in paths)
+        metrics.append(GivenScores(table, name, lower_is_better=lower, source=source))
+    return metrics, names or []
+
+
+def given_stats(metrics: list[GivenScores], systems: list[str]) -> list[list[Stats[Any, Any]]]:
+    """Per metric, each system's statistics."""
+    return [list(metric.segment_stats_many(systems)) for metric in metrics]
+
+
+def wants_scores(args: argparse.Namespace) -> bool:
+    """Whether ``--scores`` was given."""
+    return bool(getattr(args, "scores", None))
+
+
+__all__ = ["add_scores_options", "given_scores", "given_stats", "wants_scores"]
