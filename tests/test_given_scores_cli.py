@@ -281,3 +281,44 @@ def test_correlate_takes_given_scores_at_segment_level(
     want = scipy.stats.pearsonr([v for _, _, v in given], [float(h.split("\t")[2]) for h in human])
     assert pearson["value"] == pytest.approx(want.statistic, rel=1e-12)
     assert record["metric_signatures"]["judge"].startswith("metric:scores|name:judge|dir:higher|")
+
+
+def test_the_report_ranks_given_scores_in_their_own_range_and_direction(
+    scores: dict[str, list[float]],
+    texts: tuple[Path, list[Path]],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    pytest.importorskip("jinja2")
+    pytest.importorskip("matplotlib")
+    from tests.test_report import _Rankings
+
+    comet = _write_formats(tmp_path, scores)["comet"][0]
+    metricx = tmp_path / "metricx.tsv"
+    metricx.write_text(
+        "".join(f"{s}\t{i + 1}\t{25 * v}\n" for s, vs in scores.items() for i, v in enumerate(vs))
+    )
+    ref, paths = texts
+    out = tmp_path / "report.html"
+    argv = ["report", str(ref), "-i", *map(str, paths), "-m", "bleu", "--scores", f"COMET-22={comet}"]
+    status, _, err = run_cli(capsys, *argv, f"MetricX-24={metricx}", "-n", "100", "-o", str(out))
+    assert status == 0, err
+    page = out.read_text(encoding="utf-8")
+    parsed = _Rankings()
+    parsed.feed(page)
+    comet_rows = [r for r in parsed.rows if r[0] == "COMET-22"]
+    means = {p.name: float(np.mean(v)) for p, v in zip(paths, scores.values(), strict=True)}
+    # 0..1: four decimals where BLEU prints two; best (highest) first.
+    assert [(Path(r[2]).name, r[3]) for r in comet_rows] == [
+        (n, f"{m:.4f}") for n, m in sorted(means.items(), key=lambda kv: -kv[1])
+    ]
+    # MetricX: lower is better, so the best system is the one with the lowest mean.
+    assert Path(next(r for r in parsed.rows if r[0] == "MetricX-24")[2]).name == "sysA.de"
+    # Per system a histogram of each metric, and the worst segments by each metric's direction.
+    assert page.count('<figure class="histogram"><svg') == 3 * len(paths)
+    assert page.count("worst segments by MetricX-24 (the highest scores)") == len(paths)
+    assert page.count("worst segments by COMET-22 (the lowest scores)") == len(paths)
+    # Buckets of sentence scores on the metric's own range.
+    assert "segments by sentence COMET-22" in page and "<th>[0.9,1]</th>" in page
+    assert "<th>[22.5,25]</th>" in page
+    assert "name:COMET-22|dir:higher|range:0..1|file:comet.out|sha256:" in page

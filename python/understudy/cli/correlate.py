@@ -17,6 +17,7 @@ from understudy.cli.output import (
     add_metric_options,
     add_threads_option,
     check_width,
+    metrics_named,
     read_parallel,
     read_texts,
     scorers,
@@ -255,7 +256,7 @@ def run(args: argparse.Namespace) -> int:
     human = read_human(args.human)
     check_coverage(human, names, args.human)
     warn_reference_as_system(args.refs, args.input)
-    text = bool(args.metrics) or not wants_scores(args)
+    text = metrics_named(args) or not wants_scores(args)
     metrics = scorers(args, sentence_level=args.level == "segment") if text else []
     given = given_scores(args, args.input, None)[0]
     if args.resample == "segments" and (args.level != "system" or args.metric_scores):

@@ -67,7 +67,7 @@ def add_metric_options(parser: argparse.ArgumentParser, language: bool = True) -
         "--metrics",
         nargs="+",
         choices=list(FAMILIES),
-        default=None,
+        default=DEFAULT_METRICS,
         metavar="METRIC",
         help=f"any of {' '.join(FAMILIES)} (default: bleu); printed in that order, as sacrebleu does",
     )
@@ -95,10 +95,19 @@ def scorers(args: argparse.Namespace, sentence_level: bool) -> list[Metric[Any]]
     ]
 
 
+DEFAULT_METRICS = ["bleu"]
+"""``-m``'s default, sacrebleu's; this very list object when ``-m`` was not given."""
+
+
 def chosen_metrics(args: argparse.Namespace) -> list[str]:
     """The families of ``-m``: BLEU when none is named."""
-    named: list[str] | None = getattr(args, "metrics", None)
-    return named or ["bleu"]
+    named: list[str] = getattr(args, "metrics", DEFAULT_METRICS)
+    return named
+
+
+def metrics_named(args: argparse.Namespace) -> bool:
+    """Whether ``-m`` was given (argparse keeps the default object itself otherwise)."""
+    return getattr(args, "metrics", DEFAULT_METRICS) is not DEFAULT_METRICS
 
 
 def check_stdin_once(uses: list[tuple[str, str]]) -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from understudy._atomic import atomic_write, writable
+from understudy.cli.given import add_scores_options, given_scores
 from understudy.cli.output import (
     CliError,
     add_command,
@@ -28,6 +29,7 @@ EXAMPLES = """examples:
   understudy report -t wmt17 -l en-de -i sys*.de -o report.html
   understudy report ref.de -i sys*.de -o report.html --pair sysA.de sysB.de
   understudy report ref-B.txt -i sys/*.txt --human mqm_system_scores.tsv -o report.html
+  understudy report ref.de -i sys*.de -m bleu chrf --scores COMET-22=comet.out -o report.html
 
 The page holds every metric's ranking with 95% intervals and significance clusters, the
 signature of each number and the command that reproduces it; BLEU's reading by the cloud
@@ -67,6 +69,7 @@ def add_parser(commands: Any) -> None:
     p.add_argument("--names", nargs="+", metavar="NAME", help="the systems' names in the --human file")
     add_cache_options(p)
     add_metric_options(p, language=False)
+    add_scores_options(p)
     add_threads_option(p)
     p.set_defaults(run=run, origlang=None, subset=None)
 
@@ -88,6 +91,7 @@ def run(args: argparse.Namespace) -> int:
         if len(lines) != len(refs[0]):
             raise LengthMismatchError(f"the references have {len(refs[0])} lines but {path} has {len(lines)}")
     metrics = scorers(args, sentence_level=False)
+    given, _ = given_scores(args, args.input, len(refs[0]))
     pair = _pair(args.pair, args.input)
     human = _human(args)
     command = (
@@ -107,6 +111,7 @@ def run(args: argparse.Namespace) -> int:
             human_source=Path(args.human).name if args.human else "",
             human_names=human[1] if human else None,
             progress=bar.update,
+            given=given,
         )
     html = render(report)
     with atomic_write(args.output) as out:

@@ -18,6 +18,7 @@ from understudy.cli.output import (
     add_threads_option,
     check_width,
     chosen_metrics,
+    metrics_named,
     scorers,
 )
 from understudy.cli.progress import Progress
@@ -192,7 +193,7 @@ def _check_given(args: argparse.Namespace) -> None:
 
 def _run_given_only(args: argparse.Namespace, paired: Test | None) -> int:
     """``score --scores ...`` with no text: the given metrics of the files' own systems."""
-    if args.metrics:
+    if metrics_named(args):
         raise CliError("-m scores the text of systems: give reference files and -i")
     _check_given(args)
     given, names = given_scores(args, None, None)

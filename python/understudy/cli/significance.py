@@ -17,6 +17,7 @@ from understudy.cli.output import (
     add_metric_options,
     add_threads_option,
     check_stdin_once,
+    metrics_named,
     read_parallel,
     scorers,
     warn_reference_as_system,
@@ -254,7 +255,7 @@ def _all_stats(args: argparse.Namespace) -> tuple[list[str], list[list[Stats[Any
     if not args.input:
         if not wants_scores(args):
             raise CliError("compare needs systems: -i with reference files, or --scores")
-        if args.refs or args.metrics:
+        if args.refs or metrics_named(args):
             raise CliError("reference files and -m score the text of systems: give their files with -i")
         given, names = given_scores(args, None, None)
         _check_systems(names)
@@ -269,7 +270,7 @@ def _all_stats(args: argparse.Namespace) -> tuple[list[str], list[list[Stats[Any
     warn_reference_as_system(args.refs, args.input)
     refs, systems = read_parallel(args.refs, args.input)
     per_metric: list[list[Stats[Any, Any]]] = []
-    if args.metrics or not wants_scores(args):
+    if metrics_named(args) or not wants_scores(args):
         per_metric += [
             metric.segment_stats_many(systems, refs) for metric in scorers(args, sentence_level=False)
         ]

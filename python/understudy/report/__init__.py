@@ -26,9 +26,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from understudy._version import __version__
-from understudy.errors import MissingExtraError
+from understudy.config import MetricConfig
+from understudy.errors import ConfigError, MissingExtraError
 from understudy.metric import Metric
 from understudy.metrics.bleu import BLEU, BLEUResult
+from understudy.metrics.scores import GivenScores
 from understudy.report.analysis import (
     Buckets,
     NgramDifference,
@@ -96,6 +98,17 @@ class Segment:
 
 
 @dataclass(frozen=True)
+class MetricView:
+    """One system's sentence scores by one more metric (given scores): histogram, worst segments."""
+
+    metric: str
+    decimals: int
+    histogram_svg: str
+    worst: tuple[Segment, ...]
+    worst_are: str
+
+
+@dataclass(frozen=True)
 class SystemView:
     """One system's view: BLEU's precisions and brevity penalty, the histogram, worst segments."""
 
@@ -105,6 +118,8 @@ class SystemView:
     worst: tuple[Segment, ...]
     worst_are: str = "lowest"
     """``lowest`` (or ``highest``, for a metric where lower is better): what the worst segments score."""
+    others: tuple[MetricView, ...] = ()
+    """The same of each given metric (``--scores``)."""
 
 
 @dataclass(frozen=True)
@@ -206,12 +221,18 @@ def _svg(figure: Any) -> str:
     return svg[svg.index("<svg") :]  # inline: without the XML prolog and doctype
 
 
-def _histogram_svg(scores: NDArray[np.float64], name: str, score_range: tuple[float, float | None]) -> str:
+def _histogram_svg(
+    scores: NDArray[np.float64], name: str, score_range: tuple[float | None, float | None]
+) -> str:
     figure, axis = _pyplot().subplots(figsize=(4.0, 2.2))
     low, high = score_range
-    # An unbounded metric (TER) can pass 100: the range grows to hold every segment.
-    upper = high if high is not None else max(100.0, float(scores.max(initial=0.0)))
-    axis.hist(scores, bins=20, range=(low, upper))
+    # An unbounded metric (TER) can pass 100: the range grows to hold every segment; a given
+    # metric's scores can pass its declared range too.
+    lower = min(low, float(scores.min(initial=low))) if low is not None else float(scores.min(initial=0.0))
+    upper = max(high, float(scores.max(initial=high))) if high is not None else float(scores.max(initial=1.0))
+    if low == 0 and high is None:
+        upper = max(100.0, upper)
+    axis.hist(scores, bins=20, range=(lower, upper if upper > lower else lower + 1))
     axis.set_xlabel(f"sentence {name}")
     axis.set_ylabel("segments")
     # Fixed margins: tight_layout would measure the text of every figure again, which
@@ -269,6 +290,18 @@ def _runs(
     return tuple(runs), ""
 
 
+def _worst(
+    stats: Stats[Any, Any], systems: Sequence[str], refs: Sequence[Sequence[str]]
+) -> tuple[NDArray[np.float64], tuple[Segment, ...], str]:
+    """Sentence scores, the worst segments by the metric's declared direction (the highest TER,
+    the lowest BLEU), and what those score."""
+    sentence = stats.sentence_scores()
+    higher = stats.config.higher_is_better
+    order = np.argsort(sentence if higher else -sentence, kind="stable")[:WORST_SEGMENTS]
+    worst = tuple(Segment(int(i) + 1, float(sentence[i]), systems[i], refs[0][i]) for i in order)
+    return sentence, worst, "lowest" if higher else "highest"
+
+
 def _system_views(
     names: Sequence[str],
     systems: Sequence[Sequence[str]],
@@ -276,19 +309,20 @@ def _system_views(
     first: list[Stats[Any, Any]],
     bleu: list[Stats[Any, Any]] | None,
     metric: str,
+    others: Sequence[list[Stats[Any, Any]]] = (),
 ) -> tuple[SystemView, ...]:
     views = []
-    config = first[0].config
     for k, name in enumerate(names):
-        sentence = first[k].sentence_scores()
-        # Worst first by the metric's declared direction: the highest TER, the lowest BLEU.
-        order = np.argsort(sentence if config.higher_is_better else -sentence, kind="stable")[:WORST_SEGMENTS]
-        worst = tuple(Segment(int(i) + 1, float(sentence[i]), systems[k][i], refs[0][i]) for i in order)
-        histogram = _histogram_svg(sentence, metric, config.score_range)
+        sentence, worst, worst_are = _worst(first[k], systems[k], refs)
+        histogram = _histogram_svg(sentence, metric, first[k].config.score_range)
         score = bleu[k].score() if bleu is not None else None
-        views.append(
-            SystemView(name, score, histogram, worst, "lowest" if config.higher_is_better else "highest")
-        )
+        extra = []
+        for per_system in others:
+            config = per_system[k].config
+            scores, their_worst, are = _worst(per_system[k], systems[k], refs)
+            svg = _histogram_svg(scores, config.name, config.score_range)
+            extra.append(MetricView(config.name, config.decimals(1), svg, their_worst, are))
+        views.append(SystemView(name, score, histogram, worst, worst_are, tuple(extra)))
     return tuple(views)
 
 
@@ -375,7 +409,7 @@ def diff_segments(
 
 
 def _human_view(
-    metrics: Sequence[Metric[Any]],
+    configs: Sequence[MetricConfig],
     per_metric: dict[str, list[Stats[Any, Any]]],
     names: Sequence[str],
     human: Sequence[float],
@@ -386,7 +420,7 @@ def _human_view(
     from understudy.correlation import correlate
     from understudy.correlation.plot import regression_figure
 
-    higher = {m.config.name: m.config.higher_is_better for m in metrics}
+    higher = {c.name: c.higher_is_better for c in configs}
     scores = {metric: [float(s.score().score) for s in stats] for metric, stats in per_metric.items()}
     signatures = {metric: stats[0].signature.format() for metric, stats in per_metric.items()}
     result = correlate(
@@ -416,16 +450,26 @@ def build(
     human_source: str = "",
     human_names: Sequence[str] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    given: Sequence[GivenScores] = (),
 ) -> Report:
     """The report of ``systems`` (named ``names``) against reference streams ``refs``.
 
     ``pair`` picks the two systems (by index) of the diff and the n-gram comparison, by
     default the two best by the first metric; ``human`` scores each system, in order, for
     the correlations, where the systems are called ``human_names`` (as in the human file;
-    default ``names``). ``progress`` is told ``(steps done, steps)`` after each step.
+    default ``names``). ``given`` are other metrics' segment scores of the systems (by
+    ``names``): each is a ranking, a histogram and worst segments per system, and buckets.
+    ``progress`` is told ``(steps done, steps)`` after each step.
     """
-    tell = _step_counter(len(metrics) + 2 + (len(names) > 1) + (human is not None), progress)
+    configs = [m.config for m in metrics] + [g.config for g in given]
+    if len({c.name for c in configs}) != len(configs):
+        raise ConfigError(
+            f"two metrics of the report have the same name: {', '.join(c.name for c in configs)}"
+        )
+    tell = _step_counter(len(configs) + 2 + (len(names) > 1) + (human is not None), progress)
     per_metric = {m.config.name: m.segment_stats_many(systems, refs) for m in metrics}
+    others: list[list[Stats[Any, Any]]] = [list(g.segment_stats_many(names)) for g in given]
+    per_metric |= {g.config.name: stats for g, stats in zip(given, others, strict=True)}
     rankings = []
     for stats in per_metric.values():
         rankings.append(all_pairs(stats, names, "bs", n, seed))
@@ -435,11 +479,11 @@ def build(
     # prints: BLEU with effective order, so an exact copy of a short reference scores 100.
     sentences = [s.for_sentences() for s in per_metric[first]]
     bleu = _analysis_bleu(metrics)
-    views = _system_views(names, systems, refs, sentences, per_metric.get("BLEU"), first)
+    views = _system_views(names, systems, refs, sentences, per_metric.get("BLEU"), first, others)
     tell()
     order = [system.name for system in rankings[0].ranking]
     colours = _colours(order)
-    analyses = _analyses(bleu, per_metric, sentences, names, systems, refs, colours)
+    analyses = _analyses(bleu, per_metric, [sentences, *others], names, systems, refs, colours)
     tell()
     pair_view = None
     if len(names) > 1:
@@ -448,7 +492,7 @@ def build(
         tell()
     human_view = None
     if human is not None:
-        human_view = _human_view(metrics, per_metric, human_names or names, human, human_source, n, seed)
+        human_view = _human_view(configs, per_metric, human_names or names, human, human_source, n, seed)
         tell()
     return Report(
         title,
@@ -481,18 +525,18 @@ BANDS = tuple((f"< {bound:g}" if bound != float("inf") else "> 60", text) for bo
 def _analyses(
     bleu: BLEU,
     per_metric: dict[str, list[Stats[Any, Any]]],
-    sentences: list[Stats[Any, Any]],
+    sentences: Sequence[list[Stats[Any, Any]]],
     names: Sequence[str],
     systems: Sequence[Sequence[str]],
     refs: Sequence[Sequence[str]],
     colours: dict[str, str],
 ) -> tuple[AnalysisView, ...]:
     """compare-mt's analyses of every system: each metric by reference length (corpus scores of
-    each bucket), segments by the first metric's sentence score (``sentences``: as ``score -sl``
-    scores them), word F-measure by the words' frequency in the references."""
+    each bucket), segments by sentence score of the first metric (as ``score -sl`` scores them)
+    and of each given one (``sentences``), word F-measure by the words' frequency in the references."""
     lengths = reference_lengths(bleu, refs)
     tables = [by_reference_length(per_metric[m], names, lengths) for m in per_metric]
-    tables.append(by_sentence_score(sentences, names))
+    tables += [by_sentence_score(stats, names) for stats in sentences]
     words = BLEU.from_config(replace(bleu.config, max_ngram_order=1), threads=1)
     tables.append(by_word_frequency([words.ngram_matches(hyps, refs) for hyps in systems], names))
     return tuple(AnalysisView(t, _buckets_svg(t, colours)) for t in tables)

@@ -29,7 +29,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from understudy import _core
-from understudy.config import format_number
+from understudy.config import MetricConfig, format_number
 from understudy.metric import RefStreams
 from understudy.metrics.bleu import BLEU, PYTHON_TOKENIZERS, NgramMatches
 from understudy.stats import Stats
@@ -105,17 +105,41 @@ def by_reference_length(
     )
 
 
+def score_bounds(
+    config: MetricConfig, scores: NDArray[np.float64]
+) -> tuple[NDArray[np.float64], tuple[str, ...]]:
+    """Nine inner bounds splitting the metric's range into ten buckets, and the buckets' labels.
+
+    The range is the metric's declared one; an unbounded end is the scores' own extreme, except
+    that a metric from 0 with no upper end (TER: more edits than reference words) keeps BLEU's
+    buckets and an open last one.
+
+    >>> from understudy.metrics.scores import ScoresConfig
+    >>> score_bounds(ScoresConfig(low=0.0, high=1.0), np.zeros(1))[1][:2]
+    ('[0,0.1)', '[0.1,0.2)')
+    """
+    low, high = config.score_range
+    if low == 0 and high is None:
+        bounds = np.arange(10.0, 100.0, 10.0)
+        return bounds, ("[0,10)", *_labels([int(b) for b in bounds])[1:-1], ">=90")
+    lo = float(scores.min(initial=0.0)) if low is None else low
+    hi = float(scores.max(initial=1.0)) if high is None else high
+    hi = hi if hi > lo else lo + 1
+    edges = [lo + (hi - lo) * k / 10 for k in range(11)]
+    text = [format_number(round(e, 12)) for e in edges]
+    labels = [f"[{a},{b})" for a, b in itertools.pairwise(text[:-1])]
+    return np.array(edges[1:-1]), (*labels, f"[{text[-2]},{text[-1]}]")
+
+
 def by_sentence_score(stats: Sequence[Stats[Any, Any]], names: Sequence[str]) -> Buckets:
-    """How many of each system's segments fall in each bucket of sentence score."""
+    """How many of each system's segments fall in each bucket of sentence score (on the metric's range)."""
     metric = stats[0].signature.config.name
+    sentence = [s.sentence_scores() for s in stats]
+    bounds, labels = score_bounds(stats[0].config, np.concatenate(sentence))
     values: dict[str, tuple[float | None, ...]] = {}
-    for name, s in zip(names, stats, strict=True):
-        counts = np.bincount(np.digitize(s.sentence_scores(), SCORE_BOUNDS), minlength=len(SCORE_BOUNDS) + 1)
+    for name, scores in zip(names, sentence, strict=True):
+        counts = np.bincount(np.digitize(scores, bounds), minlength=len(bounds) + 1)
         values[name] = tuple(float(c) for c in counts)
-    # BLEU and chrF end at 100; TER does not (more edits than reference words).
-    high = stats[0].config.score_range[1]
-    last = ">=90" if high is None else f"[90,{format_number(high)}]"
-    labels = ("[0,10)", *_labels(SCORE_BOUNDS)[1:-1], last)
     return Buckets(f"segments by sentence {metric}", "segments", labels, (), values)
 
 
