@@ -26,6 +26,9 @@ Tasks (the issue's numbering):
   dask                   corpus BLEU of 10,000,000 segments (WMT17 repeated) from 20 sharded files
                          on a 2-worker LocalCluster, against the single-process CLI (not in the
                          default set: it writes 5 GB of files; --tasks dask)
+  given                  paired bootstrap, randomization and all pairs with clusters on given
+                         segment scores (synthetic, COMET-like), beside the same on BLEU and
+                         comet-compare's algorithm (t-test and 300 x 40% bootstrap) on the scores
   wc -w over the same bytes is timed for corpus and stream, as the floor that
   merely touching the text costs.
 """
@@ -630,6 +633,87 @@ def task_report(data: Path, repeat: int) -> list[Timing]:
         shutil.rmtree(folder)
 
 
+def synthetic_scores(n_systems: int = 16, segments: int = 3004, seed: int = 2017) -> list[object]:
+    """COMET-like segment scores (0..1), seeded: a stand-in for a GPU metric's output."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    quality = rng.normal(0.8, 0.01, n_systems)
+    return [np.clip(rng.beta(8, 2, segments) + q - 0.8, 0, 1) for q in quality]
+
+
+def comet_compare_algorithm(scores: list[object], seed: int = 12345) -> None:
+    """comet-compare's published tests on given scores (Unbabel/COMET, comet/cli/compare.py),
+    written here from its description: for every pair of systems a paired t-test
+    (scipy.stats.ttest_rel), and bootstrap resampling with 300 splits of 40% of the segments
+    counting each system's wins and ties."""
+    import numpy as np
+    import scipy.stats
+
+    matrix = np.array(scores, dtype=np.float32)  # comet-compare keeps float32 scores
+    n = matrix.shape[1]
+    ids = np.random.default_rng(seed).choice(n, size=(int(0.4 * n), 300), replace=True)
+    means = np.take(matrix, ids, axis=1).mean(axis=1)  # systems x splits
+    for a in range(len(matrix)):
+        for b in range(a + 1, len(matrix)):
+            scipy.stats.ttest_rel(matrix[a], matrix[b])
+            delta = means[a] - means[b]
+            (np.abs(delta) < 1e-4).sum(), (delta >= 1e-4).sum(), (delta <= -1e-4).sum()
+
+
+def task_given(data: Path, repeat: int) -> list[Timing]:
+    """Significance on given segment scores (16 systems x 3004, synthetic COMET-like), beside the
+    same tests on BLEU's statistics and comet-compare's algorithm on the same scores."""
+    from understudy import BLEU
+    from understudy.metrics.scores import GivenScores
+    from understudy.significance import all_pairs, paired_test
+
+    scores = synthetic_scores()
+    names = [f"system {k + 1}" for k in range(len(scores))]
+    ref, systems = _systems(data)
+    bleu = BLEU(references=[ref]).segment_stats_many(systems)
+
+    def given() -> list[object]:
+        return list(GivenScores(dict(zip(names, scores, strict=True)), "COMET-22").segment_stats_many())
+
+    return [
+        Timing(
+            "understudy paired_test bs 1000, given scores",
+            median_time(lambda: paired_test(given(), names, "bs", 1000), repeat),
+            "scores to statistics included",
+        ),
+        Timing(
+            "understudy paired_test ar 10000, given scores",
+            median_time(lambda: paired_test(given(), names, "ar", 10000), repeat),
+        ),
+        Timing(
+            "understudy all_pairs bs 1000 + clusters, given scores",
+            median_time(lambda: all_pairs(given(), names, "bs", 1000), repeat),
+            "120 pairs",
+        ),
+        Timing(
+            "understudy paired_test bs 1000, BLEU statistics",
+            median_time(lambda: paired_test(bleu, names, "bs", 1000), repeat),
+            "rows already counted",
+        ),
+        Timing(
+            "understudy paired_test ar 10000, BLEU statistics",
+            median_time(lambda: paired_test(bleu, names, "ar", 10000), repeat),
+            "rows already counted",
+        ),
+        Timing(
+            "understudy all_pairs bs 1000 + clusters, BLEU statistics",
+            median_time(lambda: all_pairs(bleu, names, "bs", 1000), repeat),
+            "rows already counted",
+        ),
+        Timing(
+            "comet-compare's algorithm (t-test + 300 x 40% bootstrap), all pairs",
+            median_time(lambda: comet_compare_algorithm(scores), repeat),
+            "its published algorithm, in NumPy/SciPy here",
+        ),
+    ]
+
+
 LONG_LINE_BYTES = 100_000_000
 
 LONG_LINE_SCRIPT = """
@@ -722,6 +806,7 @@ def main() -> int:
             "ter-sentence",
             "chrf-pairwise",
             "ja-mecab",
+            "given",
         ],
     )
     parser.add_argument("--dask-segments", type=int, default=DASK_SEGMENTS, help="segments of the dask task")
@@ -776,6 +861,10 @@ def main() -> int:
         "ja-mecab": (
             "12. Corpus BLEU of Japanese with MeCab, 4 systems x 3000 segments",
             lambda: task_ja_mecab(repeat, slow_repeat),
+        ),
+        "given": (
+            "16. Significance on given segment scores (COMET-like), 16 systems x 3004 segments",
+            lambda: task_given(args.data, repeat),
         ),
         "report": (
             "15. understudy report, 16 WMT17 systems, BLEU, chrF and TER",

@@ -1,6 +1,8 @@
-"""README's report screenshot: the report of the bundled WMT17 sample, opened in headless Chromium.
+"""README's report screenshots: the report of the bundled WMT17 sample, with synthetic COMET-style
+scores beside BLEU, chrF and TER (scripts/synthetic_comet.py), opened in headless Chromium.
 
-python scripts/report_screenshot.py   # docs/report.png and docs/report-diff.png (needs chromium, selenium)
+python scripts/report_screenshot.py   # docs/report.png, report-comet.png, report-diff.png
+                                      # (needs chromium, chromium-driver, selenium, Pillow)
 """
 
 from __future__ import annotations
@@ -25,6 +27,11 @@ def main() -> int:
     )
     with tempfile.TemporaryDirectory() as folder:
         page = Path(folder) / "report.html"
+        comet = Path(folder) / "comet.out"
+        reference = str(DATA.relative_to(REPO) / "newstest2017.ref.en-de.de")
+        with open(comet, "w", encoding="utf-8") as out:
+            maker = [sys.executable, "scripts/synthetic_comet.py", "--ref", reference, *systems]
+            subprocess.run(maker, cwd=REPO, check=True, stdout=out)
         command = [
             "understudy",
             "report",
@@ -32,7 +39,8 @@ def main() -> int:
             "-i",
             *systems,
         ]
-        subprocess.run([*command, "-m", "bleu", "chrf", "ter", "-o", str(page)], cwd=REPO, check=True)
+        metrics = ["-m", "bleu", "chrf", "ter", "--scores", f"COMET-22={comet}"]
+        subprocess.run([*command, *metrics, "-o", str(page)], cwd=REPO, check=True)
         options = Options()
         options.binary_location = "/usr/bin/chromium"
         for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1100,1000"):
@@ -42,6 +50,8 @@ def main() -> int:
         try:
             driver.get(page.as_uri())
             shots["report.png"] = driver.get_screenshot_as_png()
+            driver.execute_script("document.querySelector('table[data-metric=\"COMET-22\"]').scrollIntoView()")
+            shots["report-comet.png"] = driver.get_screenshot_as_png()
             driver.execute_script("document.getElementById('diff').scrollIntoView()")
             shots["report-diff.png"] = driver.get_screenshot_as_png()
         finally:

@@ -111,14 +111,14 @@ def test_signature_names_the_scores_and_parses_back(source: str, short: bool) ->
     assert "nrefs" not in text and "#:" not in text
     parsed = Signature.parse(text)
     assert parsed == signature and parsed.config == comet.config and parsed.config.source == source
-    # The SHA-256 is of the scores: names and float64 values, whatever file they came from.
+    # The SHA-256 is of the scores as float64, whatever the systems' names and order.
     import hashlib
     import struct
 
-    digest = hashlib.sha256()
-    for name, values in scores.items():
-        digest.update(name.encode() + b"\0" + struct.pack(">2d", *values) + b"\0")
-    assert comet.config.sha256 == digest.hexdigest()
+    digests = sorted(hashlib.sha256(struct.pack(">2d", *values)).hexdigest() for values in scores.values())
+    assert comet.config.sha256 == hashlib.sha256("\n".join(digests).encode()).hexdigest()
+    renamed = GivenScores({"B": scores["sys|B"], "A": scores["sys A"]}, "xCOMET", source=source)
+    assert renamed.config.sha256 == comet.config.sha256
 
 
 def test_statistics_save_load_and_states_of_other_scores_do_not_mix(tmp_path: Path) -> None:

@@ -322,3 +322,45 @@ def test_the_report_ranks_given_scores_in_their_own_range_and_direction(
     assert "segments by sentence COMET-22" in page and "<th>[0.9,1]</th>" in page
     assert "<th>[22.5,25]</th>" in page
     assert "name:COMET-22|dir:higher|range:0..1|file:comet.out|sha256:" in page
+
+
+def test_metric_scores_is_the_older_form_of_scores(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ref = tmp_path / "ref.txt"
+    ref.write_text("".join(f"w{i} x y z\n" for i in range(6)))
+    names = ["a", "b", "c"]
+    for k, name in enumerate(names):
+        (tmp_path / f"{name}.txt").write_text(
+            "".join(f"w{i} x {'q' if i < 2 * k else 'y'} z\n" for i in range(6))
+        )
+    (tmp_path / "human.tsv").write_text("a\t-1.0\nb\t-2.5\nc\t-0.5\n")
+    rng = np.random.default_rng(1)
+    (tmp_path / "judge.tsv").write_text(
+        "".join(f"{n}\t{s}\t{rng.random()!r}\n" for n in names for s in range(1, 7))
+    )
+    (tmp_path / "sys.tsv").write_text("a\t0.2\nb\t0.1\nc\t0.3\n")
+    common = ["correlate", str(ref), "-i", *(str(tmp_path / f"{n}.txt") for n in names)]
+    common += ["--human", str(tmp_path / "human.tsv"), "-f", "json", "-n", "50"]
+    status, old, err = run_cli(
+        capsys, *common, "--metric-scores", str(tmp_path / "judge.tsv"), str(tmp_path / "sys.tsv")
+    )
+    assert status == 0, err
+    status, new, err = run_cli(
+        capsys,
+        *common,
+        "-m",
+        "bleu",
+        "--scores",
+        f"judge={tmp_path / 'judge.tsv'}",
+        "--scores-higher-is-better",
+        "judge",
+    )
+    assert status == 0, err
+    old_record, new_record = json.loads(old), json.loads(new)
+    # A file of every segment goes through the statistics (a signature); one of system scores as before.
+    assert old_record["metric_signatures"]["judge"] == new_record["metric_signatures"]["judge"]
+    values = {(r["metric"], r["statistic"]): r["value"] for r in old_record["correlations"]}
+    assert values == {(r["metric"], r["statistic"]): r["value"] for r in new_record["correlations"]} | {
+        ("sys", s): values[("sys", s)] for s in ("pearson", "spearman", "kendall-b")
+    }

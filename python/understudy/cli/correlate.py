@@ -40,10 +40,11 @@ from understudy.correlation.paper import (
     reference_subsets,
     regression,
 )
-from understudy.errors import LengthMismatchError
+from understudy.errors import InputFileError, LengthMismatchError
 from understudy.metric import Metric
 from understudy.metrics import family_titles, lower_is_better
 from understudy.metrics.scores import GivenScores
+from understudy.score_files import read_named_scores, select_systems
 from understudy.stats import Stats
 
 EXAMPLES = """examples:
@@ -258,6 +259,7 @@ def run(args: argparse.Namespace) -> int:
     warn_reference_as_system(args.refs, args.input)
     text = metrics_named(args) or not wants_scores(args)
     metrics = scorers(args, sentence_level=args.level == "segment") if text else []
+    _alias_metric_scores(args)
     given = given_scores(args, args.input, None)[0]
     if args.resample == "segments" and (args.level != "system" or args.metric_scores):
         raise CliError(
@@ -291,6 +293,27 @@ def run(args: argparse.Namespace) -> int:
     if args.plot:
         _plots(args.plot, result, paper, higher)
     return 0
+
+
+def _alias_metric_scores(args: argparse.Namespace) -> None:
+    """``--metric-scores FILE``, the older form: a file with every segment of every system goes the
+    ``--scores`` way (a signature, ``--resample segments``) as ``STEM=FILE``, higher is better as
+    before; a file of system scores, or of some segments only, is read as ``--human`` reads."""
+    kept = []
+    for path in args.metric_scores:
+        try:
+            whole = read_human(path).has_segments
+            if whole:
+                select_systems(read_named_scores(path), args.input, path)
+        except InputFileError:
+            whole = False
+        if not whole:
+            kept.append(path)
+            continue
+        stem = Path(path).name.rsplit(".", 1)[0]
+        args.scores.append(f"{stem}={path}")
+        args.scores_higher_is_better.append(stem)
+    args.metric_scores = kept
 
 
 def _comparisons(

@@ -223,17 +223,21 @@ def fixed_point_rows(scores: Sequence[float] | NDArray[Any], what: str = "scores
 
 
 def scores_sha256(scores: Mapping[str, Sequence[float] | NDArray[np.float64]]) -> str:
-    """The SHA-256 of named score lists: each name (UTF-8), a NUL, its scores as big-endian
-    float64, a NUL, in order; the same scores hash alike whatever file format held them.
+    """The SHA-256 of systems' scores, whatever the file format, the systems' names or their
+    order: the hash of the sorted hex digests (one per system, of its scores as big-endian
+    float64, in segment order), joined by newlines.
 
     >>> import struct
-    >>> scores_sha256({"A": [0.5]}) == hashlib.sha256(b"A\\0" + struct.pack(">d", 0.5) + b"\\0").hexdigest()
+    >>> one = hashlib.sha256(struct.pack(">d", 0.5)).hexdigest()
+    >>> scores_sha256({"A": [0.5]}) == hashlib.sha256(one.encode()).hexdigest()
+    True
+    >>> scores_sha256({"A": [0.5], "B": [0.25]}) == scores_sha256({"x": [0.25], "y": [0.5]})
     True
     """
-    digest = hashlib.sha256()
-    for name, values in scores.items():
-        digest.update(name.encode("utf-8") + b"\0" + np.asarray(values, dtype=">f8").tobytes() + b"\0")
-    return digest.hexdigest()
+    digests = sorted(
+        hashlib.sha256(np.asarray(v, dtype=">f8").tobytes()).hexdigest() for v in scores.values()
+    )
+    return hashlib.sha256("\n".join(digests).encode("ascii")).hexdigest()
 
 
 # -- scoring: the one place the arithmetic of given scores lives -------------------------------

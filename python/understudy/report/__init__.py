@@ -462,14 +462,8 @@ def build(
     ``progress`` is told ``(steps done, steps)`` after each step.
     """
     configs = [m.config for m in metrics] + [g.config for g in given]
-    if len({c.name for c in configs}) != len(configs):
-        raise ConfigError(
-            f"two metrics of the report have the same name: {', '.join(c.name for c in configs)}"
-        )
     tell = _step_counter(len(configs) + 2 + (len(names) > 1) + (human is not None), progress)
-    per_metric = {m.config.name: m.segment_stats_many(systems, refs) for m in metrics}
-    others: list[list[Stats[Any, Any]]] = [list(g.segment_stats_many(names)) for g in given]
-    per_metric |= {g.config.name: stats for g, stats in zip(given, others, strict=True)}
+    per_metric, others = _statistics(metrics, given, names, systems, refs)
     rankings = []
     for stats in per_metric.values():
         rankings.append(all_pairs(stats, names, "bs", n, seed))
@@ -495,16 +489,28 @@ def build(
         human_view = _human_view(configs, per_metric, human_names or names, human, human_source, n, seed)
         tell()
     return Report(
-        title,
-        command,
-        tuple(rankings),
-        views,
-        bands=BANDS,
-        analyses=analyses,
-        colours=colours,
-        pair=pair_view,
-        human=human_view,
-    )
+        title, command, tuple(rankings), views, bands=BANDS, analyses=analyses, colours=colours,
+        pair=pair_view, human=human_view,
+    )  # fmt: skip
+
+
+def _statistics(
+    metrics: Sequence[Metric[Any]],
+    given: Sequence[GivenScores],
+    names: Sequence[str],
+    systems: Sequence[Sequence[str]],
+    refs: Sequence[Sequence[str]],
+) -> tuple[dict[str, list[Stats[Any, Any]]], list[list[Stats[Any, Any]]]]:
+    """Every metric's statistics of every system, by the metric's name; and the given metrics' alone."""
+    configs = [m.config for m in metrics] + [g.config for g in given]
+    if len({c.name for c in configs}) != len(configs):
+        raise ConfigError(
+            f"two metrics of the report have the same name: {', '.join(c.name for c in configs)}"
+        )
+    per_metric = {m.config.name: m.segment_stats_many(systems, refs) for m in metrics}
+    others: list[list[Stats[Any, Any]]] = [list(g.segment_stats_many(names)) for g in given]
+    per_metric |= {g.config.name: stats for g, stats in zip(given, others, strict=True)}
+    return per_metric, others
 
 
 def _step_counter(steps: int, progress: Callable[[int, int], None] | None) -> Callable[[], None]:
