@@ -26,9 +26,9 @@ Tasks (the issue's numbering):
   dask                   corpus BLEU of 10,000,000 segments (WMT17 repeated) from 20 sharded files
                          on a 2-worker LocalCluster, against the single-process CLI (not in the
                          default set: it writes 5 GB of files; --tasks dask)
-  given                  paired bootstrap, randomization and all pairs with clusters on given
-                         segment scores (synthetic, COMET-like), beside the same on BLEU and
-                         comet-compare's algorithm (t-test and 300 x 40% bootstrap) on the scores
+  given-bs, given-ar, given-pairs   paired bootstrap, randomization and all pairs with clusters
+                         on given segment scores (synthetic, COMET-like), beside the same on BLEU
+                         and comet-compare's algorithm (t-test and 300 x 40% bootstrap)
   wc -w over the same bytes is timed for corpus and stream, as the floor that
   merely touching the text costs.
 """
@@ -661,9 +661,9 @@ def comet_compare_algorithm(scores: list[object], seed: int = 12345) -> None:
             (np.abs(delta) < 1e-4).sum(), (delta >= 1e-4).sum(), (delta <= -1e-4).sum()
 
 
-def task_given(data: Path, repeat: int) -> list[Timing]:
-    """Significance on given segment scores (16 systems x 3004, synthetic COMET-like), beside the
-    same tests on BLEU's statistics and comet-compare's algorithm on the same scores."""
+def task_given(data: Path, repeat: int, test: str) -> list[Timing]:
+    """A test on given segment scores (16 systems x 3004, synthetic COMET-like), beside the same
+    test on BLEU's statistics and, for the bootstrap, comet-compare's algorithm on the same scores."""
     from understudy import BLEU
     from understudy.metrics.scores import GivenScores
     from understudy.significance import all_pairs, paired_test
@@ -676,42 +676,36 @@ def task_given(data: Path, repeat: int) -> list[Timing]:
     def given() -> list[object]:
         return list(GivenScores(dict(zip(names, scores, strict=True)), "COMET-22").segment_stats_many())
 
-    return [
+    def run(stats: object) -> object:
+        if test == "pairs":
+            return all_pairs(stats, names, "bs", 1000)  # type: ignore[arg-type]
+        return paired_test(stats, names, test, 1000 if test == "bs" else 10000)  # type: ignore[arg-type]
+
+    label = {
+        "bs": "paired_test bs 1000",
+        "ar": "paired_test ar 10000",
+        "pairs": "all_pairs bs 1000 + clusters",
+    }[test]
+    rows = [
         Timing(
-            "understudy paired_test bs 1000, given scores",
-            median_time(lambda: paired_test(given(), names, "bs", 1000), repeat),
-            "scores to statistics included",
+            f"understudy {label}, given scores",
+            median_time(lambda: run(given()), repeat),
+            "scores to rows included",
         ),
         Timing(
-            "understudy paired_test ar 10000, given scores",
-            median_time(lambda: paired_test(given(), names, "ar", 10000), repeat),
-        ),
-        Timing(
-            "understudy all_pairs bs 1000 + clusters, given scores",
-            median_time(lambda: all_pairs(given(), names, "bs", 1000), repeat),
-            "120 pairs",
-        ),
-        Timing(
-            "understudy paired_test bs 1000, BLEU statistics",
-            median_time(lambda: paired_test(bleu, names, "bs", 1000), repeat),
-            "rows already counted",
-        ),
-        Timing(
-            "understudy paired_test ar 10000, BLEU statistics",
-            median_time(lambda: paired_test(bleu, names, "ar", 10000), repeat),
-            "rows already counted",
-        ),
-        Timing(
-            "understudy all_pairs bs 1000 + clusters, BLEU statistics",
-            median_time(lambda: all_pairs(bleu, names, "bs", 1000), repeat),
-            "rows already counted",
-        ),
-        Timing(
-            "comet-compare's algorithm (t-test + 300 x 40% bootstrap), all pairs",
-            median_time(lambda: comet_compare_algorithm(scores), repeat),
-            "its published algorithm, in NumPy/SciPy here",
+            f"understudy {label}, BLEU", median_time(lambda: run(bleu), repeat), "BLEU rows already counted"
         ),
     ]
+    if test != "ar":
+        note = "t-test and 300 x 40% bootstrap of every pair; its published algorithm, in NumPy/SciPy here"
+        rows.append(
+            Timing(
+                "comet-compare's algorithm",
+                median_time(lambda: comet_compare_algorithm(scores), repeat),
+                note,
+            )
+        )
+    return rows
 
 
 LONG_LINE_BYTES = 100_000_000
@@ -806,7 +800,9 @@ def main() -> int:
             "ter-sentence",
             "chrf-pairwise",
             "ja-mecab",
-            "given",
+            "given-bs",
+            "given-ar",
+            "given-pairs",
         ],
     )
     parser.add_argument("--dask-segments", type=int, default=DASK_SEGMENTS, help="segments of the dask task")
@@ -862,9 +858,17 @@ def main() -> int:
             "12. Corpus BLEU of Japanese with MeCab, 4 systems x 3000 segments",
             lambda: task_ja_mecab(repeat, slow_repeat),
         ),
-        "given": (
-            "16. Significance on given segment scores (COMET-like), 16 systems x 3004 segments",
-            lambda: task_given(args.data, repeat),
+        "given-bs": (
+            "16a. Paired bootstrap (1000) on given scores (COMET-like), 16 systems x 3004 segments",
+            lambda: task_given(args.data, repeat, "bs"),
+        ),
+        "given-ar": (
+            "16b. Paired approximate randomization (10000) on given scores, 16 systems x 3004 segments",
+            lambda: task_given(args.data, repeat, "ar"),
+        ),
+        "given-pairs": (
+            "16c. All pairs with clusters (bootstrap 1000) on given scores, 16 systems x 3004 segments",
+            lambda: task_given(args.data, repeat, "pairs"),
         ),
         "report": (
             "15. understudy report, 16 WMT17 systems, BLEU, chrF and TER",

@@ -263,10 +263,13 @@ def score_given_rows(
     # One segment's row is a float64 exactly (its score): three exact terms summing to it.
     out: NDArray[np.float64] = (whole - BOUND).astype(np.float64) + high / _LIMB + low / _LIMB**2
     out[count == 0] = 0.0
-    for k in np.flatnonzero(count > 1).tolist():
-        h, m, lo, n = (int(v) for v in rows[k])
+    summed = np.flatnonzero(count > 1)
+    if len(summed):
         # Python's int division rounds the exact quotient once.
-        out[k] = ((h << 64) + (m << 32) + lo - (n * BOUND << 64)) / (n << 64)
+        out[summed] = [
+            ((h << 64) + (m << 32) + lo - (n * BOUND << 64)) / (n << 64)
+            for h, m, lo, n in rows[summed].tolist()
+        ]
     return out
 
 
