@@ -161,8 +161,8 @@ def test_block_t_test_on_given_scores_is_scipys_ttest_rel(
     ("content", "message"),
     [
         ("0.5\n\n0.7\n", r"x:2: empty line; expected a score"),
-        ("0.5\nnan\n", r"x:2: the score 'nan' is not a finite number"),
-        ("0.5\nabc\n", r"x:2: expected a score \(a number\), got 'abc'"),
+        ("0.5\nnan\n", r"x:2: 'nan' is not a finite number"),
+        ("0.5\nabc\n", r"x:2: 'abc' is not a number"),
         ("a\t1\t0.5\na\t3\t0.5\n", r"'a' has no score for segment 2"),
         ("a\t1\t0.5\na\t1\t0.6\n", r"x:2: segment 1 of 'a' has a score already"),
         ("a\t1\t0.5\nb\t1\t0.5\nb\t2\t0.5\n", r"'a' has 1 segment scores but 'b' has 2"),

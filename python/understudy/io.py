@@ -17,6 +17,7 @@ are decompressed on the fly. Errors name the file and, for bad UTF-8, the line.
 from __future__ import annotations
 
 import gzip
+import math
 import os
 import sys
 from os import PathLike, fspath
@@ -39,6 +40,33 @@ def _read_bytes(path: str) -> bytes:
         if path != STDIN:
             stream.close()
             raw.close()
+
+
+def read_text_file(path: str) -> str:
+    """A whole small UTF-8 file (a BOM dropped) as text; an unreadable or undecodable file is an
+    :class:`InputFileError` naming it."""
+    try:
+        with open(path, encoding="utf-8-sig", newline="") as fh:
+            return fh.read()
+    except OSError as err:
+        raise InputFileError(f"{path}: cannot read: {err.strerror or err}") from None
+    except UnicodeDecodeError as err:
+        raise InputFileError(f"{path}: not UTF-8 ({err.reason} at byte {err.start})") from None
+
+
+def finite_number(text: str, where: str) -> float:
+    """``text`` as a finite float, or an :class:`InputFileError` saying ``where`` and why.
+
+    >>> finite_number(" 0.5", "f:1")
+    0.5
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        raise InputFileError(f"{where}: {text[:40]!r} is not a number") from None
+    if not math.isfinite(value):
+        raise InputFileError(f"{where}: {text!r} is not a finite number")
+    return value
 
 
 def check_encoding(encoding: str) -> str:

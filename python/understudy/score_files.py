@@ -27,13 +27,13 @@ from __future__ import annotations
 
 import csv
 import json
-import math
 import re
 from collections.abc import Mapping, Sequence
 from os import PathLike, fspath
 from pathlib import Path
 
 from understudy.errors import ConfigError, InputFileError
+from understudy.io import finite_number, read_text_file
 
 PER_SYSTEM = ("plain", "metricx")
 """Formats holding one system per file."""
@@ -44,26 +44,6 @@ FORMATS = (*PER_SYSTEM, *NAMED)
 _COMET_SEGMENT = re.compile(r"^(.*)\tSegment (\d+)\tscore: (\S+)$")
 _COMET_SYSTEM = re.compile(r"^(.*)\tscore: (\S+)$")
 _COMET_TOLERANCE = 1e-4  # comet-score prints 4 decimals
-
-
-def _text_of(path: str) -> str:
-    try:
-        with open(path, encoding="utf-8-sig", newline="") as fh:
-            return fh.read()
-    except OSError as err:
-        raise InputFileError(f"{path}: cannot read: {err.strerror or err}") from None
-    except UnicodeDecodeError as err:
-        raise InputFileError(f"{path}: not UTF-8 ({err.reason} at byte {err.start})") from None
-
-
-def _score(text: str, where: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise InputFileError(f"{where}: expected a score (a number), got {text[:40]!r}") from None
-    if not math.isfinite(value):
-        raise InputFileError(f"{where}: the score {text!r} is not a finite number")
-    return value
 
 
 def detect_format(text: str, name: str) -> str:
@@ -103,7 +83,7 @@ def _format_of(path: str, text: str, format: str | None) -> str:
 def read_system_scores(path: str | PathLike[str], format: str | None = None) -> list[float]:
     """One system's scores from a ``plain`` or ``metricx`` file."""
     name = fspath(path)
-    text = _text_of(name)
+    text = read_text_file(name)
     kind = _format_of(name, text, format)
     if kind not in PER_SYSTEM:
         raise InputFileError(f"{name}: holds {kind} scores, which name their systems, not one system's")
@@ -113,7 +93,7 @@ def read_system_scores(path: str | PathLike[str], format: str | None = None) -> 
 def read_named_scores(path: str | PathLike[str], format: str | None = None) -> dict[str, list[float]]:
     """Systems' scores by name from a ``tsv``, ``comet``, ``comet-json`` or ``mt-metrics-eval`` file."""
     name = fspath(path)
-    text = _text_of(name)
+    text = read_text_file(name)
     kind = _format_of(name, text, format)
     if kind not in NAMED:
         raise InputFileError(f"{name}: holds one system's scores ({kind}), which name no system")
@@ -128,7 +108,7 @@ def read_named_scores(path: str | PathLike[str], format: str | None = None) -> d
 def is_named(path: str | PathLike[str], format: str | None = None) -> bool:
     """Whether a score file names its systems (else it holds one system's scores)."""
     name = fspath(path)
-    return _format_of(name, _text_of(name), format) in NAMED
+    return _format_of(name, read_text_file(name), format) in NAMED
 
 
 def _lines(text: str) -> list[tuple[int, str]]:
@@ -143,7 +123,7 @@ def _plain(text: str, name: str) -> list[float]:
     for lineno, line in _lines(text):
         if not line.strip():
             raise InputFileError(f"{name}:{lineno}: empty line; expected a score (one per segment)")
-        out.append(_score(line.strip(), f"{name}:{lineno}"))
+        out.append(finite_number(line.strip(), f"{name}:{lineno}"))
     if not out:
         raise InputFileError(f"{name}: no scores")
     return out
@@ -162,7 +142,7 @@ def _metricx(text: str, name: str) -> list[float]:
         value = record["prediction"]
         if isinstance(value, bool) or not isinstance(value, int | float | str):
             raise InputFileError(f"{where}: the prediction {json.dumps(value)[:40]} is not a number")
-        out.append(_score(str(value), where))
+        out.append(finite_number(str(value), where))
     if not out:
         raise InputFileError(f"{name}: no scores")
     return out
@@ -201,7 +181,7 @@ def _long_table(text: str, name: str) -> dict[str, list[float]]:
             raise InputFileError(f"{where}: expected system<TAB>segment<TAB>score, found {len(row)} fields")
         if not row[1].strip().isdigit() or int(row[1]) < 1:
             raise InputFileError(f"{where}: segment {row[1]!r} is not a segment number (from 1)")
-        _put(table, row[0], int(row[1]), _score(row[2], where), where)
+        _put(table, row[0], int(row[1]), finite_number(row[2], where), where)
     return _in_order(table, name, 1)
 
 
@@ -220,9 +200,9 @@ def _comet(text: str, name: str) -> dict[str, list[float]]:
         where = f"{name}:{lineno}"
         segment = _COMET_SEGMENT.match(line)
         if segment:
-            _put(table, segment[1], int(segment[2]), _score(segment[3], where), where)
+            _put(table, segment[1], int(segment[2]), finite_number(segment[3], where), where)
         elif (mean := _COMET_SYSTEM.match(line)) is not None:
-            means[mean[1]] = (_score(mean[2], where), where)
+            means[mean[1]] = (finite_number(mean[2], where), where)
         elif line.strip() and not line.startswith("Predictions saved in"):
             raise InputFileError(f"{where}: expected FILE<TAB>Segment i<TAB>score: x (comet-score's output)")
     out = _in_order(table, name, 0)
@@ -253,7 +233,7 @@ def _comet_json(text: str, name: str) -> dict[str, list[float]]:
             value = record.get("COMET") if isinstance(record, dict) else None
             if isinstance(value, bool) or not isinstance(value, int | float):
                 raise InputFileError(f"{where}: expected an object with a COMET score")
-            values.append(_score(repr(float(value)), where))
+            values.append(finite_number(repr(float(value)), where))
         out[system] = values
     return out
 
@@ -265,7 +245,7 @@ def _mme(text: str, name: str) -> dict[str, list[float]]:
         fields = line.split("\t")
         if len(fields) != 2:
             raise InputFileError(f"{where}: expected SYSTEM<TAB>score, found {len(fields)} fields")
-        table.setdefault(fields[0], []).append(_score(fields[1], where))
+        table.setdefault(fields[0], []).append(finite_number(fields[1], where))
     return table
 
 

@@ -26,13 +26,12 @@ from __future__ import annotations
 
 import csv
 import json
-import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 from os import PathLike, fspath
-from pathlib import Path
 
 from understudy.errors import InputFileError
+from understudy.io import finite_number, read_text_file
 
 MQM_WEIGHTS = {"major": 5.0, "minor": 1.0, "minor punctuation": 0.1, "non-translation": 25.0}
 """Freitag et al. (2021): a major error weighs 5, a minor 1, a minor punctuation error 0.1, a
@@ -54,16 +53,6 @@ class HumanScores:
     def has_segments(self) -> bool:
         """Whether segment-level scores were given."""
         return bool(self.segments)
-
-
-def _number(text: str, where: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise InputFileError(f"{where}: {text!r} is not a number") from None
-    if not math.isfinite(value):
-        raise InputFileError(f"{where}: {text!r} is not a finite number")
-    return value
 
 
 def _segment(text: str, where: str) -> int:
@@ -110,12 +99,12 @@ def _read_table(text: str, name: str) -> HumanScores:
         if width == 2:
             if row[0] in system:
                 raise InputFileError(f"{where}: system {row[0]!r} has a score already")
-            system[row[0]] = _number(row[1], where)
+            system[row[0]] = finite_number(row[1], where)
             continue
         segment = _segment(row[1], where)
         if segment in segments[row[0]]:
             raise InputFileError(f"{where}: segment {segment} of {row[0]!r} has a score already")
-        segments[row[0]][segment] = _number(row[2], where)
+        segments[row[0]][segment] = finite_number(row[2], where)
     return _from_segments(dict(segments), name) if width == 3 else _nonempty(HumanScores(system, {}, name))
 
 
@@ -164,7 +153,7 @@ def _read_json(text: str, name: str) -> HumanScores:
                 segments,
                 _scalar(record["system"], where),
                 segment,
-                _number(_scalar(record["score"], where), where),
+                finite_number(_scalar(record["score"], where), where),
                 where,
             )
         return _from_segments(dict(segments), name)
@@ -175,10 +164,16 @@ def _read_json(text: str, name: str) -> HumanScores:
             where = f"{name}: {system}"
             assert isinstance(scores, dict)
             for segment, value in scores.items():
-                _put(segments, system, _segment(segment, where), _number(_scalar(value, where), where), where)
+                _put(
+                    segments,
+                    system,
+                    _segment(segment, where),
+                    finite_number(_scalar(value, where), where),
+                    where,
+                )
         return _from_segments(dict(segments), name)
     return HumanScores(
-        {s: _number(_scalar(v, f"{name}: {s}"), f"{name}: {s}") for s, v in data.items()}, {}, name
+        {s: finite_number(_scalar(v, f"{name}: {s}"), f"{name}: {s}") for s, v in data.items()}, {}, name
     )
 
 
@@ -213,7 +208,7 @@ def read_mqm(path: str | PathLike[str]) -> HumanScores:
     its rows' weights; a segment's score is minus the mean penalty over the raters who rated it,
     and a system's the mean over its segments (so higher is better)."""
     name = fspath(path)
-    text = _read_text(name)
+    text = read_text_file(name)
     rows = list(csv.reader(text.splitlines(), dialect="excel-tab", quoting=csv.QUOTE_NONE))
     if not rows:
         raise InputFileError(f"{name}: empty MQM file")
@@ -261,19 +256,10 @@ def _check_one_document(
         )
 
 
-def _read_text(name: str) -> str:
-    try:
-        return Path(name).read_text(encoding="utf-8-sig")
-    except OSError as err:
-        raise InputFileError(f"{name}: cannot read: {err.strerror}") from None
-    except UnicodeDecodeError as err:
-        raise InputFileError(f"{name}: not UTF-8 ({err.reason} at byte {err.start})") from None
-
-
 def read_human(path: str | PathLike[str]) -> HumanScores:
     """Human scores from a TSV, CSV, JSON or MQM annotation file (told apart by content)."""
     name = fspath(path)
-    text = _read_text(name)
+    text = read_text_file(name)
     first = text.lstrip()[:1]
     if first in ("{", "["):
         return _read_json(text, name)
