@@ -364,3 +364,17 @@ def test_metric_scores_is_the_older_form_of_scores(
     assert values == {(r["metric"], r["statistic"]): r["value"] for r in new_record["correlations"]} | {
         ("sys", s): values[("sys", s)] for s in ("pearson", "spearman", "kendall-b")
     }
+
+
+def test_given_scores_read_a_file_in_python(scores: dict[str, list[float]], tmp_path: Path) -> None:
+    from understudy.metrics.scores import GivenScores
+
+    files = _write_formats(tmp_path, scores)
+    comet = GivenScores.read(files["comet"][0], "COMET-22", systems=["sysB", "sysA.de"])
+    assert comet.systems == ["sysB", "sysA.de"] and comet.config.source == "comet.out"
+    assert comet.corpus_score("sysB").score == pytest.approx(math.fsum(scores["sysB.de"]) / 30, rel=1e-15)
+    assert GivenScores.read(files["mt-metrics-eval"][0], lower_is_better=True).config.name == "seg"
+    with pytest.raises(InputFileError, match="holds one system's scores"):
+        GivenScores.read(files["plain"][0], "COMET")
+    with pytest.raises(InputFileError, match="has no scores for system 'sysD'"):
+        GivenScores.read(files["tsv"][0], "COMET", systems=["sysD"])
