@@ -21,6 +21,9 @@ Tasks (the issue's numbering):
   chrf-pairwise          the all-pairs chrF matrix of 500 x 500 segments (MBR)
   ja-mecab               corpus BLEU with the ja-mecab tokenizer (MeCab runs in Python for both
                          tools): 4 systems x 3000 seeded pseudo-Japanese segments
+  report, report-large   the HTML report of the 16 systems, and of 3 systems x 120,160 segments
+                         (the test set 40 times), with the page's size and Chromium's open time
+                         (not in the default set)
   long-line              peak memory of BLEU on one 100 MB hypothesis line and one 100 MB
                          reference line (not in the default set)
   dask                   corpus BLEU of 10,000,000 segments (WMT17 repeated) from 20 sharded files
@@ -605,12 +608,53 @@ def task_dask(data: Path, repeat: int, segments: int) -> list[Timing]:
         shutil.rmtree(folder)
 
 
-def task_report(data: Path, repeat: int) -> list[Timing]:
-    """The HTML report of the 16 WMT17 systems (BLEU, chrF, TER; 1000 resamples), whole command."""
+def open_time(page: Path, repeat: int) -> float | None:
+    """Median seconds from navigation start to the load event, in headless Chromium (``None`` without it)."""
+    if (
+        shutil.which("chromium") is None
+        or shutil.which("chromedriver") is None
+        or optional("selenium") is None
+    ):
+        return None
+    from selenium import webdriver
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+
+    options = Options()
+    options.binary_location = shutil.which("chromium") or ""
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1200,1000"):
+        options.add_argument(argument)
+    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or ""), options=options)
+    script = "const t = performance.getEntriesByType('navigation')[0]; return t.loadEventEnd - t.startTime"
+    try:
+        times = []
+        for _ in range(max(3, repeat)):
+            driver.get("about:blank")
+            driver.get(page.as_uri())
+            times.append(driver.execute_script(script) / 1000)
+        return statistics.median(times)
+    finally:
+        driver.quit()
+
+
+REPORT_LARGE_COPIES = 40
+"""The large report's corpus: the WMT17 test set 40 times over (120,160 segments), three systems."""
+
+
+def task_report(data: Path, repeat: int, copies: int = 1) -> list[Timing]:
+    """The HTML report of the 16 WMT17 systems (BLEU, chrF, TER; 1000 resamples), whole command;
+    with ``copies`` > 1, of three systems on the test set repeated that many times."""
     folder = Path(tempfile.mkdtemp(prefix="understudy-report-"))
     try:
         sys_paths = sorted(p for p in glob.glob(str(data / "newstest2017.*.de")) if ".ref." not in p)
         ref = str(data / "newstest2017.ref.en-de.de")
+        if copies > 1:
+            sys_paths = [p for p in sys_paths if any(k in p for k in ("uedin", "online-A", "PROMT"))]
+            for path in [ref, *sys_paths]:
+                (folder / Path(path).name).write_text(
+                    Path(path).read_text(encoding="utf-8") * copies, encoding="utf-8"
+                )
+            ref, sys_paths = str(folder / Path(ref).name), [str(folder / Path(p).name) for p in sys_paths]
         common = [ref, "-i", *sys_paths, "-m", "bleu", "chrf", "ter"]
         rows = []
         for label, argv, note in (
@@ -627,6 +671,11 @@ def task_report(data: Path, repeat: int) -> list[Timing]:
                     note or f"a {size:.1f} MB page",
                     max(m for _, m in measured),
                 )
+            )
+        opened = open_time(folder / "report.html", repeat)
+        if opened is not None:
+            rows.append(
+                Timing("headless Chromium opens the page", opened, "navigation start to load event end")
             )
         return rows
     finally:
@@ -873,6 +922,10 @@ def main() -> int:
         "report": (
             "15. understudy report, 16 WMT17 systems, BLEU, chrF and TER",
             lambda: task_report(args.data, slow_repeat),
+        ),
+        "report-large": (
+            f"15b. understudy report, 3 systems x {3004 * REPORT_LARGE_COPIES:,} segments, BLEU, chrF, TER",
+            lambda: task_report(args.data, slow_repeat, REPORT_LARGE_COPIES),
         ),
         "long-line": (
             "14. BLEU of one 100 MB line against another",

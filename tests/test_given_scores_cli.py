@@ -308,12 +308,17 @@ def test_the_report_ranks_given_scores_in_their_own_range_and_direction(
     parsed.feed(page)
     comet_rows = [r for r in parsed.rows if r[0] == "COMET-22"]
     means = {p.name: float(np.mean(v)) for p, v in zip(paths, scores.values(), strict=True)}
-    # 0..1: four decimals where BLEU prints two; best (highest) first.
-    assert [(Path(r[2]).name, r[3]) for r in comet_rows] == [
-        (n, f"{m:.4f}") for n, m in sorted(means.items(), key=lambda kv: -kv[1])
-    ]
-    # MetricX: lower is better, so the best system is the one with the lowest mean.
-    assert Path(next(r for r in parsed.rows if r[0] == "MetricX-24")[2]).name == "sysA.de"
+    # 0..1: four decimals where BLEU prints two; clusters by its own ranking (highest first).
+    assert sorted((Path(r[2]).name, r[3]) for r in comet_rows) == sorted(
+        (n, f"{m:.4f}") for n, m in means.items()
+    )
+    assert next(Path(r[2]).name for r in comet_rows if r[1] == 1) == "sysC.de"
+    # MetricX: lower is better, so the best cluster is the system with the lowest mean.
+    assert [Path(r[2]).name for r in parsed.rows if r[0] == "MetricX-24" and r[1] == 1] == ["sysA.de"]
+    assert (
+        'data-metric="MetricX-24" data-order="asc"' in page
+        and 'data-metric="COMET-22" data-order="desc"' in page
+    )
     # Per system a histogram of each metric, and the worst segments by each metric's direction.
     assert page.count('<figure class="histogram"><svg') == 3 * len(paths)
     assert page.count("worst segments by MetricX-24 (the highest scores)") == len(paths)

@@ -23,13 +23,14 @@ SYSTEMS = sorted(p for p in SAMPLE.glob("newstest2017.*.de") if ".ref." not in p
 
 
 class _Rankings(HTMLParser):
-    """Each ranking table's rows: (metric, cluster, system, score text)."""
+    """The rankings table's cells: (metric, cluster, system, score text), in the table's row order."""
 
     def __init__(self) -> None:
         super().__init__()
         self.rows: list[tuple[str, int, str, str]] = []
-        self.metric = ""
-        self.cells: list[str] | None = None
+        self.in_table = False
+        self.system = ""
+        self.cell: tuple[str, int] | None = None
         self.text = ""
         self.external: list[str] = []
         self.scripts: list[dict[str, str | None]] = []
@@ -46,25 +47,23 @@ class _Rankings(HTMLParser):
             self.scripts.append(values)
         if tag == "meta" and values.get("http-equiv") == "Content-Security-Policy":
             self.policy = values.get("content") or ""
-        if tag == "table" and "ranking" in (values.get("class") or ""):
-            self.metric = values.get("data-metric") or ""
-        if tag == "tr" and self.metric and values.get("data-system") is not None:
-            self.cells = []
-        if tag == "td" and self.cells is not None:
+        if tag == "table" and values.get("id") == "rankings":
+            self.in_table = True
+        if tag == "tr" and self.in_table:
+            self.system = values.get("data-system") or ""
+        if tag == "td" and self.in_table and values.get("data-cluster"):
+            self.cell = (values.get("data-metric") or "", int(values["data-cluster"] or 0))
             self.text = ""
 
     def handle_data(self, data: str) -> None:
         self.text += data
 
     def handle_endtag(self, tag: str) -> None:
-        if tag == "td" and self.cells is not None:
-            self.cells.append(self.text.strip())
-        if tag == "tr" and self.cells is not None:
-            cluster, system, score = self.cells[:3]
-            self.rows.append((self.metric, int(cluster), system, score))
-            self.cells = None
+        if tag == "td" and self.cell is not None:
+            self.rows.append((self.cell[0], self.cell[1], self.system, self.text.split()[0]))
+            self.cell = None
         if tag == "table":
-            self.metric = ""
+            self.in_table = False
 
 
 def test_the_report_shows_the_command_lines_rankings(
@@ -94,10 +93,13 @@ def test_the_report_shows_the_command_lines_rankings(
     )
     metrics = list(dict.fromkeys(r[0] for r in parsed.rows))
     assert metrics == ["BLEU", "chrF2", "TER"]
-    for metric, record in zip(metrics, json.loads(compare), strict=True):
+    records = json.loads(compare)
+    # One table: a row per system in the first metric's ranking order, a column per metric.
+    assert [r[2] for r in parsed.rows if r[0] == "BLEU"] == [s["name"] for s in records[0]["ranking"]]
+    for metric, record in zip(metrics, records, strict=True):
         clusters = {s: k + 1 for k, members in enumerate(record["clusters"]) for s in members}
         want = [(metric, clusters[s["name"]], s["name"], f"{s['score']:.2f}") for s in record["ranking"]]
-        assert [r for r in parsed.rows if r[0] == metric] == want
+        assert sorted(r for r in parsed.rows if r[0] == metric) == sorted(want)
     for section in (
         'id="systems"',
         'id="interpretation"',
@@ -192,7 +194,9 @@ def test_the_diff_shows_sacrebleus_tokens_and_sentence_scores(
     )
     assert status == 0, err
     page = out.read_text(encoding="utf-8")
-    assert f"Segment by segment: <bdi>{a}</bdi> (A) and <bdi>{b}</bdi> (B)" in page
+    # Short names (what the paths share cut away), the full paths in tooltips.
+    assert f'Segment by segment: <bdi title="{a}">uedin-nmt.4722</bdi> (A) and' in page
+    assert f'<bdi title="{b}">PROMT-Rule-based.4735</bdi> (B)</h2>' in page
     rows = _rows(page, "diff-table")
     refs = REF.read_text(encoding="utf-8").splitlines()
     hyps_a, hyps_b = (Path(p).read_text(encoding="utf-8").splitlines() for p in (a, b))
@@ -252,7 +256,7 @@ def test_one_system_and_ter_alone(tmp_path: Path, capfd: pytest.CaptureFixture[s
     # No pair to compare: no n-gram or diff section; the rest is there, TER's buckets open-ended.
     assert 'id="diff"' not in page and 'id="ngrams"' not in page and 'id="analyses"' in page
     assert "segments by sentence TER" in page and "&gt;=90" in page
-    assert [row[0] for row in _rows(page, "ranking")] == ["1"]
+    assert [row[0] for row in _rows(page, "rankings")] == ["1"]
 
 
 def test_worst_segments_follow_the_metrics_direction(

@@ -31,6 +31,7 @@ from understudy.correlation import (
     compare,
     correlate,
     segment_resampler,
+    unscored_notes,
 )
 from understudy.correlation.human import HumanScores, read_human
 from understudy.correlation.paper import (
@@ -537,13 +538,5 @@ def _system_lines(result: CorrelationResult, unscored: dict[str, float], w: int)
         table_rows.sort(key=lambda r: -float(r[1]))
         lines += ["", text_table(["System", "Human", *result.scores], table_rows)]
     if unscored:
-        listed = ", ".join(f"{n} ({v:.{w}f})" for n, v in sorted(unscored.items(), key=lambda kv: kv[1]))
-        lines += ["", f"Also in the human file, not scored here: {listed}."]
-        lowest = min(result.human)
-        worse = [n for n, v in unscored.items() if v < lowest]
-        if worse:
-            lines.append(
-                f"Judged worse than every scored system: {', '.join(worse)} (a reference? then "
-                "the choice of reference matters)."
-            )
+        lines += ["", *unscored_notes(result.human, unscored, w)]
     return lines

@@ -112,6 +112,7 @@ def run(args: argparse.Namespace) -> int:
             human_names=human[1] if human else None,
             progress=bar.update,
             given=given,
+            human_unscored=human[2] if human else None,
         )
     html = render(report)
     with atomic_write(args.output) as out:
@@ -132,8 +133,9 @@ def _pair(pair: list[str] | None, inputs: list[str]) -> tuple[int, int] | None:
     return inputs.index(pair[0]), inputs.index(pair[1])
 
 
-def _human(args: argparse.Namespace) -> tuple[list[float], list[str]] | None:
-    """Each system's human score and name in the human file, in the order of -i."""
+def _human(args: argparse.Namespace) -> tuple[list[float], list[str], dict[str, float]] | None:
+    """Each system's human score and name in the human file, in the order of -i; and the file's
+    scores of anything else (a reference, say)."""
     if args.human is None:
         if args.names:
             raise CliError("--names names the systems of the --human file; give --human too")
@@ -146,4 +148,5 @@ def _human(args: argparse.Namespace) -> tuple[list[float], list[str]] | None:
         raise CliError(f"--human correlates systems with human scores: give 3 or more, not {len(names)}")
     human = read_human(args.human)
     check_coverage(human, names, args.human)
-    return [human.system[name] for name in names], names
+    unscored = {n: v for n, v in human.system.items() if n not in names}
+    return [human.system[name] for name in names], names, unscored

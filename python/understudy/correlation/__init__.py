@@ -370,6 +370,27 @@ def _standardized(values: NDArray[np.float64]) -> NDArray[np.float64]:
     return centred / spread if spread > 0 else centred
 
 
+def unscored_notes(human: Sequence[float], unscored: Mapping[str, float], width: int = 3) -> list[str]:
+    """What a human file scores that was not scored here (a reference, often), and whether it is
+    judged worse than every scored system: then the choice of reference matters.
+
+    >>> unscored_notes([-2.0, -1.5], {"ref-A": -5.5})
+    ['Also in the human file, not scored here: ref-A (-5.500).', \
+'Judged worse than every scored system: ref-A (a reference? then the choice of reference matters).']
+    """
+    if not unscored:
+        return []
+    listed = ", ".join(f"{n} ({v:.{width}f})" for n, v in sorted(unscored.items(), key=lambda kv: kv[1]))
+    notes = [f"Also in the human file, not scored here: {listed}."]
+    worse = [n for n, v in unscored.items() if v < min(human)]
+    if worse:
+        notes.append(
+            f"Judged worse than every scored system: {', '.join(worse)} (a reference? then "
+            "the choice of reference matters)."
+        )
+    return notes
+
+
 __all__ = [
     "DEFAULT_STATISTICS",
     "STATISTICS",
@@ -384,4 +405,5 @@ __all__ = [
     "read_human",
     "read_mqm",
     "segment_resampler",
+    "unscored_notes",
 ]

@@ -17,7 +17,7 @@ import base64
 import hashlib
 import importlib
 import io
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -40,6 +40,8 @@ from understudy.report.analysis import (
     ngram_differences,
     reference_lengths,
 )
+from understudy.report.names import short_names
+from understudy.report.overview import Overview, overview
 from understudy.significance import AllPairsResult, all_pairs
 from understudy.stats import Stats
 
@@ -174,11 +176,15 @@ class PairView:
 
 @dataclass(frozen=True)
 class HumanView:
-    """Metric scores against human scores (``understudy.correlation``), with the regression plot."""
+    """Metric scores against human scores (``understudy.correlation``), with the regression plot;
+    ``negated``: the metrics correlated with their sign flipped (lower is better); ``notes``: what the
+    command line says of what the human file scores beyond these systems."""
 
     result: CorrelationResult
     svg: str
     source: str
+    negated: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -196,6 +202,9 @@ class Report:
     colours: dict[str, str] = field(default_factory=dict)
     pair: PairView | None = None
     human: HumanView | None = None
+    overview: Overview | None = None
+    short: dict[str, str] = field(default_factory=dict)
+    """Each system's short name (what the paths share cut away); the full name is a tooltip."""
 
 
 def _pyplot() -> Any:
@@ -416,8 +425,9 @@ def _human_view(
     source: str,
     n: int,
     seed: int,
+    unscored: Mapping[str, float] | None = None,
 ) -> HumanView:
-    from understudy.correlation import correlate
+    from understudy.correlation import correlate, unscored_notes
     from understudy.correlation.plot import regression_figure
 
     higher = {c.name: c.higher_is_better for c in configs}
@@ -433,7 +443,9 @@ def _human_view(
         human_name=source,
         metric_signatures=signatures,
     )
-    return HumanView(result, _svg(regression_figure(result, higher)), source)
+    negated = tuple(c.name for c in configs if not c.higher_is_better)
+    notes = tuple(unscored_notes(human, unscored or {}))
+    return HumanView(result, _svg(regression_figure(result, higher)), source, negated, notes)
 
 
 def build(
@@ -451,23 +463,22 @@ def build(
     human_names: Sequence[str] | None = None,
     progress: Callable[[int, int], None] | None = None,
     given: Sequence[GivenScores] = (),
+    human_unscored: Mapping[str, float] | None = None,
 ) -> Report:
     """The report of ``systems`` (named ``names``) against reference streams ``refs``.
 
     ``pair`` picks the two systems (by index) of the diff and the n-gram comparison, by
     default the two best by the first metric; ``human`` scores each system, in order, for
     the correlations, where the systems are called ``human_names`` (as in the human file;
-    default ``names``). ``given`` are other metrics' segment scores of the systems (by
-    ``names``): each is a ranking, a histogram and worst segments per system, and buckets.
-    ``progress`` is told ``(steps done, steps)`` after each step.
+    default ``names``; ``human_unscored``: the human file's scores of anything else, a reference
+    say). ``given`` are other metrics' segment scores of the systems (by ``names``): each is a
+    ranking, a histogram and worst segments per system, and buckets. ``progress`` is told
+    ``(steps done, steps)`` after each step.
     """
     configs = [m.config for m in metrics] + [g.config for g in given]
     tell = _step_counter(len(configs) + 2 + (len(names) > 1) + (human is not None), progress)
     per_metric, others = _statistics(metrics, given, names, systems, refs)
-    rankings = []
-    for stats in per_metric.values():
-        rankings.append(all_pairs(stats, names, "bs", n, seed))
-        tell()
+    rankings = [_ranked(stats, names, n, seed, tell) for stats in per_metric.values()]
     first = next(iter(per_metric))
     # Sentence scores (histograms, worst segments, buckets, the diff) are what `score -sl`
     # prints: BLEU with effective order, so an exact copy of a short reference scores 100.
@@ -486,12 +497,26 @@ def build(
         tell()
     human_view = None
     if human is not None:
-        human_view = _human_view(configs, per_metric, human_names or names, human, human_source, n, seed)
+        human_view = _human_view(
+            configs, per_metric, human_names or names, human, human_source, n, seed, human_unscored
+        )
         tell()
+    short = dict(zip(names, short_names(names), strict=True))
+    by_name = None if human is None else dict(zip(names, human, strict=True))
+    summary = overview(rankings, short, by_name, human_source, _svg, _pyplot())
     return Report(
         title, command, tuple(rankings), views, bands=BANDS, analyses=analyses, colours=colours,
-        pair=pair_view, human=human_view,
+        pair=pair_view, human=human_view, overview=summary, short=short,
     )  # fmt: skip
+
+
+def _ranked(
+    stats: list[Stats[Any, Any]], names: Sequence[str], n: int, seed: int, tell: Callable[[], None]
+) -> AllPairsResult:
+    """One metric's ranking with clusters (then one more step told done)."""
+    ranking = all_pairs(stats, names, "bs", n, seed)
+    tell()
+    return ranking
 
 
 def _statistics(

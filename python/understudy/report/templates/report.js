@@ -37,3 +37,27 @@
   order.addEventListener("change", apply);
   apply();
 }());
+
+// The rankings table: a click on a metric's header sorts the systems by it, best first by the
+// metric's direction; a second click reverses the order.
+(function () {
+  "use strict";
+  var table = document.getElementById("rankings");
+  if (!table) { return; }
+  var body = table.tBodies[0];
+  var headers = Array.prototype.slice.call(table.querySelectorAll("th.sortable"));
+  headers.forEach(function (th) {
+    th.addEventListener("click", function () {
+      var descending = th.getAttribute("data-order") === "desc";
+      var current = th.getAttribute("aria-sort");
+      if (current) { descending = current !== "descending"; }
+      headers.forEach(function (h) { h.removeAttribute("aria-sort"); });
+      th.setAttribute("aria-sort", descending ? "descending" : "ascending");
+      var column = th.cellIndex;
+      function value(row) { return parseFloat(row.cells[column].getAttribute("data-value")); }
+      var rows = Array.prototype.slice.call(body.rows);
+      rows.sort(function (x, y) { return descending ? value(y) - value(x) : value(x) - value(y); });
+      rows.forEach(function (row) { body.appendChild(row); });
+    });
+  });
+}());
