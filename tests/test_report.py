@@ -330,3 +330,30 @@ def test_sentence_scores_are_score_sls_so_an_exact_copy_scores_100(tmp_path: Pat
         score_copy, score_other = (row.score_a, row.score_b) if a_is_copy else (row.score_b, row.score_a)
         assert score_copy == sentence_bleu(copy[i], [refs[i]]).score and round(score_copy, 9) == 100.0
         assert score_other == sentence_bleu(other[i], [refs[i]]).score  # sacrebleu's sentence BLEU
+
+
+def test_segment_human_scores_stand_beside_the_metrics(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    ted = (
+        Path(os.environ.get("UNDERSTUDY_SHARED", REF.parents[3] / "shared")) / "data" / "wmt21-ted-zh-en-mqm"
+    )
+    if not (ted / "mqm_segment_scores.tsv").exists():
+        pytest.skip(f"WMT21 TED data not found at {ted}")
+    a, b, c = (str(ted / f"{name}.txt") for name in ("IIE-MT", "Online-W", "SMU"))
+    out = tmp_path / "report.html"
+    argv = [str(ted / "ref-B.txt"), "-i", a, b, c, "--human", str(ted / "mqm_segment_scores.tsv")]
+    status, _, err = run(capfd, "report", *argv, "--pair", a, b, "-n", "50", "-o", str(out))
+    assert status == 0, err
+    page = out.read_text(encoding="utf-8")
+    human: dict[str, dict[int, float]] = {}
+    for line in (ted / "mqm_segment_scores.tsv").read_text(encoding="utf-8").splitlines()[1:]:
+        system, segment, score = line.split("\t")
+        human.setdefault(system, {})[int(segment)] = float(score)
+    rows = _rows(page, "diff-table")
+    assert len(rows) == 529
+    for row in rows[::23]:
+        number = int(row[0])
+        assert row[3:5] == [f"{human['IIE-MT'][number]:.2f}", f"{human['Online-W'][number]:.2f}"]
+    worst = [r for r in _rows(page, "segments")]
+    assert all(r[2] == f"{human[s][int(r[0])]:.2f}" for r, s in zip(worst[:5], ["IIE-MT"] * 5, strict=True))

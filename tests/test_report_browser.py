@@ -335,3 +335,23 @@ def test_the_16_system_page_is_small_and_opens_quickly(
     # The benchmark measures the open time (task 15); here only that it is not pathological on a
     # shared machine: the issue's target is 2 s.
     assert 0 < opened < 10_000
+
+
+def test_pointing_at_a_system_picks_its_line_out_of_a_bucket_plot(
+    browser: Any, wmt17_report: tuple[Path, list[str], Any]
+) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    out, _, _ = wmt17_report
+    browser.get(out.as_uri())
+    table = browser.find_element(By.CSS_SELECTOR, "table.buckets[data-figure]")
+    figure = table.get_attribute("data-figure")
+    lines = browser.find_elements(By.CSS_SELECTOR, f'figure[data-figure="{figure}"] g[id^="{figure}-s"]')
+    assert len(lines) == 16
+    row = table.find_elements(By.CSS_SELECTOR, "tr[data-line]")[3]
+    ActionChains(browser).move_to_element(row).perform()
+    faded = [line.get_attribute("id") for line in lines if line.value_of_css_property("opacity") == "0.12"]
+    assert sorted(faded) == sorted(f"{figure}-s{k}" for k in range(16) if k != 3)
+    ActionChains(browser).move_to_element(browser.find_element(By.TAG_NAME, "h1")).perform()
+    assert all(line.value_of_css_property("opacity") == "1" for line in lines)

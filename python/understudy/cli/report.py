@@ -113,6 +113,7 @@ def run(args: argparse.Namespace) -> int:
             progress=bar.update,
             given=given,
             human_unscored=human[2] if human else None,
+            human_segments=human[3] if human else None,
         )
     html = render(report)
     with atomic_write(args.output) as out:
@@ -133,9 +134,11 @@ def _pair(pair: list[str] | None, inputs: list[str]) -> tuple[int, int] | None:
     return inputs.index(pair[0]), inputs.index(pair[1])
 
 
-def _human(args: argparse.Namespace) -> tuple[list[float], list[str], dict[str, float]] | None:
-    """Each system's human score and name in the human file, in the order of -i; and the file's
-    scores of anything else (a reference, say)."""
+def _human(
+    args: argparse.Namespace,
+) -> tuple[list[float], list[str], dict[str, float], list[dict[int, float]] | None] | None:
+    """Each system's human score and name in the human file, in the order of -i; the file's
+    scores of anything else (a reference, say); and each system's segment scores, if it has them."""
     if args.human is None:
         if args.names:
             raise CliError("--names names the systems of the --human file; give --human too")
@@ -149,4 +152,5 @@ def _human(args: argparse.Namespace) -> tuple[list[float], list[str], dict[str, 
     human = read_human(args.human)
     check_coverage(human, names, args.human)
     unscored = {n: v for n, v in human.system.items() if n not in names}
-    return [human.system[name] for name in names], names, unscored
+    segments = [human.segments.get(name, {}) for name in names] if human.has_segments else None
+    return [human.system[name] for name in names], names, unscored, segments

@@ -97,6 +97,8 @@ class Segment:
     score: float
     hypothesis: str
     reference: str
+    human: float | None = None
+    """The segment's human score, where the human file has segment scores."""
 
 
 @dataclass(frozen=True)
@@ -153,6 +155,8 @@ class DiffRow:
     runs_b: tuple[Run, ...]
     rest_b: str
     reference: str
+    human_a: float | None = None
+    human_b: float | None = None
 
 
 @dataclass(frozen=True)
@@ -261,13 +265,18 @@ def _colours(order: Sequence[str]) -> dict[str, str]:
     return {name: to_hex(turbo(k / (len(order) - 1))) for k, name in enumerate(order)}
 
 
-def _buckets_svg(buckets: Buckets, colours: dict[str, str]) -> str:
+def _buckets_svg(buckets: Buckets, colours: dict[str, str], figure_id: str = "b") -> str:
     figure, axis = _pyplot().subplots(figsize=(7.0, 2.6))
-    x = np.arange(len(buckets.labels))
-    for name, colour in colours.items():
-        y = [np.nan if v is None else v for v in buckets.values[name]]
-        axis.plot(x, y, marker="o", markersize=3, linewidth=1, color=colour)
-    axis.set_xticks(x, buckets.labels, fontsize=8)
+    # A bucket with nothing in it (words the references never use: no reference words) is in the
+    # table, not the plot: its F-measure is 0 by construction and says nothing.
+    kept = [k for k in range(len(buckets.labels)) if not buckets.sizes or buckets.sizes[k] > 0]
+    x = np.arange(len(kept))
+    for k, (name, colour) in enumerate(colours.items()):
+        y = [np.nan if buckets.values[name][j] is None else buckets.values[name][j] for j in kept]
+        # Each line is an SVG group named after the figure and the system's place in the table
+        # below, so that pointing at a row picks its line out (report.js).
+        axis.plot(x, y, marker="o", markersize=3, linewidth=1, color=colour, gid=f"{figure_id}-s{k}")
+    axis.set_xticks(x, [buckets.labels[j] for j in kept], fontsize=8)
     axis.set_ylabel(buckets.quantity)
     # Fixed margins, no legend: the table below names each line by its colour.
     figure.subplots_adjust(left=0.1, right=0.98, top=0.96, bottom=0.12)
@@ -464,25 +473,22 @@ def build(
     progress: Callable[[int, int], None] | None = None,
     given: Sequence[GivenScores] = (),
     human_unscored: Mapping[str, float] | None = None,
+    human_segments: Sequence[Mapping[int, float]] | None = None,
 ) -> Report:
     """The report of ``systems`` (named ``names``) against reference streams ``refs``.
 
-    ``pair`` picks the two systems (by index) of the diff and the n-gram comparison, by
-    default the two best by the first metric; ``human`` scores each system, in order, for
-    the correlations, where the systems are called ``human_names`` (as in the human file;
-    default ``names``; ``human_unscored``: the human file's scores of anything else, a reference
-    say). ``given`` are other metrics' segment scores of the systems (by ``names``): each is a
-    ranking, a histogram and worst segments per system, and buckets. ``progress`` is told
-    ``(steps done, steps)`` after each step.
+    ``pair``: the two systems (indices) of the diff, by default the two best by the first metric.
+    ``human`` scores each system, in order; the human file calls them ``human_names`` (default
+    ``names``), scores ``human_unscored`` too (a reference, say), and ``human_segments`` per segment
+    number, where it has them. ``given``: other metrics' segment scores of the systems (by
+    ``names``). ``progress`` is told ``(steps done, steps)`` after each step.
     """
     configs = [m.config for m in metrics] + [g.config for g in given]
     tell = _step_counter(len(configs) + 2 + (len(names) > 1) + (human is not None), progress)
     per_metric, others = _statistics(metrics, given, names, systems, refs)
     rankings = [_ranked(stats, names, n, seed, tell) for stats in per_metric.values()]
     first = next(iter(per_metric))
-    # Sentence scores (histograms, worst segments, buckets, the diff) are what `score -sl`
-    # prints: BLEU with effective order, so an exact copy of a short reference scores 100.
-    sentences = [s.for_sentences() for s in per_metric[first]]
+    sentences = [s.for_sentences() for s in per_metric[first]]  # as `score -sl`: Stats.for_sentences
     bleu = _analysis_bleu(metrics)
     views = _system_views(names, systems, refs, sentences, per_metric.get("BLEU"), first, others)
     tell()
@@ -504,10 +510,43 @@ def build(
     short = dict(zip(names, short_names(names), strict=True))
     by_name = None if human is None else dict(zip(names, human, strict=True))
     summary = overview(rankings, short, by_name, human_source, _svg, _pyplot())
+    views, pair_view = _with_human_segments(views, pair_view, names, human_segments)
     return Report(
         title, command, tuple(rankings), views, bands=BANDS, analyses=analyses, colours=colours,
         pair=pair_view, human=human_view, overview=summary, short=short,
     )  # fmt: skip
+
+
+def _with_human_segments(
+    views: tuple[SystemView, ...],
+    pair: PairView | None,
+    names: Sequence[str],
+    segments: Sequence[Mapping[int, float]] | None,
+) -> tuple[tuple[SystemView, ...], PairView | None]:
+    """The worst segments and the diff with each segment's human score beside the metric's (each
+    system's ``segments`` in ``names`` order; ``None``: no segment scores, nothing changes)."""
+    if segments is None:
+        return views, pair
+    human = dict(zip(names, segments, strict=True))
+
+    def judged(segments: tuple[Segment, ...], system: str) -> tuple[Segment, ...]:
+        return tuple(replace(s, human=human[system].get(s.number)) for s in segments)
+
+    views = tuple(
+        replace(
+            v,
+            worst=judged(v.worst, v.name),
+            others=tuple(replace(o, worst=judged(o.worst, v.name)) for o in v.others),
+        )
+        for v in views
+    )
+    if pair is not None:
+        rows = tuple(
+            replace(r, human_a=human[pair.a].get(r.number), human_b=human[pair.b].get(r.number))
+            for r in pair.rows
+        )
+        pair = replace(pair, rows=rows)
+    return views, pair
 
 
 def _ranked(
@@ -570,7 +609,7 @@ def _analyses(
     tables += [by_sentence_score(stats, names) for stats in sentences]
     words = BLEU.from_config(replace(bleu.config, max_ngram_order=1), threads=1)
     tables.append(by_word_frequency([words.ngram_matches(hyps, refs) for hyps in systems], names))
-    return tuple(AnalysisView(t, _buckets_svg(t, colours)) for t in tables)
+    return tuple(AnalysisView(t, _buckets_svg(t, colours, f"b{k}")) for k, t in enumerate(tables))
 
 
 def render(report: Report) -> str:

@@ -61,3 +61,25 @@
     });
   });
 }());
+
+// The bucket plots: pointing at a system's row in a table picks its line out of the plot above
+// (the other lines fade), so that sixteen systems stay readable.
+(function () {
+  "use strict";
+  Array.prototype.forEach.call(document.querySelectorAll("table.buckets[data-figure]"), function (table) {
+    var id = table.getAttribute("data-figure");
+    var figure = document.querySelector('figure[data-figure="' + id + '"]');
+    if (!figure) { return; }
+    var lines = Array.prototype.slice.call(figure.querySelectorAll('g[id^="' + id + '-s"]'));
+    function show(k) {
+      lines.forEach(function (line) {
+        line.style.opacity = (k === null || line.id === id + "-s" + k) ? "" : "0.12";
+      });
+    }
+    Array.prototype.forEach.call(table.querySelectorAll("tr[data-line]"), function (row) {
+      row.addEventListener("mouseenter", function () { show(row.getAttribute("data-line")); });
+      row.addEventListener("mouseleave", function () { show(null); });
+    });
+  });
+}());
+
