@@ -29,6 +29,8 @@ Tasks (the issue's numbering):
   dask                   corpus BLEU of 10,000,000 segments (WMT17 repeated) from 20 sharded files
                          on a 2-worker LocalCluster, against the single-process CLI (not in the
                          default set: it writes 5 GB of files; --tasks dask)
+  wer, wer-sentence, wer-pairwise   corpus WER and CER of the 16 systems, sentence WER of 3004
+                         segments and a 500 x 500 WER matrix, beside jiwer 4
   given-bs, given-ar, given-pairs   paired bootstrap, randomization and all pairs with clusters
                          on given segment scores (synthetic, COMET-like), beside the same on BLEU
                          and comet-compare's algorithm (t-test and 300 x 40% bootstrap)
@@ -682,6 +684,53 @@ def task_report(data: Path, repeat: int, copies: int = 1) -> list[Timing]:
         shutil.rmtree(folder)
 
 
+def task_wer(data: Path, repeat: int, slow_repeat: int, what: str) -> list[Timing]:
+    """WER and CER beside jiwer 4 (C++ alignment by rapidfuzz), with identical numbers."""
+    import jiwer
+    from understudy.metrics.wer import CER, WER
+
+    ref, systems = _systems(data)
+    if what == "corpus":
+        return [
+            Timing(
+                "understudy WER.corpus_scores",
+                median_time(lambda: WER(references=[ref]).corpus_scores(systems), repeat),
+            ),
+            Timing(
+                "jiwer.wer, one system at a time",
+                median_time(lambda: [jiwer.wer(ref, h) for h in systems], slow_repeat),
+            ),
+            Timing(
+                "understudy CER.corpus_scores",
+                median_time(lambda: CER(references=[ref]).corpus_scores(systems), repeat),
+            ),
+            Timing(
+                "jiwer.cer, one system at a time",
+                median_time(lambda: [jiwer.cer(ref, h) for h in systems], slow_repeat),
+            ),
+        ]
+    if what == "sentence":
+        hyps = systems[0]
+        return [
+            Timing(
+                "understudy WER.sentence_scores",
+                median_time(lambda: WER().sentence_scores(hyps, [ref]), repeat),
+            ),
+            Timing(
+                "jiwer.wer per sentence",
+                median_time(lambda: [jiwer.wer(r, h) for r, h in zip(ref, hyps, strict=True)], slow_repeat),
+            ),
+        ]
+    hyps, refs = systems[0][:500], ref[:500]
+    return [
+        Timing("understudy WER.pairwise", median_time(lambda: WER().pairwise(hyps, refs), repeat)),
+        Timing(
+            "jiwer.wer per pair",
+            median_time(lambda: [[jiwer.wer(r, h) for r in refs] for h in hyps], slow_repeat),
+        ),
+    ]
+
+
 def synthetic_scores(n_systems: int = 16, segments: int = 3004, seed: int = 2017) -> list[object]:
     """COMET-like segment scores (0..1), seeded: a stand-in for a GPU metric's output."""
     import numpy as np
@@ -852,6 +901,9 @@ def main() -> int:
             "given-bs",
             "given-ar",
             "given-pairs",
+            "wer",
+            "wer-sentence",
+            "wer-pairwise",
         ],
     )
     parser.add_argument("--dask-segments", type=int, default=DASK_SEGMENTS, help="segments of the dask task")
@@ -906,6 +958,18 @@ def main() -> int:
         "ja-mecab": (
             "12. Corpus BLEU of Japanese with MeCab, 4 systems x 3000 segments",
             lambda: task_ja_mecab(repeat, slow_repeat),
+        ),
+        "wer": (
+            "17a. Corpus WER and CER, 16 WMT17 systems",
+            lambda: task_wer(args.data, repeat, slow_repeat, "corpus"),
+        ),
+        "wer-sentence": (
+            "17b. Sentence WER, 3004 segments",
+            lambda: task_wer(args.data, repeat, slow_repeat, "sentence"),
+        ),
+        "wer-pairwise": (
+            "17c. All pairs WER, 500 x 500",
+            lambda: task_wer(args.data, repeat, slow_repeat, "pairwise"),
         ),
         "given-bs": (
             "16a. Paired bootstrap (1000) on given scores (COMET-like), 16 systems x 3004 segments",

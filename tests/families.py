@@ -20,6 +20,7 @@ from sacrebleu.metrics import CHRF as SacreCHRF
 from sacrebleu.metrics import TER as SacreTER
 from understudy import BLEUConfig, CHRFConfig, TERConfig
 from understudy.config import MetricConfig
+from understudy.metrics.wer import WERConfig
 
 Refs = list[list[str | None]]
 
@@ -67,6 +68,73 @@ def _sacrebleu_ter_rows(config: Any, metric: Any, hyps: list[str], refs: Refs | 
     return np.array([[edits, length] for edits, length in stats], dtype=np.float64)
 
 
+class JiwerMetric:
+    """jiwer 4 behind sacrebleu's metric interface (``corpus_score``, ``sentence_score``), with
+    jiwer's transforms for the configuration. jiwer takes one reference per segment: with
+    several, each segment is scored against the one jiwer gives the fewest edits (the first
+    among equals), the extension understudy documents."""
+
+    def __init__(self, config: WERConfig, references: Refs | None) -> None:
+        import jiwer
+
+        self.jiwer = jiwer
+        self.config, self.references = config, references
+        steps = [jiwer.ToLowerCase()] * config.lowercase + [jiwer.RemovePunctuation()] * config.no_punct
+        if config.unit == "characters":
+            steps += [jiwer.Strip(), jiwer.ReduceToListOfListOfChars()]
+        else:
+            steps += [jiwer.RemoveMultipleSpaces(), jiwer.Strip(), jiwer.ReduceToListOfListOfWords()]
+        self.transform = jiwer.Compose(steps)
+
+    def _process(self, refs: list[str], hyps: list[str]) -> Any:
+        return self.jiwer.process_words(refs, hyps, self.transform, self.transform)
+
+    def closest(self, hyps: list[str], refs: Refs | None) -> list[str]:
+        """Each segment's reference with the fewest edits."""
+        streams = self.references if refs is None else refs
+        assert streams is not None
+        chosen = []
+        for i, hyp in enumerate(hyps):
+            options = [stream[i] for stream in streams if stream[i] is not None]
+            edits = []
+            for ref in options:
+                out = self._process([ref], [hyp])
+                edits.append(out.substitutions + out.deletions + out.insertions)
+            chosen.append(options[edits.index(min(edits))])
+        return chosen
+
+    def rows(self, hyps: list[str], refs: Refs | None) -> np.ndarray:
+        """Each segment's jiwer counts, as understudy's rows ``[S, D, I, H, N]``."""
+        out = []
+        for hyp, ref in zip(hyps, self.closest(hyps, refs), strict=True):
+            r = self._process([ref], [hyp])
+            out.append(
+                [r.substitutions, r.deletions, r.insertions, r.hits, r.hits + r.substitutions + r.deletions]
+            )
+        return np.array(out, dtype=np.int64).reshape(-1, 5)
+
+    def _extract_corpus_statistics(self, hyps: list[str], refs: Refs | None) -> np.ndarray:
+        return self.rows(hyps, refs)
+
+    def corpus_score(self, hyps: list[str], refs: Refs | None) -> Any:
+        """jiwer's measure of the corpus (its own arithmetic), as ``.score``."""
+        out = self._process(self.closest(hyps, refs), hyps)
+        return type("Score", (), {"score": getattr(out, self.config.measure)})()
+
+    def sentence_score(self, hyp: str, refs: list[str | None]) -> Any:
+        """jiwer's measure of one segment against its closest reference."""
+        return self.corpus_score([hyp], [[r] for r in refs])
+
+
+def _jiwer(c: WERConfig, references: Refs | None) -> Any:
+    return JiwerMetric(c, references)
+
+
+def _jiwer_rows(config: Any, metric: Any, hyps: list[str], refs: Refs | None) -> np.ndarray:
+    rows: np.ndarray = metric.rows(hyps, refs)
+    return rows
+
+
 TEST_FAMILIES: dict[str, TestFamily] = {
     "bleu": TestFamily(
         examples=(
@@ -101,6 +169,17 @@ TEST_FAMILIES: dict[str, TestFamily] = {
         ),
         oracle=_sacrebleu_ter,
         oracle_rows=_sacrebleu_ter_rows,
+    ),
+    "wer": TestFamily(
+        examples=(
+            WERConfig(),
+            WERConfig(unit="characters"),
+            WERConfig(measure="mer", lowercase=True),
+            WERConfig(measure="wip", no_punct=True),
+            WERConfig(measure="wil", unit="characters", lowercase=True, no_punct=True),
+        ),
+        oracle=_jiwer,
+        oracle_rows=_jiwer_rows,
     ),
 }
 

@@ -38,7 +38,7 @@ def test_batches_give_the_corpus_score(config: MetricConfig, wmt17_ref, wmt17_sy
         acc.update(hyps[start:stop], [stream[start:stop] for stream in refs])
     got = acc.compute()
     assert got.score == want.score and got.signature == want.signature
-    assert str(got.signature).startswith("nrefs:var|") and acc.n_segments == 600
+    assert "nrefs:var|" in str(got.signature) and acc.n_segments == 600
 
 
 def test_merge_and_summed_states_are_order_free(wmt17_ref, wmt17_systems) -> None:

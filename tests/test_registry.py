@@ -17,6 +17,7 @@ from understudy.cli.output import scorers
 from understudy.config import MetricConfig
 from understudy.errors import ConfigError, InputError, SignatureError
 from understudy.metrics import CONFIGS, FAMILIES, METRICS
+from understudy.metrics.wer import WERConfig
 from understudy.significance import _sums
 from understudy.stats import Stats, Totals
 
@@ -69,7 +70,8 @@ def test_command_line_defaults_are_the_configs_defaults() -> None:
     args = _parse(["-m", *FAMILIES, "-j", "1"])
     assert [m.config for m in scorers(args, sentence_level=False)] == [c() for c in CONFIGS.values()]
     sentence = [m.config for m in scorers(args, sentence_level=True)]
-    assert sentence[0] == BLEUConfig(effective_order=True) and sentence[1:] == [CHRFConfig(), TERConfig()]
+    assert sentence[0] == BLEUConfig(effective_order=True)
+    assert sentence[1:] == [CHRFConfig(), TERConfig(), WERConfig()]
 
 
 def test_every_declared_flag_reaches_its_field() -> None:
@@ -77,11 +79,13 @@ def test_every_declared_flag_reaches_its_field() -> None:
     argv += ["--max-ngram-order", "3", "-cc", "4", "-cw", "2", "--chrf-beta", "3", "--chrf-whitespace"]
     argv += ["--chrf-lowercase", "--chrf-eps-smoothing", "--ter-case-sensitive", "--ter-asian-support"]
     argv += ["--ter-no-punct", "--ter-normalized", "--ter-tokenizer", "tercom-fixed"]
+    argv += ["--wer-measure", "mer", "--wer-unit", "characters", "--wer-lowercase", "--wer-no-punct"]
     got = [m.config for m in scorers(_parse(argv), sentence_level=False)]
     assert got == [
         BLEUConfig("intl", True, "floor", 0.2, 3, False),
         CHRFConfig(4, 2, 3, True, True, True),
         TERConfig(True, True, True, True, "tercom-fixed"),
+        WERConfig("mer", "characters", True, True),
     ]
     # Every declared flag was given above: none is left out of this test.
     flags = {flag for c in CONFIGS.values() for _, opt in c.options() for flag in opt.flags[:1]}
@@ -98,7 +102,13 @@ def test_direction_and_range_are_declared() -> None:
         (True, (0.0, 100.0)),
         (True, (0.0, 100.0)),
         (False, (0.0, None)),
+        (False, (0.0, None)),
     ]
+    # WER's measures declare theirs per configuration: WIP is higher-is-better, and 0..1.
+    assert (WERConfig(measure="wip").higher_is_better, WERConfig(measure="wip").score_range) == (
+        True,
+        (0.0, 1.0),
+    )
     assert TER().segment_stats(["a b"], [["a b c"]]).higher_is_better is False
 
 

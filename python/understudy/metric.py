@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import os
 from abc import ABC
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 import numpy as np
@@ -135,6 +135,8 @@ class Family:
     config: type[MetricConfig]
     stats: type[Stats[Any, Any]]
     metric: type[Any]
+    aliases: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    """Other ``-m`` names of the family, each with the fields it sets (WER's ``cer``)."""
 
     @property
     def name(self) -> str:

@@ -23,6 +23,7 @@ pub mod ter;
 pub mod text;
 pub mod tok13a;
 pub mod tokenize;
+pub mod wer;
 #[rustfmt::skip]
 mod unicode_tables;
 #[cfg(test)]

@@ -12,7 +12,7 @@ from typing import Any, BinaryIO
 
 from understudy.config import MetricConfig
 from understudy.metric import Metric
-from understudy.metrics import FAMILIES
+from understudy.metrics import FAMILIES, metric_names
 
 
 def add_command(
@@ -62,14 +62,15 @@ def add_metric_options(parser: argparse.ArgumentParser, language: bool = True) -
     command has its own (as ``score`` has, among the test-set options)."""
     if language:
         add_language_option(parser)
+    names = list(metric_names())
     parser.add_argument(
         "-m",
         "--metrics",
         nargs="+",
-        choices=list(FAMILIES),
+        choices=names,
         default=DEFAULT_METRICS,
         metavar="METRIC",
-        help=f"any of {' '.join(FAMILIES)} (default: bleu); printed in that order, as sacrebleu does",
+        help=f"any of {' '.join(names)} (default: bleu); printed in that order, as sacrebleu does",
     )
     for family in FAMILIES.values():
         config = family.config
@@ -83,15 +84,16 @@ def scorers(args: argparse.Namespace, sentence_level: bool) -> list[Metric[Any]]
     """One metric object per family of ``-m``, in the registry's order, configured by the
     families' options; ``sentence_level`` sets what a family changes for sentence scores
     (BLEU's effective order)."""
-    chosen = [f for name, f in FAMILIES.items() if name in chosen_metrics(args)]
+    wanted = chosen_metrics(args)
     values = vars(args)
     return [
-        f.metric.from_options(
-            f.config.field_values(values, sentence_level),
+        family.metric.from_options(
+            {**family.config.field_values(values, sentence_level), **fields},
             trg_lang=target_language(args),
             threads=args.threads,
         )
-        for f in chosen
+        for name, (family, fields) in metric_names().items()
+        if name in wanted
     ]
 
 

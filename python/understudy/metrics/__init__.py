@@ -11,18 +11,19 @@ rather than text: :data:`GIVEN`, in :data:`EVERY_FAMILY` but not a ``-m`` choice
 >>> metric_for(TERConfig()).corpus_score(["a b"], [["a b c"]]).score  # sacrebleu: 33.33...
 33.33333333333333
 >>> list(METRICS)
-['bleu', 'chrf', 'ter']
+['bleu', 'chrf', 'ter', 'wer']
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from understudy.config import MetricConfig
 from understudy.metric import Family, Metric, RefStreams
-from understudy.metrics import bleu, chrf, scores, ter
+from understudy.metrics import bleu, chrf, scores, ter, wer
 
-FAMILIES: dict[str, Family] = {f.name: f for f in (bleu.FAMILY, chrf.FAMILY, ter.FAMILY)}
+FAMILIES: dict[str, Family] = {f.name: f for f in (bleu.FAMILY, chrf.FAMILY, ter.FAMILY, wer.FAMILY)}
 """Every family that scores text, by name, in the order sacrebleu prints them (``-m``)."""
 
 GIVEN: Family = scores.FAMILY
@@ -42,7 +43,7 @@ def family_titles() -> str:
     """The families' names as prose, for help texts.
 
     >>> family_titles()
-    'BLEU, chrF and TER'
+    'BLEU, chrF, TER and WER'
     """
     titles = [f.config.title for f in FAMILIES.values()]
     return ", ".join(titles[:-1]) + f" and {titles[-1]}" if len(titles) > 1 else titles[0]
@@ -52,9 +53,22 @@ def lower_is_better() -> list[str]:
     """The names of the families where a lower score is better (negated before correlating).
 
     >>> lower_is_better()
-    ['TER']
+    ['TER', 'WER']
     """
     return [f.config.title for f in FAMILIES.values() if not f.config.higher_is_better]
+
+
+def metric_names() -> dict[str, tuple[Family, Mapping[str, Any]]]:
+    """Every ``-m`` name: each family's, then its aliases (``cer``), with the fields each sets.
+
+    >>> list(metric_names())
+    ['bleu', 'chrf', 'ter', 'wer', 'cer', 'mer', 'wil', 'wip']
+    """
+    names: dict[str, tuple[Family, Mapping[str, Any]]] = {}
+    for name, family in FAMILIES.items():
+        names[name] = (family, {})
+        names |= {alias: (family, fields) for alias, fields in family.aliases.items()}
+    return names
 
 
 def metric_for(

@@ -7,6 +7,7 @@
 mod bleu;
 mod chrf;
 mod ter;
+mod wer;
 
 pub use bleu::make_config as make_bleu_config;
 
@@ -20,10 +21,11 @@ use crate::errors::{config_error, Error, Result};
 use crate::scorer::AnyFamily;
 
 /// The families, by name: how each is built and its constants.
-const FAMILIES: [(&str, Builder, Constants); 3] = [
+const FAMILIES: [(&str, Builder, Constants); 4] = [
     ("bleu", bleu::build, bleu::constants),
     ("chrf", chrf::build, chrf::constants),
     ("ter", ter::build, ter::constants),
+    ("wer", wer::build, wer::constants),
 ];
 
 type Builder = fn(&Bound<'_, PyDict>) -> Result<Box<dyn AnyFamily>>;

@@ -1,0 +1,345 @@
+//! Word and character error rates (WER, CER) as jiwer 4 counts them: a row per segment,
+//! `[substitutions, deletions, insertions, hits, reference length]`.
+//!
+//! Text is transformed as jiwer's defaults do (`wer_default`: runs of two or more whitespace
+//! characters become one space, the ends are stripped, words are split at U+0020 only;
+//! `cer_default`: the ends stripped, every character a unit), after the optional lowercasing
+//! (Python's `str.lower`) and punctuation removal (Unicode category P), in that order. The
+//! alignment is rapidfuzz's Levenshtein edit operations between the reference (source) and the
+//! hypothesis (destination): the common prefix and suffix are matched first, then the
+//! backtrace from the end prefers a deletion, then an insertion, then the diagonal, which
+//! decides how equal-cost alignments split into substitutions, deletions and insertions.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use crate::error::CoreError;
+use crate::per_reference::{PerReference, PerReferencePairs, RowMetric};
+use crate::text::{is_punctuation, is_space, lower, strip};
+
+/// Columns of a row: substitutions, deletions, insertions, hits, reference length.
+pub const ROW_WIDTH: usize = 5;
+
+/// The largest alignment matrix (reference units + 1 times hypothesis units + 1) of one pair.
+pub const MAX_CELLS: usize = 1 << 26;
+
+/// What changes WER's statistics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WerConfig {
+    /// Characters (CER) instead of words (WER).
+    pub characters: bool,
+    /// Lowercase first (Python's `str.lower`).
+    pub lowercase: bool,
+    /// Remove punctuation (Unicode category P) after lowercasing.
+    pub no_punct: bool,
+}
+
+/// A sentence's units: words, or characters as code points.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Units {
+    Words(Vec<Box<str>>),
+    Chars(Vec<u32>),
+}
+
+impl Units {
+    fn len(&self) -> usize {
+        match self {
+            Units::Words(w) => w.len(),
+            Units::Chars(c) => c.len(),
+        }
+    }
+}
+
+impl WerConfig {
+    /// The units of `text` as jiwer's transforms leave them.
+    pub fn units(&self, text: &str) -> Units {
+        let mut s: Cow<'_, str> = Cow::Borrowed(text);
+        if self.lowercase {
+            s = Cow::Owned(lower(&s).into_owned());
+        }
+        if self.no_punct {
+            s = Cow::Owned(s.chars().filter(|&c| !is_punctuation(c)).collect());
+        }
+        if self.characters {
+            Units::Chars(strip(&s).chars().map(u32::from).collect())
+        } else {
+            Units::Words(words(&s))
+        }
+    }
+}
+
+/// jiwer's `wer_default` words: `re.sub(r"\s\s+", " ", s).strip().split(" ")`, empty ones
+/// dropped. A single whitespace character other than a space (a tab, a no-break space) stays
+/// inside its word, as it does in jiwer.
+pub fn words(text: &str) -> Vec<Box<str>> {
+    let mut collapsed = String::with_capacity(text.len());
+    let mut run = String::new();
+    for c in text.chars().chain(std::iter::once('\0')) {
+        if is_space(c) {
+            run.push(c);
+            continue;
+        }
+        if run.chars().nth(1).is_some() {
+            collapsed.push(' ');
+        } else {
+            collapsed.push_str(&run);
+        }
+        run.clear();
+        if c != '\0' {
+            collapsed.push(c);
+        }
+    }
+    strip(&collapsed)
+        .split(' ')
+        .filter(|w| !w.is_empty())
+        .map(Box::from)
+        .collect()
+}
+
+/// Working space of one thread: the alignment matrix and the word ids of a pair.
+#[derive(Default)]
+pub struct WerScratch {
+    matrix: Vec<u32>,
+    ids: HashMap<Box<str>, u32>,
+    reference: Vec<u32>,
+    hypothesis: Vec<u32>,
+}
+
+/// Substitutions, deletions and insertions turning `source` into `dest`, split as rapidfuzz's
+/// `Levenshtein.editops(source, dest)` splits them.
+pub fn edit_counts(source: &[u32], dest: &[u32], matrix: &mut Vec<u32>) -> (usize, usize, usize) {
+    let prefix = source.iter().zip(dest).take_while(|(a, b)| a == b).count();
+    let (source, dest) = (&source[prefix..], &dest[prefix..]);
+    let suffix = source
+        .iter()
+        .rev()
+        .zip(dest.iter().rev())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let (a, b) = (
+        &source[..source.len() - suffix],
+        &dest[..dest.len() - suffix],
+    );
+    let (n, m) = (a.len(), b.len());
+    let width = m + 1;
+    // Every cell read is written first: the buffer only grows, never refilled.
+    if matrix.len() < (n + 1) * width {
+        matrix.resize((n + 1) * width, 0);
+    }
+    for (j, cell) in matrix[..width].iter_mut().enumerate() {
+        *cell = j as u32;
+    }
+    for i in 1..=n {
+        // Row by row over slices, without index arithmetic in the inner loop.
+        let (done, rest) = matrix.split_at_mut(i * width);
+        let prev = &done[(i - 1) * width..];
+        let cur = &mut rest[..width];
+        let ai = a[i - 1];
+        let mut left = i as u32;
+        cur[0] = left;
+        for (((cell, &diagonal), &up), &bj) in cur[1..].iter_mut().zip(prev).zip(&prev[1..]).zip(b)
+        {
+            left = (diagonal + u32::from(ai != bj)).min(up + 1).min(left + 1);
+            *cell = left;
+        }
+    }
+    let d = |i: usize, j: usize| i64::from(matrix[i * width + j]);
+    let (mut i, mut j) = (n, m);
+    let (mut subs, mut dels, mut ins) = (0, 0, 0);
+    while i > 0 && j > 0 {
+        if d(i, j) - d(i - 1, j) == 1 {
+            dels += 1;
+            i -= 1;
+            continue;
+        }
+        j -= 1;
+        if j > 0 && d(i, j) - d(i - 1, j) == -1 {
+            ins += 1;
+        } else {
+            i -= 1;
+            subs += usize::from(a[i] != b[j]);
+        }
+    }
+    (subs, dels + i, ins + j)
+}
+
+impl WerScratch {
+    /// Both sentences as ids: characters are their code points, words are numbered here.
+    fn ids(&mut self, reference: &Units, hypothesis: &Units) {
+        self.reference.clear();
+        self.hypothesis.clear();
+        match (reference, hypothesis) {
+            (Units::Chars(r), Units::Chars(h)) => {
+                self.reference.extend_from_slice(r);
+                self.hypothesis.extend_from_slice(h);
+            }
+            (Units::Words(r), Units::Words(h)) => {
+                self.ids.clear();
+                for (words, out) in [(r, &mut self.reference), (h, &mut self.hypothesis)] {
+                    for w in words {
+                        let next = self.ids.len() as u32;
+                        out.push(*self.ids.entry(w.clone()).or_insert(next));
+                    }
+                }
+            }
+            _ => unreachable!("a hypothesis and its references are prepared alike"),
+        }
+    }
+}
+
+/// The row of `hyp` against its closest reference (fewest edits; the first among equals).
+pub fn segment_row(
+    hyp: &Units,
+    refs: &[Units],
+    scratch: &mut WerScratch,
+    segment: usize,
+    out: &mut [i64],
+) -> Result<(), CoreError> {
+    if refs.is_empty() {
+        return Err(CoreError::NoReference { segment });
+    }
+    let mut best: Option<[i64; ROW_WIDTH]> = None;
+    for reference in refs {
+        let cells = (reference.len() + 1).checked_mul(hyp.len() + 1);
+        if cells.is_none_or(|c| c > MAX_CELLS) {
+            return Err(CoreError::SegmentTooLong {
+                segment,
+                hyp_words: hyp.len(),
+                ref_words: reference.len(),
+                max_cells: MAX_CELLS,
+            });
+        }
+        scratch.ids(reference, hyp);
+        let (s, d, i) = edit_counts(&scratch.reference, &scratch.hypothesis, &mut scratch.matrix);
+        let n = reference.len();
+        let row = [s, d, i, n - s - d, n].map(|v| v as i64);
+        if best.is_none_or(|b| row[0] + row[1] + row[2] < b[0] + b[1] + b[2]) {
+            best = Some(row);
+        }
+    }
+    out.copy_from_slice(&best.expect("at least one reference"));
+    Ok(())
+}
+
+/// WER and CER as a [`RowMetric`]: [`PerReference`] does the rest.
+pub struct Wer;
+
+impl RowMetric for Wer {
+    type Config = WerConfig;
+    type Prepared = Units;
+    type Scratch = WerScratch;
+
+    /// An edit-distance matrix per pair: a few times BLEU's work for words, more for characters.
+    const COST: usize = 4;
+
+    fn row_width(_: WerConfig) -> usize {
+        ROW_WIDTH
+    }
+
+    fn prepare_hyp(config: WerConfig, text: &str) -> Units {
+        config.units(text)
+    }
+
+    fn row(
+        _: WerConfig,
+        scratch: &mut WerScratch,
+        segment: usize,
+        hyp: &Units,
+        refs: &[Units],
+        out: &mut [i64],
+    ) -> Result<(), CoreError> {
+        segment_row(hyp, refs, scratch, segment, out)
+    }
+
+    fn tokenize(config: WerConfig, lines: &[&str]) -> Option<Vec<String>> {
+        let joined = |units: Units| match units {
+            Units::Words(w) => w.join(" "),
+            Units::Chars(c) => c
+                .iter()
+                .filter_map(|&u| char::from_u32(u).map(String::from))
+                .collect::<Vec<_>>()
+                .join(" "),
+        };
+        Some(lines.iter().map(|l| joined(config.units(l))).collect())
+    }
+}
+
+/// Reference streams transformed once.
+pub type WerReferences = PerReference<Wer>;
+
+/// Every hypothesis against every reference as its only reference.
+pub type WerPairwise = PerReferencePairs<Wer>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn counts(reference: &str, hypothesis: &str) -> (usize, usize, usize) {
+        let ids = |s: &str| s.chars().map(u32::from).collect::<Vec<_>>();
+        edit_counts(&ids(reference), &ids(hypothesis), &mut Vec::new())
+    }
+
+    /// Every alignment by brute force: the fewest edits any split gives.
+    fn naive_distance(a: &[u32], b: &[u32]) -> usize {
+        if a.is_empty() || b.is_empty() {
+            return a.len() + b.len();
+        }
+        let diagonal = naive_distance(&a[1..], &b[1..]) + usize::from(a[0] != b[0]);
+        diagonal
+            .min(naive_distance(&a[1..], b) + 1)
+            .min(naive_distance(a, &b[1..]) + 1)
+    }
+
+    #[test]
+    fn counts_split_as_rapidfuzz_splits_them() {
+        // rapidfuzz's editops: checked against Levenshtein.editops in tests/test_wer.py too.
+        assert_eq!(counts("abc", "abc"), (0, 0, 0));
+        assert_eq!(counts("abc", ""), (0, 3, 0));
+        assert_eq!(counts("", "ab"), (0, 0, 2));
+        assert_eq!(counts("ab", "ba"), (0, 1, 1));
+        assert_eq!(counts("abcd", "xbcy"), (2, 0, 0));
+        assert_eq!(counts("aa", "a"), (0, 1, 0));
+    }
+
+    #[test]
+    fn the_edits_are_the_levenshtein_distance() {
+        let mut seed = 7u64;
+        let mut next = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as u32
+        };
+        for _ in 0..500 {
+            let a: Vec<u32> = (0..next() % 7).map(|_| next() % 3).collect();
+            let b: Vec<u32> = (0..next() % 7).map(|_| next() % 3).collect();
+            let (s, d, i) = edit_counts(&a, &b, &mut Vec::new());
+            assert_eq!(s + d + i, naive_distance(&a, &b), "{a:?} {b:?}");
+            assert_eq!(a.len() - d + i, b.len());
+        }
+    }
+
+    #[test]
+    fn words_are_jiwers_default_words() {
+        let w = |s: &str| words(s).iter().map(|w| w.to_string()).collect::<Vec<_>>();
+        assert_eq!(w("  a  b c "), ["a", "b", "c"]);
+        assert_eq!(w("a\tb"), ["a\tb"]); // one tab: not a word boundary in jiwer
+        assert_eq!(w("a \tb"), ["a", "b"]); // two whitespace characters: one space
+        assert_eq!(w("a\u{a0}b c"), ["a\u{a0}b", "c"]);
+        assert!(w(" \t ").is_empty());
+    }
+
+    #[test]
+    fn the_closest_reference_is_chosen() {
+        let config = WerConfig {
+            characters: false,
+            lowercase: false,
+            no_punct: false,
+        };
+        let hyp = config.units("a b c");
+        let refs = [config.units("x y"), config.units("a b d")];
+        let mut row = [0i64; ROW_WIDTH];
+        segment_row(&hyp, &refs, &mut WerScratch::default(), 1, &mut row).unwrap();
+        assert_eq!(row, [1, 0, 0, 2, 3]);
+    }
+}

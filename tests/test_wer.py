@@ -1,0 +1,160 @@
+"""WER, CER, MER, WIL and WIP: jiwer 4's numbers and counts, on the WMT17 systems, on generated
+and adversarial text, on long lines; and the command line's ``-m wer cer mer wil wip``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jiwer
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from understudy import Signature
+from understudy.metrics.wer import CER, WER, WERConfig, corpus_cer, corpus_wer
+
+from .conftest import SAMPLE
+from .conftest import run_cli as run
+
+SPACES = [" ", "  ", "\t", " \t", "\u00a0", "\u2003", "\n", " \u3000 "]
+WORDS = ["a", "b", "ab", "The", "the", "cat,", "cat", "e\u0301", "é", "İ", "ß", "...", "—", "x"]
+TEXT = st.lists(st.tuples(st.sampled_from(WORDS), st.sampled_from(SPACES)), max_size=12).map(
+    lambda parts: "".join(w + s for w, s in parts)
+)
+
+
+def _jiwer(config: WERConfig, refs: list[str], hyps: list[str]) -> jiwer.WordOutput:
+    steps = [jiwer.ToLowerCase()] * config.lowercase + [jiwer.RemovePunctuation()] * config.no_punct
+    if config.unit == "characters":
+        steps += [jiwer.Strip(), jiwer.ReduceToListOfListOfChars()]
+    else:
+        steps += [jiwer.RemoveMultipleSpaces(), jiwer.Strip(), jiwer.ReduceToListOfListOfWords()]
+    transform = jiwer.Compose(steps)
+    return jiwer.process_words(refs, hyps, transform, transform)
+
+
+CONFIGS = [
+    WERConfig(measure=m, unit=u, lowercase=lc, no_punct=p)
+    for m in ("wer", "mer", "wil", "wip")
+    for u in ("words", "characters")
+    for lc, p in ((False, False), (True, True))
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(config=st.sampled_from(CONFIGS), pairs=st.lists(st.tuples(TEXT, TEXT), min_size=1, max_size=5))
+def test_generated_text_gives_jiwers_counts_and_measures(
+    config: WERConfig, pairs: list[tuple[str, str]]
+) -> None:
+    hyps, refs = [h for h, _ in pairs], [r for _, r in pairs]
+    want = _jiwer(config, refs, hyps)
+    got = WER.from_config(config).corpus_score(hyps, [refs])
+    assert (got.substitutions, got.deletions, got.insertions, got.hits) == (
+        want.substitutions,
+        want.deletions,
+        want.insertions,
+        want.hits,
+    )
+    assert got.score == getattr(want, config.measure)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    ref=st.lists(st.sampled_from("abc"), max_size=80).map(" ".join),
+    hyp=st.lists(st.sampled_from("abc"), max_size=80).map(" ".join),
+)
+def test_equal_cost_alignments_split_as_jiwer_splits_them(ref: str, hyp: str) -> None:
+    # Three words: many alignments of equal cost, which jiwer (rapidfuzz) splits its own way.
+    want = jiwer.process_words(ref, hyp)
+    got = WER().sentence_score(hyp, [ref])
+    assert (got.substitutions, got.deletions, got.insertions) == (
+        want.substitutions,
+        want.deletions,
+        want.insertions,
+    )
+
+
+def test_long_lines_split_as_jiwer_splits_them() -> None:
+    # Beyond a million matrix cells rapidfuzz aligns by Hirschberg's method: the split is the same.
+    import random
+
+    rng = random.Random(11)
+    ref = " ".join(rng.choice("abcdefgh") for _ in range(3000))
+    hyp = " ".join(rng.choice("abcdefgh") for _ in range(3600))
+    want = jiwer.process_words(ref, hyp)
+    got = WER().sentence_score(hyp, [ref])
+    assert (got.substitutions, got.deletions, got.insertions, got.hits) == (
+        want.substitutions,
+        want.deletions,
+        want.insertions,
+        want.hits,
+    )
+
+
+def test_wmt17_corpora_are_jiwers(wmt17_ref: list[str], wmt17_systems: dict[str, list[str]]) -> None:
+    for name, hyps in sorted(wmt17_systems.items())[::3]:
+        for config in (WERConfig(), WERConfig(unit="characters"), WERConfig(measure="wip", lowercase=True)):
+            want = _jiwer(config, wmt17_ref, hyps)
+            got = WER.from_config(config).corpus_score(hyps, [wmt17_ref])
+            assert got.score == getattr(want, config.measure), (name, config)
+            assert got.hits == want.hits
+    uedin = wmt17_systems["uedin-nmt"]
+    assert corpus_wer(uedin, [wmt17_ref]).score == jiwer.wer(wmt17_ref, uedin)
+    assert corpus_cer(uedin, [wmt17_ref]).score == jiwer.cer(wmt17_ref, uedin)
+
+
+def test_edge_cases_are_jiwers() -> None:
+    # No reference words: WER is the number of insertions; MER, WIL, WIP by jiwer's rules.
+    for refs, hyps in [
+        ([""], ["a b"]),
+        ([""], [""]),
+        ([" "], ["a"]),
+        (["a b"], [""]),
+        (["a", ""], ["", "b c"]),
+    ]:
+        for measure in ("wer", "mer", "wil", "wip"):
+            want = getattr(jiwer.process_words(refs, hyps), measure)
+            assert WER(measure).corpus_score(hyps, [refs]).score == want, (refs, hyps, measure)
+    assert CER().sentence_score(" kitten ", ["sitting"]).score == jiwer.cer("sitting", " kitten ")
+
+
+def test_the_closest_of_several_references_is_scored() -> None:
+    wer = WER(references=[["a b c d", "x"], ["a b c", "y z"]])
+    stats = wer.segment_stats(["a b c", "y"])
+    # Segment 1: the second reference (no edit); segment 2: the first (one substitution, not two).
+    assert stats.rows.tolist() == [[0, 0, 0, 3, 3], [1, 0, 0, 0, 1]]
+    assert wer.corpus_score(["a b c", "y"]).score == 1 / 4
+
+
+def test_signature_and_names() -> None:
+    for config in CONFIGS:
+        signature = Signature(1, config)
+        assert Signature.parse(signature.format()) == signature
+        assert Signature.parse(signature.format(short=True)) == signature
+    assert WERConfig(unit="characters").name == "CER" and WERConfig(measure="wil").name == "WIL"
+    assert str(
+        Signature(1, WERConfig())
+    ) == "metric:wer|nrefs:1|measure:wer|unit:words|case:mixed|punct:yes|version:" + (
+        Signature(1, WERConfig()).version
+    )
+
+
+def test_command_line_scores_every_family_in_one_table(capsys: pytest.CaptureFixture[str]) -> None:
+    ref = SAMPLE / "newstest2017.ref.en-de.de"
+    systems = sorted(str(p) for p in SAMPLE.glob("newstest2017.*.de") if ".ref." not in p.name)
+    argv = ["score", str(ref), "-i", *systems, "-m", "bleu", "chrf", "ter", "wer", "cer", "wip", "-f", "json"]
+    status, out, err = run(capsys, *argv)
+    assert status == 0, err
+    records = json.loads(out)
+    refs = Path(ref).read_text(encoding="utf-8").splitlines()
+    for record, path in zip(records, systems, strict=True):
+        hyps = Path(path).read_text(encoding="utf-8").splitlines()
+        assert record["WER"]["score"] == round(jiwer.wer(refs, hyps), 4)
+        assert record["CER"]["score"] == round(jiwer.cer(refs, hyps), 4)
+        assert record["WIP"]["score"] == round(jiwer.wip(refs, hyps), 4)
+    status, out, _ = run(capsys, *argv[:-2], "-f", "text")
+    assert status == 0 and out.splitlines()[0].split()[-6:] == ["BLEU", "chrF2", "TER", "WER", "CER", "WIP"]
+    status, out, _ = run(capsys, "compare", str(ref), "-i", *systems, "-m", "wer", "-n", "100", "-f", "json")
+    ranking = [s["name"] for s in json.loads(out)["ranking"]]
+    hyps_of = {p: Path(p).read_text(encoding="utf-8").splitlines() for p in systems}
+    assert ranking == sorted(systems, key=lambda p: jiwer.wer(refs, hyps_of[p]))  # lowest WER first
