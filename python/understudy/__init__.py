@@ -1,4 +1,5 @@
-"""understudy: BLEU, chrF and TER with sacrebleu-identical numbers, computed by a Rust core.
+"""understudy: BLEU, chrF and TER with sacrebleu-identical numbers, WER and CER with jiwer's, and any
+metric's segment scores through the same tests, computed by a Rust core.
 
 >>> from understudy import corpus_bleu
 >>> round(corpus_bleu(["The cat is on the mat."], [["The cat is on the mat."]]).score, 1)
@@ -37,6 +38,7 @@ from understudy.metrics.chrf import (
     score_chrf_rows,
     sentence_chrf,
 )
+from understudy.metrics.scores import GivenScores, ScoresConfig, ScoresResult, ScoresStats
 from understudy.metrics.ter import (
     TER,
     TERConfig,
@@ -46,15 +48,29 @@ from understudy.metrics.ter import (
     score_ter_rows,
     sentence_ter,
 )
+from understudy.metrics.wer import (
+    CER,
+    WER,
+    WERConfig,
+    WERResult,
+    WERStats,
+    corpus_cer,
+    corpus_wer,
+    score_wer_rows,
+    sentence_cer,
+    sentence_wer,
+)
 from understudy.signature import Signature
 from understudy.stats import Stats, Totals
 from understudy.tokenizers import TOKENIZERS, tokenize
 
 __all__ = [
     "BLEU",
+    "CER",
     "CHRF",
     "TER",
     "TOKENIZERS",
+    "WER",
     "BLEUConfig",
     "BLEUResult",
     "BLEUStats",
@@ -63,6 +79,7 @@ __all__ = [
     "CHRFStats",
     "ConfigError",
     "EmptyInputError",
+    "GivenScores",
     "InputError",
     "InputFileError",
     "InputTypeError",
@@ -70,6 +87,9 @@ __all__ = [
     "MissingExtraError",
     "NoReferenceError",
     "OutputError",
+    "ScoresConfig",
+    "ScoresResult",
+    "ScoresStats",
     "Signature",
     "SignatureError",
     "Stats",
@@ -78,15 +98,23 @@ __all__ = [
     "TERStats",
     "Totals",
     "UnderstudyError",
+    "WERConfig",
+    "WERResult",
+    "WERStats",
     "__version__",
     "corpus_bleu",
+    "corpus_cer",
     "corpus_chrf",
     "corpus_ter",
+    "corpus_wer",
     "score_chrf_rows",
     "score_rows",
     "score_ter_rows",
+    "score_wer_rows",
     "sentence_bleu",
+    "sentence_cer",
     "sentence_chrf",
     "sentence_ter",
+    "sentence_wer",
     "tokenize",
 ]
