@@ -80,23 +80,17 @@ def _format_of(path: str, text: str, format: str | None) -> str:
     return format
 
 
-def read_system_scores(path: str | PathLike[str], format: str | None = None) -> list[float]:
-    """One system's scores from a ``plain`` or ``metricx`` file."""
+def read_scores(path: str | PathLike[str], format: str | None = None) -> dict[str, list[float]] | list[float]:
+    """A score file's scores, read once: systems' scores by name from a file that names them
+    (``tsv``, ``comet``, ``comet-json``, ``mt-metrics-eval``), else one system's list (``plain``,
+    ``metricx``)."""
     name = fspath(path)
     text = read_text_file(name)
     kind = _format_of(name, text, format)
-    if kind not in PER_SYSTEM:
-        raise InputFileError(f"{name}: holds {kind} scores, which name their systems, not one system's")
-    return _plain(text, name) if kind == "plain" else _metricx(text, name)
-
-
-def read_named_scores(path: str | PathLike[str], format: str | None = None) -> dict[str, list[float]]:
-    """Systems' scores by name from a ``tsv``, ``comet``, ``comet-json`` or ``mt-metrics-eval`` file."""
-    name = fspath(path)
-    text = read_text_file(name)
-    kind = _format_of(name, text, format)
-    if kind not in NAMED:
-        raise InputFileError(f"{name}: holds one system's scores ({kind}), which name no system")
+    if kind == "plain":
+        return _plain(text, name)
+    if kind == "metricx":
+        return _metricx(text, name)
     reader = {"tsv": _long_table, "comet": _comet, "comet-json": _comet_json, "mt-metrics-eval": _mme}[kind]
     table = reader(text, name)
     if not table:
@@ -105,10 +99,20 @@ def read_named_scores(path: str | PathLike[str], format: str | None = None) -> d
     return table
 
 
-def is_named(path: str | PathLike[str], format: str | None = None) -> bool:
-    """Whether a score file names its systems (else it holds one system's scores)."""
-    name = fspath(path)
-    return _format_of(name, read_text_file(name), format) in NAMED
+def read_system_scores(path: str | PathLike[str], format: str | None = None) -> list[float]:
+    """One system's scores from a ``plain`` or ``metricx`` file."""
+    scores = read_scores(path, format)
+    if isinstance(scores, dict):
+        raise InputFileError(f"{fspath(path)}: holds scores that name their systems, not one system's")
+    return scores
+
+
+def read_named_scores(path: str | PathLike[str], format: str | None = None) -> dict[str, list[float]]:
+    """Systems' scores by name from a ``tsv``, ``comet``, ``comet-json`` or ``mt-metrics-eval`` file."""
+    scores = read_scores(path, format)
+    if not isinstance(scores, dict):
+        raise InputFileError(f"{fspath(path)}: holds one system's scores, which name no system")
+    return scores
 
 
 def _lines(text: str) -> list[tuple[int, str]]:
@@ -296,9 +300,9 @@ __all__ = [
     "PER_SYSTEM",
     "detect_format",
     "find_system",
-    "is_named",
     "name_variants",
     "read_named_scores",
+    "read_scores",
     "read_system_scores",
     "select_systems",
 ]

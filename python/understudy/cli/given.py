@@ -15,7 +15,7 @@ from typing import Any
 from understudy.cli.output import CliError
 from understudy.errors import LengthMismatchError
 from understudy.metrics.scores import PRESETS, GivenScores, preset
-from understudy.score_files import FORMATS, is_named, read_named_scores, read_system_scores, select_systems
+from understudy.score_files import FORMATS, read_scores, select_systems
 from understudy.stats import Stats
 
 HELP = (
@@ -86,12 +86,13 @@ def _table(
     name: str, paths: list[str], systems: list[str] | None, fmt: str | None
 ) -> tuple[dict[str, list[float]], list[str], dict[str, str]]:
     """One metric's scores by system, the systems' names, and the file of each system's scores."""
-    if len(paths) == 1 and is_named(paths[0], fmt):
-        table = read_named_scores(paths[0], fmt)
-        chosen = table if systems is None else select_systems(table, systems, paths[0])
+    read = [read_scores(p, fmt) for p in paths]
+    named = [r for r in read if isinstance(r, dict)]
+    if named:
+        if len(paths) > 1:
+            raise CliError(f"{name}: give one file that names its systems, or one file per system")
+        chosen = named[0] if systems is None else select_systems(named[0], systems, paths[0])
         return chosen, list(chosen), dict.fromkeys(chosen, paths[0])
-    if any(is_named(p, fmt) for p in paths):
-        raise CliError(f"{name}: give one file that names its systems, or one file per system")
     if systems is None:
         systems = [Path(p).name.rsplit(".", 1)[0] for p in paths]
         if len(set(systems)) != len(systems):
@@ -101,7 +102,7 @@ def _table(
             f"{name}: {len(paths)} score file(s) of one system each for {len(systems)} systems;"
             " give one per system, in -i order"
         )
-    table = {s: read_system_scores(p, fmt) for s, p in zip(systems, paths, strict=True)}
+    table = {s: r for s, r in zip(systems, read, strict=True) if isinstance(r, list)}
     return table, systems, dict(zip(systems, paths, strict=True))
 
 
