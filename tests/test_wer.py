@@ -158,3 +158,29 @@ def test_command_line_scores_every_family_in_one_table(capsys: pytest.CaptureFix
     ranking = [s["name"] for s in json.loads(out)["ranking"]]
     hyps_of = {p: Path(p).read_text(encoding="utf-8").splitlines() for p in systems}
     assert ranking == sorted(systems, key=lambda p: jiwer.wer(refs, hyps_of[p]))  # lowest WER first
+
+
+def test_the_report_buckets_wer_on_its_own_scale(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("jinja2")
+    from .test_report import _rows
+
+    ref = SAMPLE / "newstest2017.ref.en-de.de"
+    copy = tmp_path / "copy.de"
+    copy.write_text(ref.read_text(encoding="utf-8"), encoding="utf-8")
+    system = str(SAMPLE / "newstest2017.online-A.0.en-de.de")
+    out = tmp_path / "report.html"
+    status, _, err = run(
+        capsys, "report", str(ref), "-i", str(copy), system, "-m", "wer", "-n", "20", "-o", str(out)
+    )
+    assert status == 0, err
+    page = out.read_text(encoding="utf-8")
+    labels = ["[0,0.1)", "[0.1,0.2)", "[0.2,0.3)", "[0.3,0.4)", "[0.4,0.5)"]
+    assert "".join(f"<th>{label}</th>" for label in labels) in page and "<th>&gt;=0.9</th>" in page
+    start = page.index('<table class="buckets" data-analysis="segments by sentence WER"')
+    table = {row[0]: row[1:] for row in _rows(page[start:], "buckets")[:2]}  # short names: ".de" cut
+    lines = len(ref.read_text(encoding="utf-8").splitlines())
+    assert table["copy"] == [str(lines)] + ["0"] * 9  # every segment of a copy: WER 0
+    hyps = Path(system).read_text(encoding="utf-8").splitlines()
+    refs = ref.read_text(encoding="utf-8").splitlines()
+    high = sum(jiwer.wer(r, h) >= 0.9 for r, h in zip(refs, hyps, strict=True))
+    assert table["newstest2017.online-A.0.en-de"][-1] == str(high)

@@ -92,6 +92,9 @@ class MetricConfig:
     higher_is_better: ClassVar[bool] = True
     score_range: ClassVar[tuple[float | None, float | None]] = (0.0, 100.0)
     """The lowest and highest score (``None``: unbounded, as TER above)."""
+    scale: ClassVar[float] = 100.0
+    """Where the scale tops out when the range has no upper end: 100 for percentages (TER), 1 for
+    fractions (WER); the report's histograms and buckets of an unbounded metric start from it."""
     from_text: ClassVar[bool] = True
     """Whether the family scores text (a ``-m`` choice, with references); given scores do not."""
     needs_corpus: ClassVar[bool] = False

@@ -57,6 +57,7 @@ class WERConfig(MetricConfig):
     title: ClassVar[str] = "WER"
     higher_is_better: ClassVar[bool] = False
     score_range: ClassVar[tuple[float | None, float | None]] = (0.0, None)
+    scale: ClassVar[float] = 1.0
     cli_group: ClassVar[str | None] = "WER and CER (-m wer cer mer wil wip; defaults are jiwer's)"
     signature_order: ClassVar[tuple[str, ...]] = ("measure", "unit", "case", "punct")
 

@@ -234,17 +234,15 @@ def _svg(figure: Any) -> str:
     return svg[svg.index("<svg") :]  # inline: without the XML prolog and doctype
 
 
-def _histogram_svg(
-    scores: NDArray[np.float64], name: str, score_range: tuple[float | None, float | None]
-) -> str:
+def _histogram_svg(scores: NDArray[np.float64], name: str, config: MetricConfig) -> str:
     figure, axis = _pyplot().subplots(figsize=(4.0, 2.2))
-    low, high = score_range
-    # An unbounded metric (TER) can pass 100: the range grows to hold every segment; a given
-    # metric's scores can pass its declared range too.
+    low, high = config.score_range
+    # An unbounded metric (TER past 100, WER past 1) starts from its scale's top and grows to hold
+    # every segment; a given metric's scores can pass its declared range too.
     lower = min(low, float(scores.min(initial=low))) if low is not None else float(scores.min(initial=0.0))
     upper = max(high, float(scores.max(initial=high))) if high is not None else float(scores.max(initial=1.0))
     if low == 0 and high is None:
-        upper = max(100.0, upper)
+        upper = max(config.scale, upper)
     axis.hist(scores, bins=20, range=(lower, upper if upper > lower else lower + 1))
     axis.set_xlabel(f"sentence {name}")
     axis.set_ylabel("segments")
@@ -332,13 +330,13 @@ def _system_views(
     views = []
     for k, name in enumerate(names):
         sentence, worst, worst_are = _worst(first[k], systems[k], refs)
-        histogram = _histogram_svg(sentence, metric, first[k].config.score_range)
+        histogram = _histogram_svg(sentence, metric, first[k].config)
         score = bleu[k].score() if bleu is not None else None
         extra = []
         for per_system in others:
             config = per_system[k].config
             scores, their_worst, are = _worst(per_system[k], systems[k], refs)
-            svg = _histogram_svg(scores, config.name, config.score_range)
+            svg = _histogram_svg(scores, config.name, config)
             extra.append(MetricView(config.name, config.decimals(1), svg, their_worst, are))
         views.append(SystemView(name, score, histogram, worst, worst_are, tuple(extra)))
     return tuple(views)

@@ -111,17 +111,21 @@ def score_bounds(
     """Nine inner bounds splitting the metric's range into ten buckets, and the buckets' labels.
 
     The range is the metric's declared one; an unbounded end is the scores' own extreme, except
-    that a metric from 0 with no upper end (TER: more edits than reference words) keeps BLEU's
-    buckets and an open last one.
+    that a metric from 0 with no upper end (TER, WER: more edits than reference words) has ten
+    buckets of its scale (0..100, 0..1), the last one open.
 
     >>> from understudy.metrics.scores import ScoresConfig
+    >>> from understudy.metrics.wer import WERConfig
     >>> score_bounds(ScoresConfig(low=0.0, high=1.0), np.zeros(1))[1][:2]
     ('[0,0.1)', '[0.1,0.2)')
+    >>> score_bounds(WERConfig(), np.zeros(1))[1][-2:]
+    ('[0.8,0.9)', '>=0.9')
     """
     low, high = config.score_range
     if low == 0 and high is None:
-        bounds = np.arange(10.0, 100.0, 10.0)
-        return bounds, ("[0,10)", *_labels([int(b) for b in bounds])[1:-1], ">=90")
+        text = [format_number(round(config.scale * k / 10, 12)) for k in range(10)]
+        labels = [f"[{a},{b})" for a, b in itertools.pairwise(text)]
+        return np.array([config.scale * k / 10 for k in range(1, 10)]), (*labels, f">={text[-1]}")
     lo = float(scores.min(initial=0.0)) if low is None else low
     hi = float(scores.max(initial=1.0)) if high is None else high
     hi = hi if hi > lo else lo + 1
