@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from understudy import Signature
+from understudy.errors import InputError
 from understudy.metrics.wer import CER, WER, WERConfig, corpus_cer, corpus_wer
 
 from .conftest import SAMPLE
@@ -116,6 +117,19 @@ def test_edge_cases_are_jiwers() -> None:
             want = getattr(jiwer.process_words(refs, hyps), measure)
             assert WER(measure).corpus_score(hyps, [refs]).score == want, (refs, hyps, measure)
     assert CER().sentence_score(" kitten ", ["sitting"]).score == jiwer.cer("sitting", " kitten ")
+
+
+def test_a_pair_too_long_to_align_is_refused_naming_the_metric_and_unit() -> None:
+    # The alignment matrix is quadratic: 9000 x 9000 cells is beyond the bound (2^26).
+    long = "w" * 9000
+    with pytest.raises(
+        InputError, match="segment 2: CER of a 9000-character hypothesis against a 9000-character"
+    ):
+        CER().corpus_score(["a", long], [["a", long]])
+    words = " ".join(["w"] * 9000)
+    with pytest.raises(InputError, match="segment 1: WER of a 9000-word hypothesis"):
+        WER().sentence_score(words, [words])
+    assert CER().corpus_score([long[:8000]], [[long[:8000]]]).score == 0.0
 
 
 def test_the_closest_of_several_references_is_scored() -> None:

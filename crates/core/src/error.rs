@@ -17,8 +17,12 @@ pub enum CoreError {
     },
     /// TER's beam search left the final cell unreachable (sacrebleu raises too).
     TerBeam,
-    /// A TER sentence pair whose edit-distance matrix would exceed `max_cells`.
+    /// A sentence pair whose edit-distance matrix would exceed `max_cells`.
     SegmentTooLong {
+        /// The metric whose alignment is quadratic ("TER", "WER", "CER").
+        metric: &'static str,
+        /// What the lengths count ("word", "character").
+        unit: &'static str,
         segment: usize,
         hyp_words: usize,
         ref_words: usize,
@@ -55,11 +59,15 @@ impl CoreError {
                 segment: segment + offset,
             },
             CoreError::SegmentTooLong {
+                metric,
+                unit,
                 segment,
                 hyp_words,
                 ref_words,
                 max_cells,
             } => CoreError::SegmentTooLong {
+                metric,
+                unit,
                 segment: segment + offset,
                 hyp_words,
                 ref_words,
@@ -104,14 +112,16 @@ impl fmt::Display for CoreError {
                 write!(f, "{name} must be at most {max}, got {order}")
             }
             CoreError::SegmentTooLong {
+                metric,
+                unit,
                 segment,
                 hyp_words,
                 ref_words,
                 max_cells,
             } => write!(
                 f,
-                "segment {}: TER of a {hyp_words}-word hypothesis against a {ref_words}-word reference \
-                 needs an edit-distance matrix of more than {max_cells} cells (sacrebleu's algorithm \
+                "segment {}: {metric} of a {hyp_words}-{unit} hypothesis against a {ref_words}-{unit} \
+                 reference needs an edit-distance matrix of more than {max_cells} cells (the alignment \
                  is quadratic); split the segment",
                 segment + 1
             ),

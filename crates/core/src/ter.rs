@@ -605,6 +605,8 @@ pub fn segment_row<'a>(
         let cells = (s.hyp_ids.len() + 1).checked_mul(reference.len() + 1);
         if !reference.is_empty() && cells.is_none_or(|c| c > MAX_CELLS) {
             return Err(CoreError::SegmentTooLong {
+                metric: "TER",
+                unit: "word",
                 segment,
                 hyp_words: s.hyp_ids.len(),
                 ref_words: reference.len(),

@@ -203,6 +203,16 @@ pub fn segment_row(
         let cells = (reference.len() + 1).checked_mul(hyp.len() + 1);
         if cells.is_none_or(|c| c > MAX_CELLS) {
             return Err(CoreError::SegmentTooLong {
+                metric: if matches!(hyp, Units::Chars(_)) {
+                    "CER"
+                } else {
+                    "WER"
+                },
+                unit: if matches!(hyp, Units::Chars(_)) {
+                    "character"
+                } else {
+                    "word"
+                },
                 segment,
                 hyp_words: hyp.len(),
                 ref_words: reference.len(),
