@@ -31,6 +31,8 @@ Tasks (the issue's numbering):
                          default set: it writes 5 GB of files; --tasks dask)
   wer, wer-sentence, wer-pairwise   corpus WER and CER of the 16 systems, sentence WER of 3004
                          segments and a 500 x 500 WER matrix, beside jiwer 4
+  gleu, gleu-sentence    corpus GLEU of the 16 systems and sentence GLEU of 3004 segments,
+                         beside NLTK's gleu_score (given the 13a tokens)
   given-bs, given-ar, given-pairs   paired bootstrap, randomization and all pairs with clusters
                          on given segment scores (synthetic, COMET-like), beside the same on BLEU
                          and comet-compare's algorithm (t-test and 300 x 40% bootstrap)
@@ -731,6 +733,50 @@ def task_wer(data: Path, repeat: int, slow_repeat: int, what: str) -> list[Timin
     ]
 
 
+def task_gleu(data: Path, repeat: int, slow_repeat: int, what: str) -> list[Timing]:
+    """GLEU beside NLTK's gleu_score, given 13a tokens ready-made (HF evaluate's google_bleu
+    tokenizes the same way first); understudy's time includes its own tokenization."""
+    from nltk.translate.gleu_score import corpus_gleu, sentence_gleu
+    from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+    from understudy.metrics.gleu import GLEU
+
+    ref, systems = _systems(data)
+    tok = Tokenizer13a()
+    their_refs = [[tok(r).split()] for r in ref]
+    if what == "corpus":
+        their_systems = [[tok(h).split() for h in hyps] for hyps in systems]
+        ours = [r.score for r in GLEU(references=[ref]).corpus_scores(systems)]
+        if ours != [corpus_gleu(their_refs, hyps) for hyps in their_systems]:
+            raise SystemExit("GLEU differs from NLTK's corpus_gleu")
+        return [
+            Timing(
+                "understudy GLEU.corpus_scores",
+                median_time(lambda: GLEU(references=[ref]).corpus_scores(systems), repeat),
+            ),
+            Timing(
+                "nltk corpus_gleu, one system at a time",
+                median_time(lambda: [corpus_gleu(their_refs, h) for h in their_systems], slow_repeat),
+                "tokens given",
+            ),
+        ]
+    hyps = systems[0]
+    their_hyps = [tok(h).split() for h in hyps]
+    pairs = list(zip(their_refs, their_hyps, strict=True))
+    if GLEU().sentence_scores(hyps, [ref]).tolist() != [sentence_gleu(r, h) for r, h in pairs]:
+        raise SystemExit("GLEU differs from NLTK's sentence_gleu")
+    return [
+        Timing(
+            "understudy GLEU.sentence_scores",
+            median_time(lambda: GLEU().sentence_scores(hyps, [ref]), repeat),
+        ),
+        Timing(
+            "nltk sentence_gleu per sentence",
+            median_time(lambda: [sentence_gleu(r, h) for r, h in pairs], slow_repeat),
+            "tokens given",
+        ),
+    ]
+
+
 def synthetic_scores(n_systems: int = 16, segments: int = 3004, seed: int = 2017) -> list[object]:
     """COMET-like segment scores (0..1), seeded: a stand-in for a GPU metric's output."""
     import numpy as np
@@ -904,6 +950,8 @@ def main() -> int:
             "wer",
             "wer-sentence",
             "wer-pairwise",
+            "gleu",
+            "gleu-sentence",
         ],
     )
     parser.add_argument("--dask-segments", type=int, default=DASK_SEGMENTS, help="segments of the dask task")
@@ -970,6 +1018,14 @@ def main() -> int:
         "wer-pairwise": (
             "17c. All pairs WER, 500 x 500",
             lambda: task_wer(args.data, repeat, slow_repeat, "pairwise"),
+        ),
+        "gleu": (
+            "18a. Corpus GLEU, 16 WMT17 systems",
+            lambda: task_gleu(args.data, repeat, slow_repeat, "corpus"),
+        ),
+        "gleu-sentence": (
+            "18b. Sentence GLEU, 3004 segments",
+            lambda: task_gleu(args.data, repeat, slow_repeat, "sentence"),
         ),
         "given-bs": (
             "16a. Paired bootstrap (1000) on given scores (COMET-like), 16 systems x 3004 segments",

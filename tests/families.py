@@ -20,6 +20,8 @@ from sacrebleu.metrics import CHRF as SacreCHRF
 from sacrebleu.metrics import TER as SacreTER
 from understudy import BLEUConfig, CHRFConfig, TERConfig
 from understudy.config import MetricConfig
+from understudy.metrics.gleu import GLEUConfig
+from understudy.metrics.nist import NISTConfig
 from understudy.metrics.wer import WERConfig
 
 Refs = list[list[str | None]]
@@ -34,6 +36,10 @@ class TestFamily:
     """The reference tool's metric object for a configuration (and optional references)."""
     oracle_rows: Callable[[Any, Any, list[str], Refs | None], np.ndarray]
     """The oracle's segment statistics, in understudy's row layout."""
+    by_parts: bool = True
+    """Whether the family's statistics sum from parts (chunks, batches, partitions) and its oracle
+    runs at test time, so that the tests of every family take it. NIST's do not (its weights need
+    the whole reference corpus) and its oracle, mteval-v13a.pl, is a fixture: tests/test_nist.py."""
 
 
 def _sacrebleu_bleu(c: BLEUConfig, references: Refs | None) -> Any:
@@ -130,9 +136,76 @@ def _jiwer(c: WERConfig, references: Refs | None) -> Any:
     return JiwerMetric(c, references)
 
 
-def _jiwer_rows(config: Any, metric: Any, hyps: list[str], refs: Refs | None) -> np.ndarray:
+def _oracle_rows(config: Any, metric: Any, hyps: list[str], refs: Refs | None) -> np.ndarray:
     rows: np.ndarray = metric.rows(hyps, refs)
     return rows
+
+
+class NltkGleu:
+    """NLTK's ``gleu_score`` behind sacrebleu's metric interface, on the tokens sacrebleu's BLEU
+    preprocessing gives (lowercased, right-stripped, tokenized, split): HF evaluate's
+    ``google_bleu`` is this with 13a; NLTK's own tokens are ``tokenize="none"`` over them."""
+
+    def __init__(self, config: GLEUConfig, references: Refs | None) -> None:
+        from nltk.translate import gleu_score
+
+        self.gleu, self.config, self.references = gleu_score, config, references
+        self.bleu = SacreBLEU(tokenize=config.tokenize, lowercase=config.lowercase)
+
+    def tokens(self, line: str) -> list[str]:
+        """The tokens NLTK is given for ``line``."""
+        tokens: list[str] = self.bleu._preprocess_segment(line).split()
+        return tokens
+
+    def _segments(self, hyps: list[str], refs: Refs | None) -> tuple[list[Any], list[Any]]:
+        streams = self.references if refs is None else refs
+        assert streams is not None
+        their_refs = [
+            [self.tokens(stream[i]) for stream in streams if stream[i] is not None] for i in range(len(hyps))
+        ]
+        return their_refs, [self.tokens(h) for h in hyps]
+
+    def rows(self, hyps: list[str], refs: Refs | None) -> np.ndarray:
+        """Each segment's ``[matches, total]``: NLTK's corpus loop, one segment at a time."""
+        from collections import Counter
+
+        from nltk.util import everygrams
+
+        lo, hi = self.config.min_len, self.config.max_len
+        out = []
+        for references, hyp in zip(*self._segments(hyps, refs), strict=True):
+            hyp_ngrams = Counter(everygrams(hyp, lo, hi))
+            counts = []
+            for ref in references:
+                ref_ngrams = Counter(everygrams(ref, lo, hi))
+                n_all = max(sum(hyp_ngrams.values()), sum(ref_ngrams.values()))
+                if n_all > 0:
+                    counts.append((sum((ref_ngrams & hyp_ngrams).values()), n_all))
+            out.append(max(counts, key=lambda c: c[0] / c[1]) if counts else (0, 0))
+        return np.array(out, dtype=np.int64).reshape(-1, 2)
+
+    def _extract_corpus_statistics(self, hyps: list[str], refs: Refs | None) -> np.ndarray:
+        return self.rows(hyps, refs)
+
+    def corpus_score(self, hyps: list[str], refs: Refs | None) -> Any:
+        """NLTK's ``corpus_gleu``, as ``.score``."""
+        their_refs, their_hyps = self._segments(hyps, refs)
+        score = self.gleu.corpus_gleu(their_refs, their_hyps, self.config.min_len, self.config.max_len)
+        return type("Score", (), {"score": score})()
+
+    def sentence_score(self, hyp: str, refs: list[str | None]) -> Any:
+        """NLTK's ``sentence_gleu``, as ``.score``."""
+        their = [self.tokens(r) for r in refs if r is not None]
+        score = self.gleu.sentence_gleu(their, self.tokens(hyp), self.config.min_len, self.config.max_len)
+        return type("Score", (), {"score": score})()
+
+
+def _fixture_only(*args: Any) -> Any:
+    raise AssertionError("this family's oracle is a fixture made outside the tests")
+
+
+def _nltk_gleu(c: GLEUConfig, references: Refs | None) -> Any:
+    return NltkGleu(c, references)
 
 
 TEST_FAMILIES: dict[str, TestFamily] = {
@@ -179,14 +252,32 @@ TEST_FAMILIES: dict[str, TestFamily] = {
             WERConfig(measure="wil", unit="characters", lowercase=True, no_punct=True),
         ),
         oracle=_jiwer,
-        oracle_rows=_jiwer_rows,
+        oracle_rows=_oracle_rows,
+    ),
+    "gleu": TestFamily(
+        examples=(
+            GLEUConfig(),
+            GLEUConfig(tokenize="none"),
+            GLEUConfig(tokenize="intl", lowercase=True, min_len=2, max_len=5),
+            GLEUConfig(tokenize="char", min_len=3, max_len=3),
+            GLEUConfig(tokenize="zh", lowercase=True, max_len=1),
+        ),
+        oracle=_nltk_gleu,
+        oracle_rows=_oracle_rows,
+    ),
+    "nist": TestFamily(
+        examples=(NISTConfig(), NISTConfig(preserve_case=True, fix_zero=True)),
+        oracle=_fixture_only,
+        oracle_rows=_fixture_only,
+        by_parts=False,
     ),
 }
 
 
 def examples(*names: str, first: int | None = None) -> list[MetricConfig]:
-    """The example configurations of ``names`` (default: every family), the first ``first`` of each."""
-    chosen = names or tuple(TEST_FAMILIES)
+    """The example configurations of ``names`` (default: every family whose statistics sum from
+    parts, see :attr:`TestFamily.by_parts`), the first ``first`` of each."""
+    chosen = names or tuple(name for name, family in TEST_FAMILIES.items() if family.by_parts)
     return [c for name in chosen for c in TEST_FAMILIES[name].examples[:first]]
 
 

@@ -17,6 +17,8 @@ from understudy.cli.output import scorers
 from understudy.config import MetricConfig
 from understudy.errors import ConfigError, InputError, SignatureError
 from understudy.metrics import CONFIGS, FAMILIES, METRICS
+from understudy.metrics.gleu import GLEUConfig
+from understudy.metrics.nist import NISTConfig
 from understudy.metrics.wer import WERConfig
 from understudy.significance import _sums
 from understudy.stats import Stats, Totals
@@ -50,7 +52,9 @@ def test_signature_with_a_metric_key_names_its_family(config: MetricConfig) -> N
 
 
 def test_signature_of_an_unknown_metric_is_refused() -> None:
-    with pytest.raises(SignatureError, match="unknown metric 'nist'"):
+    with pytest.raises(SignatureError, match="unknown metric 'meteor'"):
+        Signature.parse("metric:meteor|nrefs:1|version:x")
+    with pytest.raises(SignatureError, match="signature lacks case"):
         Signature.parse("metric:nist|nrefs:1|version:x")
 
 
@@ -71,7 +75,7 @@ def test_command_line_defaults_are_the_configs_defaults() -> None:
     assert [m.config for m in scorers(args, sentence_level=False)] == [c() for c in CONFIGS.values()]
     sentence = [m.config for m in scorers(args, sentence_level=True)]
     assert sentence[0] == BLEUConfig(effective_order=True)
-    assert sentence[1:] == [CHRFConfig(), TERConfig(), WERConfig()]
+    assert sentence[1:] == [CHRFConfig(), TERConfig(), WERConfig(), GLEUConfig(), NISTConfig()]
 
 
 def test_every_declared_flag_reaches_its_field() -> None:
@@ -80,12 +84,16 @@ def test_every_declared_flag_reaches_its_field() -> None:
     argv += ["--chrf-lowercase", "--chrf-eps-smoothing", "--ter-case-sensitive", "--ter-asian-support"]
     argv += ["--ter-no-punct", "--ter-normalized", "--ter-tokenizer", "tercom-fixed"]
     argv += ["--wer-measure", "mer", "--wer-unit", "characters", "--wer-lowercase", "--wer-no-punct"]
+    argv += ["--gleu-tokenize", "char", "--gleu-lowercase", "--gleu-min-len", "2", "--gleu-max-len", "3"]
+    argv += ["--nist-preserve-case", "--nist-fix-zero"]
     got = [m.config for m in scorers(_parse(argv), sentence_level=False)]
     assert got == [
         BLEUConfig("intl", True, "floor", 0.2, 3, False),
         CHRFConfig(4, 2, 3, True, True, True),
         TERConfig(True, True, True, True, "tercom-fixed"),
         WERConfig("mer", "characters", True, True),
+        GLEUConfig("char", True, 2, 3),
+        NISTConfig(True, True),
     ]
     # Every declared flag was given above: none is left out of this test.
     flags = {flag for c in CONFIGS.values() for _, opt in c.options() for flag in opt.flags[:1]}
@@ -103,6 +111,8 @@ def test_direction_and_range_are_declared() -> None:
         (True, (0.0, 100.0)),
         (False, (0.0, None)),
         (False, (0.0, None)),
+        (True, (0.0, 1.0)),
+        (True, (0.0, None)),
     ]
     # WER's measures declare theirs per configuration: WIP is higher-is-better, and 0..1.
     assert (WERConfig(measure="wip").higher_is_better, WERConfig(measure="wip").score_range) == (

@@ -158,6 +158,10 @@ mod tests {
         check::<BleuReferences>(BleuConfig::new(Tokenizer::Tok13a, false, 4).unwrap());
         check::<ChrfReferences>(ChrfConfig::new(6, 2, false, false).unwrap());
         check::<TerReferences>(TerConfig::default());
+        check::<crate::nist::NistReferences>(crate::nist::NistConfig::default());
+        check::<crate::gleu::GleuReferences>(
+            crate::gleu::GleuConfig::new(Tokenizer::Tok13a, false, 1, 4).unwrap(),
+        );
     }
 
     #[test]

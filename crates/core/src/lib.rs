@@ -12,6 +12,8 @@ pub mod chrf;
 pub mod config;
 pub mod error;
 pub mod family;
+pub mod gleu;
+pub mod nist;
 pub mod pairwise;
 pub mod parallel;
 pub mod per_reference;

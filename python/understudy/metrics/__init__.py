@@ -11,7 +11,7 @@ rather than text: :data:`GIVEN`, in :data:`EVERY_FAMILY` but not a ``-m`` choice
 >>> metric_for(TERConfig()).corpus_score(["a b"], [["a b c"]]).score  # sacrebleu: 33.33...
 33.33333333333333
 >>> list(METRICS)
-['bleu', 'chrf', 'ter', 'wer']
+['bleu', 'chrf', 'ter', 'wer', 'gleu', 'nist']
 """
 
 from __future__ import annotations
@@ -21,9 +21,11 @@ from typing import Any
 
 from understudy.config import MetricConfig
 from understudy.metric import Family, Metric, RefStreams
-from understudy.metrics import bleu, chrf, scores, ter, wer
+from understudy.metrics import bleu, chrf, gleu, nist, scores, ter, wer
 
-FAMILIES: dict[str, Family] = {f.name: f for f in (bleu.FAMILY, chrf.FAMILY, ter.FAMILY, wer.FAMILY)}
+FAMILIES: dict[str, Family] = {
+    f.name: f for f in (bleu.FAMILY, chrf.FAMILY, ter.FAMILY, wer.FAMILY, gleu.FAMILY, nist.FAMILY)
+}
 """Every family that scores text, by name, in the order sacrebleu prints them (``-m``)."""
 
 GIVEN: Family = scores.FAMILY
@@ -43,7 +45,7 @@ def family_titles() -> str:
     """The families' names as prose, for help texts.
 
     >>> family_titles()
-    'BLEU, chrF, TER and WER'
+    'BLEU, chrF, TER, WER, GLEU and NIST'
     """
     titles = [f.config.title for f in FAMILIES.values()]
     return ", ".join(titles[:-1]) + f" and {titles[-1]}" if len(titles) > 1 else titles[0]
@@ -62,7 +64,7 @@ def metric_names() -> dict[str, tuple[Family, Mapping[str, Any]]]:
     """Every ``-m`` name: each family's, then its aliases (``cer``), with the fields each sets.
 
     >>> list(metric_names())
-    ['bleu', 'chrf', 'ter', 'wer', 'cer', 'mer', 'wil', 'wip']
+    ['bleu', 'chrf', 'ter', 'wer', 'cer', 'mer', 'wil', 'wip', 'gleu', 'nist']
     """
     names: dict[str, tuple[Family, Mapping[str, Any]]] = {}
     for name, family in FAMILIES.items():

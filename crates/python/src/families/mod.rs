@@ -6,6 +6,8 @@
 
 mod bleu;
 mod chrf;
+mod gleu;
+mod nist;
 mod ter;
 mod wer;
 
@@ -21,11 +23,13 @@ use crate::errors::{config_error, Error, Result};
 use crate::scorer::AnyFamily;
 
 /// The families, by name: how each is built and its constants.
-const FAMILIES: [(&str, Builder, Constants); 4] = [
+const FAMILIES: [(&str, Builder, Constants); 6] = [
     ("bleu", bleu::build, bleu::constants),
     ("chrf", chrf::build, chrf::constants),
     ("ter", ter::build, ter::constants),
     ("wer", wer::build, wer::constants),
+    ("gleu", gleu::build, gleu::constants),
+    ("nist", nist::build, nist::constants),
 ];
 
 type Builder = fn(&Bound<'_, PyDict>) -> Result<Box<dyn AnyFamily>>;
