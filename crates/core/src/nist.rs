@@ -301,24 +301,11 @@ impl Family for NistReferences {
         exec: Exec,
     ) -> Result<(), CoreError> {
         let n = systems.first().map_or(0, |s| s.len());
-        let block = systems.len() * ROW_WIDTH;
-        if block == 0 {
-            return Ok(());
-        }
-        let mut work: Vec<(usize, &mut [i64])> =
-            out[..n * block].chunks_mut(block).enumerate().collect();
-        parallel::for_each_mut(
-            exec,
-            &mut work,
-            Grain::Fine,
-            NistScratch::default,
-            |scratch, item| {
-                let (k, rows) = item;
-                for (system, row) in systems.iter().zip(rows.chunks_mut(ROW_WIDTH)) {
-                    self.row(system[*k], first + *k, scratch, row);
-                }
-            },
-        );
+        fill_blocks(exec, out, n, systems.len(), |scratch, k, rows| {
+            for (system, row) in systems.iter().zip(rows.chunks_mut(ROW_WIDTH)) {
+                self.row(system[k], first + k, scratch, row);
+            }
+        });
         Ok(())
     }
 
@@ -374,26 +361,40 @@ impl PairTable for NistPairs {
         out: &mut [i64],
         exec: Exec,
     ) -> Result<(), CoreError> {
-        let block = self.refs.len() * ROW_WIDTH;
-        if block == 0 {
-            return Ok(());
-        }
-        let mut work: Vec<(usize, &mut [i64])> =
-            out[..count * block].chunks_mut(block).enumerate().collect();
-        parallel::for_each_mut(
-            exec,
-            &mut work,
-            Grain::Fine,
-            NistScratch::default,
-            |scratch, item| {
-                let (k, rows) = item;
-                for (store, row) in self.refs.iter().zip(rows.chunks_mut(ROW_WIDTH)) {
-                    store.row(&self.hyps[first + *k], 0, scratch, row);
-                }
-            },
-        );
+        fill_blocks(exec, out, count, self.refs.len(), |scratch, k, rows| {
+            for (store, row) in self.refs.iter().zip(rows.chunks_mut(ROW_WIDTH)) {
+                store.row(&self.hyps[first + k], 0, scratch, row);
+            }
+        });
         Ok(())
     }
+}
+
+/// `fill(scratch, k, rows)` for the k-th of `n` blocks of `per_block` rows of `out`, serial or
+/// parallel.
+fn fill_blocks(
+    exec: Exec,
+    out: &mut [i64],
+    n: usize,
+    per_block: usize,
+    fill: impl Fn(&mut NistScratch, usize, &mut [i64]) + Sync + Send,
+) {
+    let block = per_block * ROW_WIDTH;
+    if block == 0 {
+        return;
+    }
+    let mut work: Vec<(usize, &mut [i64])> =
+        out[..n * block].chunks_mut(block).enumerate().collect();
+    parallel::for_each_mut(
+        exec,
+        &mut work,
+        Grain::Fine,
+        NistScratch::default,
+        |scratch, item| {
+            let (k, rows) = item;
+            fill(scratch, *k, rows);
+        },
+    );
 }
 
 #[cfg(test)]
