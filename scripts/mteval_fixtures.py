@@ -74,7 +74,18 @@ def run_mteval(
         (work / "tst.sgm").write_text(
             "".join(sgml("tst", name, lines) for name, lines in systems.items()), encoding="utf-8"
         )
-        command = ["perl", str(mteval), "-n", "--metricsMATR", "-r", "ref.sgm", "-s", "src.sgm", "-t", "tst.sgm"]
+        command = [
+            "perl",
+            str(mteval),
+            "-n",
+            "--metricsMATR",
+            "-r",
+            "ref.sgm",
+            "-s",
+            "src.sgm",
+            "-t",
+            "tst.sgm",
+        ]
         command += ["-c"] * preserve_case
         subprocess.run(command, cwd=work, check=True, capture_output=True)
         system_scores = {
@@ -99,26 +110,45 @@ def read(path: Path) -> list[str]:
 def cases() -> dict[str, dict[str, object]]:
     """Every case's references and systems, and whether segment scores are kept."""
     wmt17 = SHARED / "wmt17-en-de"
-    systems = {p.name.split(".")[1]: read(p) for p in sorted(wmt17.glob("newstest2017.*.de")) if ".ref." not in p.name}
+    systems = {
+        p.name.split(".")[1]: read(p)
+        for p in sorted(wmt17.glob("newstest2017.*.de"))
+        if ".ref." not in p.name
+    }
     ted = SHARED / "wmt21-ted-zh-en-mqm"
     ted_systems = {p.stem: read(p) for p in sorted(ted.glob("*.txt")) if not p.stem.startswith("ref-")}
     made = generated(2026, 400)
+    wmt17_refs = {"ref": read(wmt17 / "newstest2017.ref.en-de.de")}
+    ted_refs = {n: read(ted / f"{n}.txt") for n in ("ref-A", "ref-B")}
+    made_systems = {"near": made["near"], "far": made["far"]}
     return {
-        "wmt17": {"refs": {"ref": read(wmt17 / "newstest2017.ref.en-de.de")}, "systems": systems, "segments": ["uedin-nmt"]},
-        "ted": {"refs": {n: read(ted / f"{n}.txt") for n in ("ref-A", "ref-B")}, "systems": ted_systems, "segments": ["Online-W"]},
-        "generated": {"refs": {"ref": made["ref"]}, "systems": {"near": made["near"], "far": made["far"]}, "segments": ["near", "far"], "lines": made},
-    }  # fmt: skip
+        "wmt17": {"refs": wmt17_refs, "systems": systems, "segments": ["uedin-nmt"]},
+        "ted": {"refs": ted_refs, "systems": ted_systems, "segments": ["Online-W"]},
+        "generated": {
+            "refs": {"ref": made["ref"]},
+            "systems": made_systems,
+            "segments": ["near", "far"],
+            "lines": made,
+        },
+    }
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--mteval", type=Path, required=True, help="a copy of mteval-v13a.pl (outside the repository)")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--mteval", type=Path, required=True, help="a copy of mteval-v13a.pl (outside the repository)"
+    )
     args = parser.parse_args()
     fixture: dict[str, object] = {"made_by": "python scripts/mteval_fixtures.py --mteval mteval-v13a.pl"}
     for name, case in cases().items():
         for preserve_case in (False, True):
             command, sys_scores, seg_scores = run_mteval(
-                args.mteval, case["refs"], case["systems"], preserve_case  # type: ignore[arg-type]
+                args.mteval,
+                case["refs"],
+                case["systems"],
+                preserve_case,  # type: ignore[arg-type]
             )
             key = f"{name}{'-c' if preserve_case else ''}"
             fixture[key] = {
