@@ -77,7 +77,11 @@ def test_core_configurations_are_read_by_name() -> None:
         )
     with pytest.raises(ConfigError, match=r"the bleu scorer's configuration: TypeError: .*lowercase"):
         _core.Scorer("bleu", {"tokenizer": "13a", "lowercase": "yes", "max_order": 4})
-    with pytest.raises(ConfigError, match="unknown metric family 'nist'; known: bleu, chrf, ter"):
+    with pytest.raises(
+        ConfigError, match="unknown metric family 'meteor'; known: bleu, chrf, ter, wer, gleu, nist"
+    ):
+        _core.Scorer("meteor", {})
+    with pytest.raises(ConfigError, match="the nist scorer's configuration: KeyError: 'preserve_case'"):
         _core.Scorer("nist", {})
     with pytest.raises(ConfigError, match="rows"):
         _core.Scorer("bleu", FAMILIES["bleu"].config().core_config()).pairwise(["a"], ["a"]).rows(2, 1)
