@@ -24,6 +24,8 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from understudy._atomic import atomic_write
+
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared" / "data"
 OUT = REPO / "tests" / "fixtures" / "mteval_nist.json"
@@ -159,7 +161,8 @@ def main() -> None:
             }
             print(key, sys_scores)
     OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text(json.dumps(fixture, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    with atomic_write(OUT) as out:
+        out.write((json.dumps(fixture, ensure_ascii=False, indent=1) + "\n").encode("utf-8"))
 
 
 if __name__ == "__main__":
