@@ -33,6 +33,7 @@ Tasks (the issue's numbering):
                          segments and a 500 x 500 WER matrix, beside jiwer 4
   gleu, gleu-sentence    corpus GLEU of the 16 systems and sentence GLEU of 3004 segments,
                          beside NLTK's gleu_score (given the 13a tokens)
+  nist                   corpus NIST of the 16 systems beside NLTK's corpus_nist (13a tokens given)
   given-bs, given-ar, given-pairs   paired bootstrap, randomization and all pairs with clusters
                          on given segment scores (synthetic, COMET-like), beside the same on BLEU
                          and comet-compare's algorithm (t-test and 300 x 40% bootstrap)
@@ -777,6 +778,34 @@ def task_gleu(data: Path, repeat: int, slow_repeat: int, what: str) -> list[Timi
     ]
 
 
+def task_nist(data: Path, repeat: int, slow_repeat: int) -> list[Timing]:
+    """Corpus NIST of the 16 systems beside NLTK's corpus_nist, given 13a tokens with case kept (where
+    NLTK follows mteval: one reference; understudy with fix_zero, as NLTK has no "0" bug)."""
+    from nltk.translate.nist_score import corpus_nist
+    from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+    from understudy.metrics.nist import NIST
+
+    ref, systems = _systems(data)
+    tok = Tokenizer13a()
+    their_refs = [[tok(r).split()] for r in ref]
+    their_systems = [[tok(h).split() for h in hyps] for hyps in systems]
+    ours = [r.score for r in NIST(True, True, references=[ref]).corpus_scores(systems)]
+    theirs = [corpus_nist(their_refs, hyps, 5) for hyps in their_systems]
+    if max(abs(a - b) for a, b in zip(ours, theirs, strict=True)) > 1e-8:
+        raise SystemExit("NIST differs from NLTK's corpus_nist")
+    return [
+        Timing(
+            "understudy NIST.corpus_scores",
+            median_time(lambda: NIST(True, True, references=[ref]).corpus_scores(systems), repeat),
+        ),
+        Timing(
+            "nltk corpus_nist, one system at a time",
+            median_time(lambda: [corpus_nist(their_refs, h, 5) for h in their_systems], slow_repeat),
+            "tokens given",
+        ),
+    ]
+
+
 def synthetic_scores(n_systems: int = 16, segments: int = 3004, seed: int = 2017) -> list[object]:
     """COMET-like segment scores (0..1), seeded: a stand-in for a GPU metric's output."""
     import numpy as np
@@ -952,6 +981,7 @@ def main() -> int:
             "wer-pairwise",
             "gleu",
             "gleu-sentence",
+            "nist",
         ],
     )
     parser.add_argument("--dask-segments", type=int, default=DASK_SEGMENTS, help="segments of the dask task")
@@ -1026,6 +1056,10 @@ def main() -> int:
         "gleu-sentence": (
             "18b. Sentence GLEU, 3004 segments",
             lambda: task_gleu(args.data, repeat, slow_repeat, "sentence"),
+        ),
+        "nist": (
+            "18c. Corpus NIST, 16 WMT17 systems",
+            lambda: task_nist(args.data, repeat, slow_repeat),
         ),
         "given-bs": (
             "16a. Paired bootstrap (1000) on given scores (COMET-like), 16 systems x 3004 segments",
