@@ -85,15 +85,16 @@ def test_every_declared_flag_reaches_its_field() -> None:
     argv += ["--ter-no-punct", "--ter-normalized", "--ter-tokenizer", "tercom-fixed"]
     argv += ["--wer-measure", "mer", "--wer-unit", "characters", "--wer-lowercase", "--wer-no-punct"]
     argv += ["--gleu-tokenize", "char", "--gleu-lowercase", "--gleu-min-len", "2", "--gleu-max-len", "3"]
-    argv += ["--nist-preserve-case", "--nist-fix-zero"]
+    argv += ["--nist-preserve-case", "--nist-fix-zero", "--normalize-unicode", "nfkc"]
     got = [m.config for m in scorers(_parse(argv), sentence_level=False)]
+    nf = {"normalize_unicode": "nfkc"}  # one flag, every text family
     assert got == [
-        BLEUConfig("intl", True, "floor", 0.2, 3, False),
-        CHRFConfig(4, 2, 3, True, True, True),
-        TERConfig(True, True, True, True, "tercom-fixed"),
-        WERConfig("mer", "characters", True, True),
-        GLEUConfig("char", True, 2, 3),
-        NISTConfig(True, True),
+        BLEUConfig("intl", True, "floor", 0.2, 3, False, **nf),
+        CHRFConfig(4, 2, 3, True, True, True, **nf),
+        TERConfig(True, True, True, True, "tercom-fixed", **nf),
+        WERConfig("mer", "characters", True, True, **nf),
+        GLEUConfig("char", True, 2, 3, **nf),
+        NISTConfig(True, True, **nf),
     ]
     # Every declared flag was given above: none is left out of this test.
     flags = {flag for c in CONFIGS.values() for _, opt in c.options() for flag in opt.flags[:1]}

@@ -1,6 +1,6 @@
 """Typing for the Rust extension module ``understudy._core``."""
 
-from typing import Any, final
+from typing import Any, TypeVar, final
 
 import numpy as np
 from numpy.typing import NDArray
@@ -14,10 +14,14 @@ __all__ = [
     "ln",
     "matched_tokens",
     "ngram_matches",
+    "normalize",
     "pool_threads",
     "tokenize",
     "tokenizer_names",
+    "unicode_forms",
 ]
+
+_Text = TypeVar("_Text", str, str | None)
 
 _Rows = NDArray[np.int64]
 _Streams = list[list[str | None]]
@@ -53,6 +57,8 @@ def family_names() -> list[str]: ...
 def family_constants(name: str) -> dict[str, int]: ...
 def tokenize(lines: list[str], tokenizer: str, lowercase: bool = False) -> list[str]: ...
 def tokenizer_names() -> list[str]: ...
+def normalize(lines: list[_Text], form: str) -> list[_Text]: ...
+def unicode_forms() -> tuple[list[str], str]: ...
 def ln(values: NDArray[np.float64]) -> NDArray[np.float64]: ...
 def exp(values: NDArray[np.float64]) -> NDArray[np.float64]: ...
 def pool_threads(threads: int) -> int: ...

@@ -24,9 +24,10 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from typing import Any, ClassVar, TypeVar
 
+from understudy import _core
 from understudy._moved import forwarding
 from understudy.errors import ConfigError, SignatureError
 
@@ -64,6 +65,9 @@ class Option:
     encode: Callable[[Any], str] | None = None
     decode: Callable[[str], dict[str, Any]] | None = None
     absent: str | None = None
+    omit_default: bool = False
+    """Left out of the signature at its default, so signatures from before the key existed
+    (and sacrebleu's) stay as they were; ``absent`` reads the default back."""
 
     @property
     def dest(self) -> str:
@@ -160,7 +164,11 @@ class MetricConfig:
 
     def signature_pairs(self) -> list[tuple[str, str]]:
         """The signature's ``(key, value)`` pairs for this configuration, in print order."""
-        return [(key, _encode(self, name, opt)) for name, key, opt in self.signature_keys()]
+        return [
+            (key, _encode(self, name, opt))
+            for name, key, opt in self.signature_keys()
+            if not (opt.omit_default and getattr(self, name) == _default(type(self), name))
+        ]
 
     @classmethod
     def from_signature(cls: type[C], values: Mapping[str, str]) -> C:
@@ -197,6 +205,47 @@ class MetricConfig:
         return fields
 
 
+UNICODE_FORMS: tuple[str, ...] = tuple(_core.unicode_forms()[0])
+"""The Unicode normalisations every text metric offers (``none``: the text as given)."""
+UNICODE_VERSION: str = _core.unicode_forms()[1]
+"""The Unicode version they follow: the core's, whatever Python's ``unicodedata`` is."""
+
+
+@dataclass(frozen=True)
+class TextConfig(MetricConfig):
+    """The base of the configurations of families that score text: the options every such
+    family has, whatever it counts.
+
+    >>> from understudy import CHRFConfig
+    >>> CHRFConfig(normalize_unicode="nfc").signature_pairs()[-1]
+    ('unicode', 'nfc')
+    >>> ("unicode", "none") in CHRFConfig().signature_pairs()  # the default changes no signature
+    False
+    """
+
+    # Keyword-only: a base class's fields would otherwise come first in every family's
+    # positional arguments (BLEUConfig("intl") must stay the tokenizer).
+    _: KW_ONLY
+    normalize_unicode: str = option(
+        "none",
+        flags=("--normalize-unicode",),
+        choices=UNICODE_FORMS,
+        help="Unicode normalisation of hypotheses and references before any metric tokenizes "
+        f"them (default: none, as sacrebleu; nfc: composed characters; nfkc: also ligatures and "
+        f"full-width forms; Unicode {UNICODE_VERSION})",
+        key="unicode",
+        short="nf",
+        omit_default=True,
+        absent="none",
+    )
+
+    def __post_init__(self) -> None:
+        if self.normalize_unicode not in UNICODE_FORMS:
+            raise ConfigError(
+                f"unknown Unicode normalisation {self.normalize_unicode!r}; known: {', '.join(UNICODE_FORMS)}"
+            )
+
+
 _KEYS: dict[type[MetricConfig], tuple[tuple[str, str, Option], ...]] = {}
 
 
@@ -205,8 +254,9 @@ def _signature_keys(cls: type[MetricConfig]) -> tuple[tuple[str, str, Option], .
     if cls not in _KEYS:
         keyed = [(name, opt.key, opt) for name, opt in cls.options() if opt.key is not None]
         if cls.signature_order:
+            # Keys the order does not name (a base class's) follow the named ones.
             rank = {key: i for i, key in enumerate(cls.signature_order)}
-            keyed.sort(key=lambda item: rank[item[1]])
+            keyed.sort(key=lambda item: rank.get(item[1], len(rank)))
         _KEYS[cls] = tuple(keyed)
     return _KEYS[cls]
 
@@ -227,7 +277,7 @@ def _decode(cls: type[MetricConfig], name: str, key: str, opt: Option, text: str
         if text not in opt.text:
             raise SignatureError(f"{key} must be one of {', '.join(opt.text)}, got {text!r}")
         return {name: text == opt.text[0]}
-    default = next(f.default for f in dataclasses.fields(cls) if f.name == name)
+    default = _default(cls, name)
     if isinstance(default, bool) or not isinstance(default, int | float):
         return {name: text}
     if isinstance(default, int):
@@ -235,6 +285,10 @@ def _decode(cls: type[MetricConfig], name: str, key: str, opt: Option, text: str
             raise SignatureError(f"{key} must be a whole number, got {text!r}")
         return {name: int(text)}
     return {name: read_number(key, text)}
+
+
+def _default(cls: type[MetricConfig], name: str) -> Any:
+    return next(f.default for f in dataclasses.fields(cls) if f.name == name)
 
 
 def read_number(key: str, text: str) -> float:

@@ -48,6 +48,7 @@ PAIRWISE_CELLS_PER_CALL = 1 << 18
 """All-pairs cells scored per call: bounds memory (a few hundred bytes a cell at most)."""
 
 S = TypeVar("S", bound=Stats[Any, Any])
+T = TypeVar("T", str, str | None)
 M = TypeVar("M", bound="Metric[Any]")
 
 
@@ -82,6 +83,37 @@ class _Scorer(Protocol):
     ) -> tuple[NDArray[np.int64], NDArray[np.int64]]: ...
     def pairwise(self, hyps: list[str], refs: list[str]) -> _Pairs: ...
     def __len__(self) -> int: ...
+
+
+class _Normalizing:
+    """A scorer given its text in a Unicode normalisation form first (before any tokenizer)."""
+
+    def __init__(self, inner: _Scorer, form: str) -> None:
+        self._inner = inner
+        self._form = form
+
+    def _text(self, lines: list[T]) -> list[T]:
+        return _core.normalize(lines, self._form)
+
+    def add_references(self, streams: list[list[str | None]]) -> None:
+        self._inner.add_references([self._text(stream) for stream in streams])
+
+    def refs_per_segment(self) -> NDArray[np.int64]:
+        return self._inner.refs_per_segment()
+
+    def stats_many(self, systems: list[list[str]]) -> NDArray[np.int64]:
+        return self._inner.stats_many([self._text(hyps) for hyps in systems])
+
+    def sentence_stats(
+        self, hyps: list[str], streams: list[list[str | None]]
+    ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        return self._inner.sentence_stats(self._text(hyps), [self._text(stream) for stream in streams])
+
+    def pairwise(self, hyps: list[str], refs: list[str]) -> _Pairs:
+        return self._inner.pairwise(self._text(hyps), self._text(refs))
+
+    def __len__(self) -> int:
+        return len(self._inner)
 
 
 def check_sentences(name: str, sentences: Sequence[str]) -> list[str]:
@@ -168,7 +200,14 @@ class Metric(ABC, Generic[S]):
             self._references = streams
 
     def _scorer(self) -> _Scorer:
-        """A new compiled scorer of the core for this configuration (no references)."""
+        """A new scorer for this configuration (no references): the core's, given the text in
+        the configuration's Unicode normalisation."""
+        core = self._core_scorer()
+        form = getattr(self.config, "normalize_unicode", "none")
+        return core if form == "none" else _Normalizing(core, form)
+
+    def _core_scorer(self) -> _Scorer:
+        """A new compiled scorer of the core for this configuration."""
         return _core.Scorer(self.config.metric, self.config.core_config(), self.threads)
 
     def _select(

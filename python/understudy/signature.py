@@ -15,8 +15,8 @@ back into the configuration, for any metric.
 >>> Signature.parse("nrefs:1|case:mixed|eff:yes|nc:6|nw:2|space:no|version:2.6.0").config.name
 'chrF2++'
 >>> Signature.parse("#:1|c:lc|t:tercom|nr:no|pn:yes|as:no|v:2.6.0").config
-TERConfig(normalized=False, no_punct=False, asian_support=False, case_sensitive=False, \
-tokenizer='tercom')
+TERConfig(normalize_unicode='none', normalized=False, no_punct=False, asian_support=False, \
+case_sensitive=False, tokenizer='tercom')
 """
 
 from __future__ import annotations
@@ -121,8 +121,8 @@ class Signature:
         fixed 4; a sacrebleu chrF signature has no ``beta``: 2.
 
         >>> Signature.parse("nrefs:var|case:mixed|eff:yes|tok:13a|smooth:exp|ngram:2|version:x").config
-        BLEUConfig(tokenize='13a', lowercase=False, smooth_method='exp', smooth_value=None, \
-max_ngram_order=2, effective_order=True)
+        BLEUConfig(normalize_unicode='none', tokenize='13a', lowercase=False, smooth_method='exp', \
+smooth_value=None, max_ngram_order=2, effective_order=True)
         """
         parts = []
         for part in text.strip().split("|"):

@@ -18,15 +18,22 @@ from understudy._text import explaining_bad_text
 from understudy.errors import InputTypeError
 from understudy.external_tokenizers import canonical, external_tokenizer, pretokenize
 from understudy.metrics.bleu import PYTHON_TOKENIZERS, TOKENIZERS, BLEUConfig
+from understudy.normalization import normalize
 
 
-def tokenize(lines: Sequence[str], tokenizer: str = "13a", lowercase: bool = False) -> list[str]:
-    """Tokenize each line (lowercase, right-strip, tokenize), tokens joined by one space."""
+def tokenize(
+    lines: Sequence[str], tokenizer: str = "13a", lowercase: bool = False, normalize_unicode: str = "none"
+) -> list[str]:
+    """Tokenize each line (normalise, lowercase, right-strip, tokenize), tokens joined by one space.
+
+    >>> tokenize(["\\ufb01ne \\uff21\\uff22"], "13a", normalize_unicode="nfkc")
+    ['fine AB']
+    """
     tokenizer = canonical(tokenizer)
-    BLEUConfig(tokenize=tokenizer)  # validates the name with a clear error
+    BLEUConfig(tokenize=tokenizer, normalize_unicode=normalize_unicode)  # a clear error for a bad name
     if isinstance(lines, str):
         raise InputTypeError("lines must be a sequence of strings, not a single string")
-    lines = list(lines)
+    lines = normalize(list(lines), normalize_unicode)
     if tokenizer in PYTHON_TOKENIZERS:
         # The library's tokens, then the core's whitespace split, as BLEU sees them.
         lines = pretokenize(lines, external_tokenizer(tokenizer), lowercase)

@@ -7,6 +7,12 @@ use std::fmt;
 pub enum CoreError {
     /// A tokenizer name that is not known.
     UnknownTokenizer(String),
+    /// A named option's value that is not one of its known names.
+    UnknownChoice {
+        option: &'static str,
+        value: String,
+        known: &'static [&'static str],
+    },
     /// A maximum n-gram order below 1.
     InvalidOrder(usize),
     /// An n-gram order above what the metric accepts.
@@ -105,6 +111,11 @@ impl fmt::Display for CoreError {
                 "unknown tokenizer {name:?}; known: {}",
                 crate::tokenize::Tokenizer::NAMES.join(", ")
             ),
+            CoreError::UnknownChoice {
+                option,
+                value,
+                known,
+            } => write!(f, "unknown {option} {value:?}; known: {}", known.join(", ")),
             CoreError::InvalidOrder(n) => {
                 write!(f, "maximum n-gram order must be at least 1, got {n}")
             }

@@ -14,6 +14,7 @@ pub mod error;
 pub mod family;
 pub mod gleu;
 pub mod nist;
+pub mod normalize;
 pub mod pairwise;
 pub mod parallel;
 pub mod per_reference;

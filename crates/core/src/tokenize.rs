@@ -25,11 +25,14 @@ pub enum Tokenizer {
     ZhFixed,
     /// `char`: every non-whitespace character is a token.
     Char,
+    /// `cjk`: every CJK character a token (Han, kana, Hangul, CJK punctuation and full-width
+    /// forms, [`is_cjk_wide`]), the rest as `13a` tokenizes it (sacrebleu issue 171).
+    Cjk,
 }
 
 impl Tokenizer {
     /// Every tokenizer name, in the order they are documented.
-    pub const NAMES: [&'static str; 6] = ["13a", "intl", "zh", "zh-fixed", "char", "none"];
+    pub const NAMES: [&'static str; 7] = ["13a", "intl", "zh", "zh-fixed", "cjk", "char", "none"];
 
     /// The name used on the command line and in signatures.
     pub fn name(self) -> &'static str {
@@ -40,6 +43,7 @@ impl Tokenizer {
             Tokenizer::Zh => "zh",
             Tokenizer::ZhFixed => "zh-fixed",
             Tokenizer::Char => "char",
+            Tokenizer::Cjk => "cjk",
         }
     }
 
@@ -62,6 +66,7 @@ impl Tokenizer {
             Tokenizer::Intl => tokenize_intl(line),
             Tokenizer::Zh => tokenize_zh(line, is_cjk_sacrebleu),
             Tokenizer::ZhFixed => tokenize_zh(line, is_cjk_fixed),
+            Tokenizer::Cjk => tokenize_cjk(line),
         }
     }
 }
@@ -77,6 +82,7 @@ impl FromStr for Tokenizer {
             "zh" => Tokenizer::Zh,
             "zh-fixed" => Tokenizer::ZhFixed,
             "char" => Tokenizer::Char,
+            "cjk" => Tokenizer::Cjk,
             _ => return Err(CoreError::UnknownTokenizer(name.to_string())),
         })
     }
@@ -202,6 +208,40 @@ fn tokenize_zh(line: &str, is_cjk: fn(char) -> bool) -> String {
     regexp_passes(&pad_each(text::strip(line), is_cjk))
 }
 
+/// `13a` with every character of [`is_cjk_wide`] a token of its own. The replacements come
+/// first, as in `13a`, so an entity such as `&amp;` is decoded before anything is split.
+fn tokenize_cjk(line: &str) -> String {
+    let replaced = mteval_replacements(line);
+    regexp_passes(&pad_each(&format!(" {replaced} "), is_cjk_wide))
+}
+
+/// The blocks of the scripts written without spaces between words, and their punctuation,
+/// by Unicode block: what `cjk` splits into characters.
+const CJK_WIDE: [(u32, u32); 17] = [
+    (0x1100, 0x11FF),   // Hangul Jamo
+    (0x2E80, 0x2FDF),   // CJK Radicals Supplement, Kangxi Radicals
+    (0x2FF0, 0x2FFF),   // Ideographic Description Characters
+    (0x3000, 0x303F),   // CJK Symbols and Punctuation
+    (0x3040, 0x30FF),   // Hiragana, Katakana
+    (0x3100, 0x31FF),   // Bopomofo, Hangul Compatibility Jamo, Kanbun, CJK Strokes, Katakana ext.
+    (0x3200, 0x33FF),   // Enclosed CJK Letters and Months, CJK Compatibility
+    (0x3400, 0x4DBF),   // CJK Unified Ideographs Extension A
+    (0x4E00, 0x9FFF),   // CJK Unified Ideographs
+    (0xA960, 0xA97F),   // Hangul Jamo Extended-A
+    (0xAC00, 0xD7FF),   // Hangul Syllables, Hangul Jamo Extended-B
+    (0xF900, 0xFAFF),   // CJK Compatibility Ideographs
+    (0xFE10, 0xFE1F),   // Vertical Forms
+    (0xFE30, 0xFE4F),   // CJK Compatibility Forms
+    (0xFF00, 0xFFEF),   // Halfwidth and Fullwidth Forms
+    (0x1AFF0, 0x1B16F), // Kana Extended-B, Kana Supplement, Kana Extended-A, Small Kana Extension
+    (0x20000, 0x3FFFF), // planes 2 and 3: CJK ideographs (Extensions B to J, Compatibility Supplement)
+];
+
+/// Whether `cjk` makes `c` a token of its own.
+pub fn is_cjk_wide(c: char) -> bool {
+    (c as u32) >= 0x1100 && in_any(&CJK_WIDE, c)
+}
+
 /// The ranges of sacrebleu's `_UCODE_RANGES` other than its two malformed ones.
 const CJK_COMMON: [(u32, u32); 20] = [
     (0x3400, 0x4DB5),
@@ -281,6 +321,26 @@ mod tests {
         assert_eq!(tok(Tokenizer::Zh, "x\u{20000}y"), "x\u{20000}y");
         assert_eq!(tok(Tokenizer::ZhFixed, "x\u{20000}y"), "x \u{20000} y");
         assert_eq!(tok(Tokenizer::Zh, "我们 1990."), "我 们 1990.");
+    }
+
+    #[test]
+    fn cjk_splits_kana_hangul_and_han_and_keeps_13a_elsewhere() {
+        let t = Tokenizer::Cjk;
+        // Kana are what sacrebleu's zh leaves whole (sacrebleu issue 171).
+        assert_eq!(tok(t, "今日はいい天気。"), "今 日 は い い 天 気 。");
+        assert_eq!(
+            tok(Tokenizer::Zh, "今日はいい天気。"),
+            "今 日 はいい 天 気 。"
+        );
+        assert_eq!(tok(t, "한국어 OK."), "한 국 어 OK .");
+        assert_eq!(
+            tok(t, "x\u{20000}y &amp; 3,000."),
+            "x \u{20000} y & 3,000 ."
+        );
+        // Outside CJK text it is 13a, character for character; zh's accidental range is not in it.
+        for line in ["U.S.A. 1990.", "a–b <skipped>c", "x-ray 5-6 It's"] {
+            assert_eq!(tok(t, line), tok(Tokenizer::Tok13a, line));
+        }
     }
 
     #[test]

@@ -42,6 +42,7 @@ pub fn to_py_err(py: Python<'_>, err: CoreError) -> PyErr {
     }
     let class = match err {
         CoreError::UnknownTokenizer(_)
+        | CoreError::UnknownChoice { .. }
         | CoreError::InvalidOrder(_)
         | CoreError::OrderTooLarge { .. } => "ConfigError",
         CoreError::TooManyReferences { .. }

@@ -35,6 +35,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(families::family_constants, m)?)?;
     m.add_function(wrap_pyfunction!(text::tokenize, m)?)?;
     m.add_function(wrap_pyfunction!(text::tokenizer_names, m)?)?;
+    m.add_function(wrap_pyfunction!(text::normalize, m)?)?;
+    m.add_function(wrap_pyfunction!(text::unicode_forms, m)?)?;
     m.add_function(wrap_pyfunction!(text::ln, m)?)?;
     m.add_function(wrap_pyfunction!(text::exp, m)?)?;
     m.add_function(wrap_pyfunction!(pools::pool_threads, m)?)?;

@@ -3,6 +3,8 @@
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
+use std::borrow::Cow;
+use understudy_core::normalize::{UnicodeForm, UNICODE_VERSION};
 use understudy_core::Tokenizer;
 
 use crate::convert::borrow_all;
@@ -21,6 +23,41 @@ pub fn tokenize(
     let config = make_config(tokenizer, lowercase, 1)?;
     let borrowed = borrow_all(&lines)?;
     Ok(py.detach(|| config.tokenize_lines(&borrowed)))
+}
+
+/// `lines` in Unicode normalisation `form` (``none``, ``nfc``, ``nfkc``); a line already in
+/// it is returned as the same object, and `None` (a missing reference) stays `None`.
+#[pyfunction]
+pub fn normalize<'py>(
+    py: Python<'py>,
+    lines: Vec<Option<Bound<'py, PyString>>>,
+    form: &str,
+) -> Result<Vec<Option<Bound<'py, PyString>>>> {
+    let form: UnicodeForm = form.parse()?;
+    if form == UnicodeForm::None {
+        return Ok(lines);
+    }
+    let mut out = Vec::with_capacity(lines.len());
+    for line in lines {
+        out.push(match line {
+            Some(text) => match form.apply(text.to_str()?) {
+                Cow::Borrowed(_) => Some(text),
+                Cow::Owned(changed) => Some(PyString::new(py, &changed)),
+            },
+            None => None,
+        });
+    }
+    Ok(out)
+}
+
+/// The Unicode normalisation forms' names, and the Unicode version they follow.
+#[pyfunction]
+pub fn unicode_forms() -> (Vec<&'static str>, String) {
+    let (major, minor, patch) = UNICODE_VERSION;
+    (
+        UnicodeForm::NAMES.to_vec(),
+        format!("{major}.{minor}.{patch}"),
+    )
 }
 
 /// The names of the tokenizers implemented in Rust.

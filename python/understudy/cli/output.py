@@ -10,7 +10,7 @@ import sys
 import warnings
 from typing import Any, BinaryIO
 
-from understudy.config import MetricConfig
+from understudy.config import MetricConfig, TextConfig
 from understudy.metric import Metric
 from understudy.metrics import FAMILIES, metric_names
 
@@ -72,11 +72,15 @@ def add_metric_options(parser: argparse.ArgumentParser, language: bool = True) -
         metavar="METRIC",
         help=f"any of {' '.join(names)} (default: bleu); printed in that order, as sacrebleu does",
     )
+    shared = {name for name, _ in TextConfig.options()}
+    for name in sorted(shared):
+        add_field_option(parser, TextConfig, name)
     for family in FAMILIES.values():
         config = family.config
         group = parser if config.cli_group is None else parser.add_argument_group(config.cli_group)
         for name, declared in config.options():
-            if declared.flags:
+            # Every text family has the shared options; the command line has each once.
+            if declared.flags and name not in shared:
                 add_field_option(group, config, name)
 
 

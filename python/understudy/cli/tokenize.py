@@ -13,6 +13,7 @@ from understudy.tokenizers import tokenize
 EXAMPLES = """examples:
   echo 'Hello, world! U.S.A. 1990.' | understudy tokenize
   understudy tokenize -tok intl -lc < hyp.txt > hyp.tok
+  understudy tokenize --normalize-unicode nfkc < hyp.txt    ligatures and full-width forms folded first
   understudy tokenize -l en-ja < hyp.ja            MeCab, as BLEU picks it for a Japanese target
 """
 
@@ -30,12 +31,14 @@ def add_parser(commands: Any) -> None:
     add_language_option(parser)
     add_field_option(parser, BLEUConfig, "tokenize")
     add_field_option(parser, BLEUConfig, "lowercase", help="lowercase first")
+    add_field_option(parser, BLEUConfig, "normalize_unicode")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Tokenize stdin to stdout."""
     lines = read_lines(STDIN, allow_empty=True)
-    for line in tokenize(lines, args.tokenize or tokenizer_for(target_language(args)), args.lowercase):
+    tokenizer = args.tokenize or tokenizer_for(target_language(args))
+    for line in tokenize(lines, tokenizer, args.lowercase, args.normalize_unicode):
         write(line)
     return 0

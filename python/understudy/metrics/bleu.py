@@ -15,8 +15,8 @@ out as sacrebleu lays them out (see :mod:`understudy.metric`).
 >>> BLEUConfig(tokenize="13b")
 Traceback (most recent call last):
 ...
-understudy.errors.ConfigError: unknown tokenizer '13b'; known: 13a, intl, zh, zh-fixed, char, none, \
-ja-mecab, ko-mecab, flores101, flores200, spBLEU-1K
+understudy.errors.ConfigError: unknown tokenizer '13b'; known: 13a, intl, zh, zh-fixed, cjk, char, \
+none, ja-mecab, ko-mecab, flores101, flores200, spBLEU-1K
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from understudy import _core
-from understudy.config import MetricConfig, check_number, option
+from understudy.config import TextConfig, check_number, option
 from understudy.errors import ConfigError, SignatureError
 from understudy.external_tokenizers import (
     ExternalTokenizer,
@@ -42,6 +42,7 @@ from understudy.external_tokenizers import (
     pretokenize,
 )
 from understudy.metric import Family, Metric, RefStreams, _Scorer, check_hyps, check_refs
+from understudy.normalization import normalize
 from understudy.result import Result
 from understudy.scoring import exp, ln
 from understudy.signature import Signature
@@ -101,7 +102,7 @@ def _parse_smooth(text: str) -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
-class BLEUConfig(MetricConfig):
+class BLEUConfig(TextConfig):
     """Every parameter that can change a BLEU score, with sacrebleu's defaults.
 
     ``smooth_value`` is kept only for the methods that use it (``floor``, ``add-k``),
@@ -109,8 +110,8 @@ class BLEUConfig(MetricConfig):
     ignores it.
 
     >>> BLEUConfig(lowercase=True, max_ngram_order=2)
-    BLEUConfig(tokenize='13a', lowercase=True, smooth_method='exp', smooth_value=None, \
-max_ngram_order=2, effective_order=False)
+    BLEUConfig(normalize_unicode='none', tokenize='13a', lowercase=True, smooth_method='exp', \
+smooth_value=None, max_ngram_order=2, effective_order=False)
     """
 
     metric: ClassVar[str] = "bleu"
@@ -167,6 +168,7 @@ max_ngram_order=2, effective_order=False)
     effective_order: bool = option(False, sentence=True, key="eff", short="e", text=("yes", "no"))
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         if self.tokenize not in TOKENIZERS:
             raise ConfigError(f"unknown tokenizer {self.tokenize!r}; known: {', '.join(TOKENIZERS)}")
         if self.smooth_method not in SMOOTH_DEFAULTS:
@@ -490,6 +492,7 @@ class BLEU(Metric[BLEUStats]):
         force: bool = False,
         references: RefStreams | None = None,
         threads: int | None = None,
+        normalize_unicode: str = "none",
     ) -> None:
         if tokenize is None:
             tokenize = tokenizer_for(trg_lang)
@@ -509,6 +512,7 @@ class BLEU(Metric[BLEUStats]):
             smooth_value=smooth_value,
             max_ngram_order=max_ngram_order,
             effective_order=effective_order,
+            normalize_unicode=normalize_unicode,
         )
         if config.tokenize in PYTHON_TOKENIZERS:
             # A missing library (or model) is named now, not after references were read or fetched.
@@ -524,22 +528,22 @@ class BLEU(Metric[BLEUStats]):
         """
         return cls(**fields, trg_lang=trg_lang, threads=threads)
 
-    def _scorer(self) -> _Scorer:
+    def _core_scorer(self) -> _Scorer:
         config = self.config
         if config.tokenize in PYTHON_TOKENIZERS:
             # The library tokenizes in Python; the core splits its output on whitespace.
             core_config = {"tokenizer": "none", "lowercase": False, "max_order": config.max_ngram_order}
             core = _core.Scorer("bleu", core_config, self.threads)
             return _Pretokenizing(core, external_tokenizer(config.tokenize), config.lowercase)
-        return super()._scorer()
+        return super()._core_scorer()
 
     def _as_core_sees(
         self, hyps: Sequence[str], refs: RefStreams
     ) -> tuple[list[str], list[list[str | None]], str, bool]:
         """The text, tokenizer and case the core is given for this configuration."""
-        checked = check_hyps(hyps)
-        streams = check_refs(refs, len(checked))
         config = self.config
+        checked = normalize(check_hyps(hyps), config.normalize_unicode)
+        streams = [normalize(stream, config.normalize_unicode) for stream in check_refs(refs, len(checked))]
         if config.tokenize in PYTHON_TOKENIZERS:
             tokenizer = external_tokenizer(config.tokenize)
             return (

@@ -24,7 +24,7 @@ from numpy.typing import NDArray
 
 from understudy import _core
 from understudy.config import (
-    MetricConfig,
+    TextConfig,
     check_bool,
     check_int,
     check_number,
@@ -46,7 +46,7 @@ MAX_CHRF_ORDER: int = _core.family_constants("chrf")["max_order"]
 
 
 @dataclass(frozen=True)
-class CHRFConfig(MetricConfig):
+class CHRFConfig(TextConfig):
     """Every parameter that can change a chrF score, with sacrebleu's defaults.
 
     chrF++ is ``word_order=2``. ``eps_smoothing=False`` (sacrebleu's default) averages
@@ -118,6 +118,7 @@ class CHRFConfig(MetricConfig):
     )
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         check_int(self, "char_order", 0, MAX_CHRF_ORDER)
         check_int(self, "word_order", 0, MAX_CHRF_ORDER)
         if self.char_order + self.word_order == 0:
@@ -339,8 +340,18 @@ class CHRF(Metric[CHRFStats]):
         eps_smoothing: bool = False,
         references: RefStreams | None = None,
         threads: int | None = None,
+        *,
+        normalize_unicode: str = "none",
     ) -> None:
-        config = CHRFConfig(char_order, word_order, beta, lowercase, whitespace, eps_smoothing)
+        config = CHRFConfig(
+            char_order,
+            word_order,
+            beta,
+            lowercase,
+            whitespace,
+            eps_smoothing,
+            normalize_unicode=normalize_unicode,
+        )
         self._setup(config, references, threads)
 
     def _select(

@@ -32,7 +32,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from understudy import _core
-from understudy.config import MetricConfig, check_bool, option
+from understudy.config import TextConfig, check_bool, option
 from understudy.errors import ConfigError, SignatureError
 from understudy.metric import Family, Metric, RefStreams
 from understudy.result import Result
@@ -60,7 +60,7 @@ def _decode_orders(text: str) -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
-class GLEUConfig(MetricConfig):
+class GLEUConfig(TextConfig):
     """Every parameter that can change a GLEU score, with NLTK's orders and sacrebleu's tokenizer.
 
     >>> GLEUConfig().signature_pairs()
@@ -99,6 +99,7 @@ class GLEUConfig(MetricConfig):
     max_len: int = option(4, flags=("--gleu-max-len",), type=int, metavar="N", help="longest n-gram (4)")
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         check_bool(self, "lowercase")
         if self.tokenize not in TOKENIZERS:
             raise ConfigError(f"unknown GLEU tokenizer {self.tokenize!r}; known: {', '.join(TOKENIZERS)}")
@@ -221,8 +222,11 @@ class GLEU(Metric[GLEUStats]):
         max_len: int = 4,
         references: RefStreams | None = None,
         threads: int | None = None,
+        *,
+        normalize_unicode: str = "none",
     ) -> None:
-        self._setup(GLEUConfig(tokenize, lowercase, min_len, max_len), references, threads)
+        config = GLEUConfig(tokenize, lowercase, min_len, max_len, normalize_unicode=normalize_unicode)
+        self._setup(config, references, threads)
 
     def corpus_score(self, hyps: Sequence[str], refs: RefStreams | None = None) -> GLEUResult:
         """The corpus GLEU of ``hyps`` against ``refs`` (or the cached references)."""

@@ -36,7 +36,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from understudy import _core
-from understudy.config import MetricConfig, check_bool, option
+from understudy.config import TextConfig, check_bool, option
 from understudy.errors import ConfigError
 from understudy.metric import Family, Metric, RefStreams
 from understudy.result import Result
@@ -57,7 +57,7 @@ BETA = -math.log(0.5) / math.log(1.5) / math.log(1.5)
 
 
 @dataclass(frozen=True)
-class NISTConfig(MetricConfig):
+class NISTConfig(TextConfig):
     """Every parameter that can change a NIST score, with mteval-v13a's defaults.
 
     >>> NISTConfig().signature_pairs()
@@ -92,6 +92,7 @@ class NISTConfig(MetricConfig):
     )
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         check_bool(self, "preserve_case", "fix_zero")
 
     def decimals(self, width: int) -> int:
@@ -221,8 +222,12 @@ class NIST(Metric[NISTStats]):
         fix_zero: bool = False,
         references: RefStreams | None = None,
         threads: int | None = None,
+        *,
+        normalize_unicode: str = "none",
     ) -> None:
-        self._setup(NISTConfig(preserve_case, fix_zero), references, threads)
+        self._setup(
+            NISTConfig(preserve_case, fix_zero, normalize_unicode=normalize_unicode), references, threads
+        )
 
     def corpus_score(self, hyps: Sequence[str], refs: RefStreams | None = None) -> NISTResult:
         """The corpus NIST of ``hyps`` against ``refs`` (or the cached references)."""

@@ -24,7 +24,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from understudy import _core
-from understudy.config import MetricConfig, check_bool, option
+from understudy.config import TextConfig, check_bool, option
 from understudy.errors import ConfigError
 from understudy.metric import Family, Metric, RefStreams
 from understudy.result import Result
@@ -39,7 +39,7 @@ TER_TOKENIZERS: tuple[str, ...] = ("tercom", "tercom-fixed")
 
 
 @dataclass(frozen=True)
-class TERConfig(MetricConfig):
+class TERConfig(TextConfig):
     """Every parameter that can change a TER score, with sacrebleu's (Tercom's) defaults.
 
     TER is case-insensitive unless ``case_sensitive``; ``normalized`` applies Tercom's
@@ -109,6 +109,7 @@ class TERConfig(MetricConfig):
     )
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         check_bool(self, "normalized", "no_punct", "asian_support", "case_sensitive")
         if self.tokenizer not in TER_TOKENIZERS:
             raise ConfigError(f"unknown TER tokenizer {self.tokenizer!r}; known: {', '.join(TER_TOKENIZERS)}")
@@ -245,8 +246,17 @@ class TER(Metric[TERStats]):
         references: RefStreams | None = None,
         threads: int | None = None,
         tokenizer: str = "tercom",
+        *,
+        normalize_unicode: str = "none",
     ) -> None:
-        config = TERConfig(normalized, no_punct, asian_support, case_sensitive, tokenizer)
+        config = TERConfig(
+            normalized,
+            no_punct,
+            asian_support,
+            case_sensitive,
+            tokenizer,
+            normalize_unicode=normalize_unicode,
+        )
         self._setup(config, references, threads)
 
     def corpus_score(self, hyps: Sequence[str], refs: RefStreams | None = None) -> TERResult:

@@ -26,7 +26,7 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from understudy.config import MetricConfig, check_bool, option
+from understudy.config import TextConfig, check_bool, option
 from understudy.errors import ConfigError
 from understudy.metric import Family, Metric, RefStreams
 from understudy.result import Result
@@ -42,7 +42,7 @@ UNITS: tuple[str, ...] = ("words", "characters")
 
 
 @dataclass(frozen=True)
-class WERConfig(MetricConfig):
+class WERConfig(TextConfig):
     """Every parameter that can change a WER score, with jiwer's defaults.
 
     ``measure`` picks WER, MER, WIL or WIP; ``unit="characters"`` is CER (jiwer's ``cer``);
@@ -90,6 +90,7 @@ class WERConfig(MetricConfig):
     )
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         check_bool(self, "lowercase", "no_punct")
         if self.measure not in MEASURES:
             raise ConfigError(f"unknown measure {self.measure!r}; known: {', '.join(MEASURES)}")
@@ -245,8 +246,11 @@ class WER(Metric[WERStats]):
         no_punct: bool = False,
         references: RefStreams | None = None,
         threads: int | None = None,
+        *,
+        normalize_unicode: str = "none",
     ) -> None:
-        self._setup(WERConfig(measure, unit, lowercase, no_punct), references, threads)
+        config = WERConfig(measure, unit, lowercase, no_punct, normalize_unicode=normalize_unicode)
+        self._setup(config, references, threads)
 
     def corpus_score(self, hyps: Sequence[str], refs: RefStreams | None = None) -> WERResult:
         """The corpus measure of ``hyps`` against ``refs`` (or the cached references)."""
@@ -271,8 +275,12 @@ class CER(WER):
         no_punct: bool = False,
         references: RefStreams | None = None,
         threads: int | None = None,
+        *,
+        normalize_unicode: str = "none",
     ) -> None:
-        super().__init__("wer", "characters", lowercase, no_punct, references, threads)
+        super().__init__(
+            "wer", "characters", lowercase, no_punct, references, threads, normalize_unicode=normalize_unicode
+        )
 
 
 def corpus_wer(hyps: Sequence[str], refs: RefStreams, measure: str = "wer") -> WERResult:

@@ -32,6 +32,7 @@ from understudy import _core
 from understudy.config import MetricConfig, format_number
 from understudy.metric import RefStreams
 from understudy.metrics.bleu import BLEU, PYTHON_TOKENIZERS, NgramMatches
+from understudy.normalization import normalize
 from understudy.stats import Stats
 
 LENGTH_BOUNDS = (10, 20, 30, 40, 50, 60)
@@ -77,7 +78,7 @@ def reference_lengths(bleu: BLEU, refs: RefStreams) -> NDArray[np.int64]:
     [4, 0]
     """
     config = bleu.config
-    first = [r or "" for r in refs[0]]
+    first = normalize([r or "" for r in refs[0]], config.normalize_unicode)
     if config.tokenize in PYTHON_TOKENIZERS:
         lines = [tokens for tokens, _ in bleu.matched_tokens(first, [first])]
         return np.array([len(tokens) for tokens in lines], dtype=np.int64)
