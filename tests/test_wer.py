@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import jiwer
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from understudy import Signature
+from understudy import BLEU, Signature
 from understudy.errors import InputError
 from understudy.metrics.wer import CER, WER, WERConfig, corpus_cer, corpus_wer
 
@@ -198,3 +199,85 @@ def test_the_report_buckets_wer_on_its_own_scale(tmp_path: Path, capsys: pytest.
     refs = ref.read_text(encoding="utf-8").splitlines()
     high = sum(jiwer.wer(r, h) >= 0.9 for r, h in zip(refs, hyps, strict=True))
     assert table["newstest2017.online-A.0.en-de"][-1] == str(high)
+
+
+def _jiwer_chunks(output: jiwer.WordOutput | jiwer.CharacterOutput) -> list[tuple[str, int, int, int, int]]:
+    return [
+        (c.type, c.ref_start_idx, c.ref_end_idx, c.hyp_start_idx, c.hyp_end_idx) for c in output.alignments[0]
+    ]
+
+
+def _chunks(alignment: Any) -> list[tuple[str, int, int, int, int]]:
+    return [
+        (c.type, c.ref_start_idx, c.ref_end_idx, c.hyp_start_idx, c.hyp_end_idx) for c in alignment.chunks
+    ]
+
+
+@settings(max_examples=300, deadline=None)
+@given(config=st.sampled_from(CONFIGS[:2]), ref=TEXT, hyp=TEXT)
+def test_alignments_are_jiwers_chunk_for_chunk(config: WERConfig, ref: str, hyp: str) -> None:
+    want = _jiwer(config, [ref], [hyp])
+    got = WER.from_config(config).alignments([hyp], [[ref]])[0]
+    assert _chunks(got) == _jiwer_chunks(want)
+    units = [list(u) for u in (want.references[0], want.hypotheses[0])] if config.unit == "words" else None
+    if units is not None:
+        assert [list(got.reference), list(got.hypothesis)] == units
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    ref=st.lists(st.sampled_from("abc"), max_size=60).map(" ".join),
+    hyp=st.lists(st.sampled_from("abc"), max_size=60).map(" ".join),
+)
+def test_equal_cost_alignments_are_jiwers_chunk_for_chunk(ref: str, hyp: str) -> None:
+    assert _chunks(WER().alignments([hyp], [[ref]])[0]) == _jiwer_chunks(jiwer.process_words(ref, hyp))
+    chars = CER().alignments([hyp], [[ref]])[0]
+    assert _chunks(chars) == _jiwer_chunks(jiwer.process_characters(ref, hyp))
+    assert "".join(chars.hypothesis) == hyp.strip()
+
+
+def test_wmt17_alignments_are_jiwers(wmt17_ref: list[str], wmt17_systems: dict[str, list[str]]) -> None:
+    hyps, refs = wmt17_systems["online-A"][:400], wmt17_ref[:400]
+    got = WER().alignments(hyps, [refs])
+    for alignment, ref, hyp in zip(got, refs, hyps, strict=True):
+        assert _chunks(alignment) == _jiwer_chunks(jiwer.process_words(ref, hyp))
+
+
+def test_alignment_is_with_the_closest_reference_the_counts_use() -> None:
+    hyp, refs = "a b c d", [["x y", "a b c e", "a b c d e"], [None, "a b c d", None]]
+    got = WER().alignments([hyp] * 3, refs)
+    assert [a.reference_index for a in got] == [0, 1, 0]  # the second segment's: an exact match
+    assert _chunks(got[1]) == [("equal", 0, 4, 0, 4)]
+    assert _chunks(got[2]) == _jiwer_chunks(jiwer.process_words("a b c d e", hyp))
+    with pytest.raises(InputError, match="segment 1"):
+        WER().alignments(["a"], [[None]])
+
+
+def test_the_reports_diff_shows_the_alignment_when_it_ranks_by_wer(
+    wmt17_ref: list[str], wmt17_systems: dict[str, list[str]]
+) -> None:
+    pytest.importorskip("jinja2")
+    from understudy.report import build, render
+
+    names = ["online-A", "uedin-nmt"]
+    systems, refs = [wmt17_systems[n][:60] for n in names], [wmt17_ref[:60]]
+    report = build([WER()], names, systems, refs, "understudy report -m wer", n=10)
+    assert report.pair is not None and report.pair.aligned
+    kinds = set()
+    for row in report.pair.rows:
+        sides = ((row.runs_a, row.rest_a, report.pair.a), (row.runs_b, row.rest_b, report.pair.b))
+        for runs, rest, name in sides:
+            hyps = systems[names.index(name)]
+            kinds |= {run.kind for run in runs}
+            if rest:  # folded: the page shows the start of a long segment
+                continue
+            # The runs spell the hypothesis (deletions aside) and the reference (insertions aside).
+            hyp_words = " ".join(r.text for r in runs if r.kind != "delete").split()
+            ref_words = " ".join(r.was or r.text for r in runs if r.kind != "insert").split()
+            assert hyp_words == hyps[row.number - 1].split()
+            assert ref_words == refs[0][row.number - 1].split()
+    assert kinds == {"equal", "substitute", "delete", "insert"}
+    page = render(report)
+    assert 'class="e-substitute" title="reference: ' in page and "aligned with its closest reference" in page
+    plain = build([BLEU(), WER()], names, systems, refs, "understudy report -m bleu wer", n=10)
+    assert plain.pair is not None and not plain.pair.aligned  # ranked by BLEU: its matched n-grams

@@ -48,6 +48,17 @@ impl Units {
             Units::Chars(c) => c.len(),
         }
     }
+
+    /// Each unit as text: a word, or a character.
+    pub fn strings(&self) -> Vec<String> {
+        match self {
+            Units::Words(w) => w.iter().map(|w| w.to_string()).collect(),
+            Units::Chars(c) => c
+                .iter()
+                .filter_map(|&u| char::from_u32(u).map(String::from))
+                .collect(),
+        }
+    }
 }
 
 impl WerConfig {
@@ -105,9 +116,18 @@ pub struct WerScratch {
     hypothesis: Vec<u32>,
 }
 
-/// Substitutions, deletions and insertions turning `source` into `dest`, split as rapidfuzz's
-/// `Levenshtein.editops(source, dest)` splits them.
-pub fn edit_counts(source: &[u32], dest: &[u32], matrix: &mut Vec<u32>) -> (usize, usize, usize) {
+/// One edit of an alignment, at rapidfuzz's positions: a substitution and a deletion name the
+/// source unit they change, an insertion the source position before which it inserts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Edit {
+    Substitute { src: usize, dest: usize },
+    Delete { src: usize, dest: usize },
+    Insert { src: usize, dest: usize },
+}
+
+/// The edits turning `source` into `dest`, last first, as rapidfuzz's
+/// `Levenshtein.editops(source, dest)` chooses them among equal-cost alignments.
+pub fn edits(source: &[u32], dest: &[u32], matrix: &mut Vec<u32>, mut visit: impl FnMut(Edit)) {
     let prefix = source.iter().zip(dest).take_while(|(a, b)| a == b).count();
     let (source, dest) = (&source[prefix..], &dest[prefix..]);
     let suffix = source
@@ -145,22 +165,109 @@ pub fn edit_counts(source: &[u32], dest: &[u32], matrix: &mut Vec<u32>) -> (usiz
     }
     let d = |i: usize, j: usize| i64::from(matrix[i * width + j]);
     let (mut i, mut j) = (n, m);
-    let (mut subs, mut dels, mut ins) = (0, 0, 0);
     while i > 0 && j > 0 {
         if d(i, j) - d(i - 1, j) == 1 {
-            dels += 1;
             i -= 1;
+            visit(Edit::Delete {
+                src: prefix + i,
+                dest: prefix + j,
+            });
             continue;
         }
         j -= 1;
         if j > 0 && d(i, j) - d(i - 1, j) == -1 {
-            ins += 1;
+            visit(Edit::Insert {
+                src: prefix + i,
+                dest: prefix + j,
+            });
         } else {
             i -= 1;
-            subs += usize::from(a[i] != b[j]);
+            if a[i] != b[j] {
+                visit(Edit::Substitute {
+                    src: prefix + i,
+                    dest: prefix + j,
+                });
+            }
         }
     }
-    (subs, dels + i, ins + j)
+    for i in (0..i).rev() {
+        visit(Edit::Delete {
+            src: prefix + i,
+            dest: prefix,
+        });
+    }
+    for j in (0..j).rev() {
+        visit(Edit::Insert {
+            src: prefix,
+            dest: prefix + j,
+        });
+    }
+}
+
+/// Substitutions, deletions and insertions turning `source` into `dest`, split as rapidfuzz's
+/// `Levenshtein.editops(source, dest)` splits them.
+pub fn edit_counts(source: &[u32], dest: &[u32], matrix: &mut Vec<u32>) -> (usize, usize, usize) {
+    let (mut subs, mut dels, mut ins) = (0, 0, 0);
+    edits(source, dest, matrix, |edit| match edit {
+        Edit::Substitute { .. } => subs += 1,
+        Edit::Delete { .. } => dels += 1,
+        Edit::Insert { .. } => ins += 1,
+    });
+    (subs, dels, ins)
+}
+
+/// A run of one kind in an alignment, as rapidfuzz's `Opcodes` (and jiwer's `AlignmentChunk`)
+/// give it: source units `src.0..src.1` and destination units `dest.0..dest.1`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Chunk {
+    /// `equal`, `substitute`, `delete` or `insert`.
+    pub kind: &'static str,
+    pub src: (usize, usize),
+    pub dest: (usize, usize),
+}
+
+/// The alignment of `source` and `dest` as runs: consecutive edits of one kind that follow one
+/// another merged, and the equal runs between them.
+pub fn alignment(source: &[u32], dest: &[u32], matrix: &mut Vec<u32>) -> Vec<Chunk> {
+    let mut found = Vec::new();
+    edits(source, dest, matrix, |edit| found.push(edit));
+    let mut chunks: Vec<Chunk> = Vec::new();
+    let (mut s, mut d) = (0, 0);
+    for edit in found.into_iter().rev() {
+        let (kind, src, dest, step) = match edit {
+            Edit::Substitute { src, dest } => ("substitute", src, dest, (1, 1)),
+            Edit::Delete { src, dest } => ("delete", src, dest, (1, 0)),
+            Edit::Insert { src, dest } => ("insert", src, dest, (0, 1)),
+        };
+        if s < src || d < dest {
+            chunks.push(Chunk {
+                kind: "equal",
+                src: (s, src),
+                dest: (d, dest),
+            });
+        }
+        let (s2, d2) = (src + step.0, dest + step.1);
+        match chunks.last_mut() {
+            Some(last) if last.kind == kind && last.src.1 == src && last.dest.1 == dest => {
+                last.src.1 = s2;
+                last.dest.1 = d2;
+            }
+            _ => chunks.push(Chunk {
+                kind,
+                src: (src, s2),
+                dest: (dest, d2),
+            }),
+        }
+        (s, d) = (s2, d2);
+    }
+    if s < source.len() || d < dest.len() {
+        chunks.push(Chunk {
+            kind: "equal",
+            src: (s, source.len()),
+            dest: (d, dest.len()),
+        });
+    }
+    chunks
 }
 
 impl WerScratch {
@@ -195,24 +302,41 @@ pub fn segment_row(
     segment: usize,
     out: &mut [i64],
 ) -> Result<(), CoreError> {
+    out.copy_from_slice(&closest(hyp, refs, scratch, segment)?.1);
+    Ok(())
+}
+
+/// The alignment of `hyp` with its closest reference (the one [`segment_row`] counts): that
+/// reference's index and the runs, the reference as source.
+pub fn closest_alignment(
+    hyp: &Units,
+    refs: &[Units],
+    scratch: &mut WerScratch,
+    segment: usize,
+) -> Result<(usize, Vec<Chunk>), CoreError> {
+    let (k, _) = closest(hyp, refs, scratch, segment)?;
+    scratch.ids(&refs[k], hyp);
+    let chunks = alignment(&scratch.reference, &scratch.hypothesis, &mut scratch.matrix);
+    Ok((k, chunks))
+}
+
+fn closest(
+    hyp: &Units,
+    refs: &[Units],
+    scratch: &mut WerScratch,
+    segment: usize,
+) -> Result<(usize, [i64; ROW_WIDTH]), CoreError> {
     if refs.is_empty() {
         return Err(CoreError::NoReference { segment });
     }
-    let mut best: Option<[i64; ROW_WIDTH]> = None;
-    for reference in refs {
+    let mut best: Option<(usize, [i64; ROW_WIDTH])> = None;
+    for (k, reference) in refs.iter().enumerate() {
         let cells = (reference.len() + 1).checked_mul(hyp.len() + 1);
         if cells.is_none_or(|c| c > MAX_CELLS) {
+            let chars = matches!(hyp, Units::Chars(_));
             return Err(CoreError::SegmentTooLong {
-                metric: if matches!(hyp, Units::Chars(_)) {
-                    "CER"
-                } else {
-                    "WER"
-                },
-                unit: if matches!(hyp, Units::Chars(_)) {
-                    "character"
-                } else {
-                    "word"
-                },
+                metric: if chars { "CER" } else { "WER" },
+                unit: if chars { "character" } else { "word" },
                 segment,
                 hyp_words: hyp.len(),
                 ref_words: reference.len(),
@@ -223,12 +347,11 @@ pub fn segment_row(
         let (s, d, i) = edit_counts(&scratch.reference, &scratch.hypothesis, &mut scratch.matrix);
         let n = reference.len();
         let row = [s, d, i, n - s - d, n].map(|v| v as i64);
-        if best.is_none_or(|b| row[0] + row[1] + row[2] < b[0] + b[1] + b[2]) {
-            best = Some(row);
+        if best.is_none_or(|(_, b)| row[0] + row[1] + row[2] < b[0] + b[1] + b[2]) {
+            best = Some((k, row));
         }
     }
-    out.copy_from_slice(&best.expect("at least one reference"));
-    Ok(())
+    Ok(best.expect("at least one reference"))
 }
 
 /// WER and CER as a [`RowMetric`]: [`PerReference`] does the rest.
@@ -262,15 +385,12 @@ impl RowMetric for Wer {
     }
 
     fn tokenize(config: WerConfig, lines: &[&str]) -> Option<Vec<String>> {
-        let joined = |units: Units| match units {
-            Units::Words(w) => w.join(" "),
-            Units::Chars(c) => c
+        Some(
+            lines
                 .iter()
-                .filter_map(|&u| char::from_u32(u).map(String::from))
-                .collect::<Vec<_>>()
-                .join(" "),
-        };
-        Some(lines.iter().map(|l| joined(config.units(l))).collect())
+                .map(|l| config.units(l).strings().join(" "))
+                .collect(),
+        )
     }
 }
 
@@ -337,6 +457,26 @@ mod tests {
         assert_eq!(w("a \tb"), ["a", "b"]); // two whitespace characters: one space
         assert_eq!(w("a\u{a0}b c"), ["a\u{a0}b", "c"]);
         assert!(w(" \t ").is_empty());
+    }
+
+    #[test]
+    fn alignment_runs_cover_both_sentences_and_count_the_edits() {
+        let ids = |s: &str| s.chars().map(u32::from).collect::<Vec<_>>();
+        let (r, h) = (ids("abcdef"), ids("axcefg"));
+        let chunks = alignment(&r, &h, &mut Vec::new());
+        let kinds: Vec<_> = chunks.iter().map(|c| c.kind).collect();
+        // jiwer.process_characters("abcdef", "axcefg").alignments, kind by kind.
+        assert_eq!(
+            kinds,
+            ["equal", "substitute", "equal", "delete", "equal", "insert"]
+        );
+        assert_eq!(chunks.last().unwrap().dest, (5, 6));
+        for pair in chunks.windows(2) {
+            assert_eq!(
+                (pair[0].src.1, pair[0].dest.1),
+                (pair[1].src.0, pair[1].dest.0)
+            );
+        }
     }
 
     #[test]

@@ -33,6 +33,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<scorer::Pairs>()?;
     m.add_function(wrap_pyfunction!(families::family_names, m)?)?;
     m.add_function(wrap_pyfunction!(families::family_constants, m)?)?;
+    m.add_function(wrap_pyfunction!(families::wer::wer_alignments, m)?)?;
     m.add_function(wrap_pyfunction!(text::tokenize, m)?)?;
     m.add_function(wrap_pyfunction!(text::tokenizer_names, m)?)?;
     m.add_function(wrap_pyfunction!(text::normalize, m)?)?;

@@ -26,9 +26,12 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
+from understudy import _core
+from understudy._text import explaining_bad_text
 from understudy.config import TextConfig, check_bool, option
 from understudy.errors import ConfigError
-from understudy.metric import Family, Metric, RefStreams
+from understudy.metric import Family, Metric, RefStreams, check_hyps, check_refs
+from understudy.normalization import normalize
 from understudy.result import Result
 from understudy.signature import Signature
 from understudy.stats import Stats
@@ -225,6 +228,33 @@ class WERStats(Stats[WERConfig, WERResult]):
 # -- the metric objects ------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class AlignmentChunk:
+    """A run of one kind in an alignment, as jiwer's ``AlignmentChunk``: reference units
+    ``ref_start..ref_end`` and hypothesis units ``hyp_start..hyp_end``; ``type`` is ``equal``,
+    ``substitute``, ``delete`` (reference units the hypothesis lacks) or ``insert``."""
+
+    type: str
+    ref_start_idx: int
+    ref_end_idx: int
+    hyp_start_idx: int
+    hyp_end_idx: int
+
+
+@dataclass(frozen=True)
+class Alignment:
+    """One hypothesis aligned with its closest reference (the one its statistics count):
+    that reference's index among the segment's references, both as units (words, or
+    characters for CER) and the runs."""
+
+    reference_index: int
+    reference: tuple[str, ...]
+    hypothesis: tuple[str, ...]
+    chunks: tuple[AlignmentChunk, ...]
+    characters: bool = False
+    """Whether the units are characters (CER), spaces among them, rather than words."""
+
+
 class WER(Metric[WERStats]):
     """A WER scorer (jiwer 4's numbers) with a fixed configuration and, optionally, cached references.
 
@@ -255,6 +285,24 @@ class WER(Metric[WERStats]):
     def corpus_score(self, hyps: Sequence[str], refs: RefStreams | None = None) -> WERResult:
         """The corpus measure of ``hyps`` against ``refs`` (or the cached references)."""
         return self.segment_stats(hyps, refs).score()
+
+    def alignments(self, hyps: Sequence[str], refs: RefStreams) -> list[Alignment]:
+        """Each hypothesis aligned with its closest reference, as jiwer's
+        ``process_words(...).alignments`` (``process_characters`` for CER) aligns it.
+
+        >>> [c.type for c in WER().alignments(["a x c e f g"], [["a b c d e f"]])[0].chunks]
+        ['equal', 'substitute', 'equal', 'delete', 'equal', 'insert']
+        """
+        form = self.config.normalize_unicode
+        checked = normalize(check_hyps(hyps), form)
+        streams = [normalize(stream, form) for stream in check_refs(refs, len(checked))]
+        with explaining_bad_text("hypotheses", [checked]), explaining_bad_text("references", streams, True):
+            found = _core.wer_alignments(self.config.core_config(), checked, streams)
+        characters = self.config.unit == "characters"
+        return [
+            Alignment(k, tuple(ref), tuple(hyp), tuple(AlignmentChunk(*c) for c in chunks), characters)
+            for k, ref, hyp, chunks in found
+        ]
 
     def sentence_score(self, hyp: str, refs: Sequence[str | None]) -> WERResult:
         """The measure of one hypothesis against its closest reference."""

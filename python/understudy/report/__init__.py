@@ -31,6 +31,7 @@ from understudy.errors import ConfigError, MissingExtraError
 from understudy.metric import Metric
 from understudy.metrics.bleu import BLEU, BLEUResult
 from understudy.metrics.scores import GivenScores
+from understudy.metrics.wer import WER
 from understudy.report.analysis import (
     Buckets,
     NgramDifference,
@@ -40,6 +41,7 @@ from understudy.report.analysis import (
     ngram_differences,
     reference_lengths,
 )
+from understudy.report.edits import FOLD_CHARS, Run, edit_runs
 from understudy.report.names import short_names
 from understudy.report.overview import Overview, overview
 from understudy.significance import AllPairsResult, all_pairs
@@ -69,8 +71,6 @@ CAVEATS = (
 """The guide's warnings, shown beside the bands."""
 
 WORST_SEGMENTS = 5
-FOLD_CHARS = 400
-"""Segments longer than this are shown folded (the page stays usable with 10 MB segments)."""
 CUT_CHARS = 20_000
 """Of a folded segment, at most this much is in the page (the rest is counted, not shown)."""
 DIFF_ROWS = 1000
@@ -135,15 +135,6 @@ class AnalysisView:
 
 
 @dataclass(frozen=True)
-class Run:
-    """Consecutive tokens of a hypothesis matched at the same level (0: unmatched; n: the
-    longest matched n-gram covering them has order n)."""
-
-    text: str
-    level: int
-
-
-@dataclass(frozen=True)
 class DiffRow:
     """One segment of the two-system diff; ``rest_*`` is what is folded away."""
 
@@ -176,6 +167,8 @@ class PairView:
     """How the shown segments were chosen, when they are not all of them."""
     cut: int = CUT_CHARS
     """Of a folded cell, at most this many characters are in the page."""
+    aligned: bool = False
+    """Whether the hypotheses show WER's alignment (else BLEU's matched n-grams)."""
 
 
 @dataclass(frozen=True)
@@ -287,9 +280,9 @@ def _runs(
     """Tokens grouped by match level, up to ``budget`` characters; the rest as plain text.
 
     >>> _runs(["a", "b", "c", "dddd"], [1, 1, 0, 2], budget=6)
-    ((Run(text='a b', level=1), Run(text='c', level=0)), 'dddd')
+    ((Run(text='a b', level=1, kind='', was=''), Run(text='c', level=0, kind='', was='')), 'dddd')
     >>> _runs(["x" * 10, "y"], [0, 0], budget=4)  # one token longer than the budget is cut too
-    ((Run(text='xxxx', level=0),), 'xxxxxx y')
+    ((Run(text='xxxx', level=0, kind='', was=''),), 'xxxxxx y')
     """
     runs: list[Run] = []
     used = 0
@@ -356,7 +349,10 @@ def _pair_view(
     stats: list[Stats[Any, Any]],
     metric: str,
     seed: int,
+    aligner: WER | None = None,
 ) -> PairView:
+    """Two systems side by side; ``aligner`` (the diff's metric, when it is WER or CER) shows each
+    hypothesis aligned with its reference, else BLEU's matched n-grams are shaded."""
     a, b = pair
     # The core releases the GIL: the two systems are counted side by side.
     with ThreadPoolExecutor(2) as pool:
@@ -365,18 +361,33 @@ def _pair_view(
     scores_a, scores_b = (stats[k].sentence_scores() for k in pair)
     shown, chosen = diff_segments(scores_a, scores_b, stats[0].higher_is_better, DIFF_ROWS, seed)
     picked_refs = [[stream[i] for i in shown] for stream in refs]
-    tokens_a, tokens_b = (bleu.matched_tokens([systems[k][i] for i in shown], picked_refs) for k in pair)
+    if aligner is None:
+        tokens_a, tokens_b = (bleu.matched_tokens([systems[k][i] for i in shown], picked_refs) for k in pair)
+        shown_a, shown_b = ([_runs(*tokens) for tokens in side] for side in (tokens_a, tokens_b))
+    else:
+        aligned = (aligner.alignments([systems[k][i] for i in shown], picked_refs) for k in pair)
+        shown_a, shown_b = ([edit_runs(alignment) for alignment in side] for side in aligned)
     rows = []
     for j, i in enumerate(shown):
-        runs_a, rest_a = _runs(*tokens_a[j])
-        runs_b, rest_b = _runs(*tokens_b[j])
+        runs_a, rest_a = shown_a[j]
+        runs_b, rest_b = shown_b[j]
         rows.append(
             DiffRow(i + 1, float(scores_a[i]), float(scores_b[i]), runs_a, rest_a, runs_b, rest_b, refs[0][i])
         )
     cut = max(FOLD_CHARS, min(CUT_CHARS, DIFF_CHARS // max(1, 3 * len(rows))))
     max_order = bleu.config.max_ngram_order
     return PairView(
-        names[a], names[b], metric, better_a, better_b, tuple(rows), max_order, len(refs[0]), chosen, cut
+        names[a],
+        names[b],
+        metric,
+        better_a,
+        better_b,
+        tuple(rows),
+        max_order,
+        len(refs[0]),
+        chosen,
+        cut,
+        aligner is not None,
     )
 
 
@@ -497,7 +508,8 @@ def build(
     pair_view = None
     if len(names) > 1:
         best = pair or (names.index(order[0]), names.index(order[1]))
-        pair_view = _pair_view(bleu, names, best, systems, refs, sentences, first, seed)
+        aligner = next((m for m in metrics if isinstance(m, WER) and m.config.name == first), None)
+        pair_view = _pair_view(bleu, names, best, systems, refs, sentences, first, seed, aligner)
         tell()
     human_view = None
     if human is not None:

@@ -9,7 +9,7 @@ mod chrf;
 mod gleu;
 mod nist;
 mod ter;
-mod wer;
+pub mod wer;
 
 pub use bleu::make_config as make_bleu_config;
 
