@@ -13,6 +13,8 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
+use rustc_hash::FxHashMap;
+
 use crate::error::CoreError;
 use crate::per_reference::{PerReference, PerReferencePairs, RowMetric};
 use crate::text::{is_punctuation, is_space, lower, strip};
@@ -110,7 +112,7 @@ pub fn words(text: &str) -> Vec<Box<str>> {
 /// Working space of one thread: the alignment matrix and the word ids of a pair.
 #[derive(Default)]
 pub struct WerScratch {
-    matrix: Vec<u32>,
+    bits: Bits,
     ids: HashMap<Box<str>, u32>,
     reference: Vec<u32>,
     hypothesis: Vec<u32>,
@@ -125,9 +127,106 @@ pub enum Edit {
     Insert { src: usize, dest: usize },
 }
 
+/// The working space of one alignment: the source's symbols as bit masks per block of 64
+/// units, and each column's vertical differences (Myers' bit-parallel algorithm, 1999).
+#[derive(Default)]
+pub struct Bits {
+    symbols: FxHashMap<u32, u32>,
+    /// `peq[symbol * blocks + block]`: where in that block of the source the symbol is.
+    peq: Vec<u64>,
+    /// After column `j` (destination unit `j`): for each block, the source units `i` where
+    /// `d(i + 1, j + 1) - d(i, j + 1)` is +1 (`plus`) or -1 (`minus`).
+    plus: Vec<u64>,
+    minus: Vec<u64>,
+    blocks: usize,
+}
+
+impl Bits {
+    /// The edit-distance matrix of `a` (rows) and `b` (columns), held as its vertical differences.
+    fn fill(&mut self, a: &[u32], b: &[u32]) {
+        let blocks = a.len().div_ceil(64);
+        self.blocks = blocks;
+        self.symbols.clear();
+        self.peq.clear();
+        for (i, &unit) in a.iter().enumerate() {
+            let next = self.symbols.len() as u32;
+            let id = *self.symbols.entry(unit).or_insert(next) as usize;
+            if id == next as usize {
+                self.peq.resize((id + 1) * blocks, 0);
+            }
+            self.peq[id * blocks + i / 64] |= 1 << (i % 64);
+        }
+        self.plus.clear();
+        self.minus.clear();
+        // Column 0: d(i, 0) = i, every vertical difference +1.
+        let (mut plus, mut minus) = (vec![!0u64; blocks], vec![0u64; blocks]);
+        for &unit in b {
+            let eq = self
+                .symbols
+                .get(&unit)
+                .map(|&id| &self.peq[id as usize * blocks..][..blocks]);
+            // Row 0: d(0, j) = j, so every column's horizontal difference enters block 0 as +1.
+            let mut carry = 1i8;
+            for k in 0..blocks {
+                carry = advance(eq.map_or(0, |e| e[k]), &mut plus[k], &mut minus[k], carry);
+            }
+            self.plus.extend_from_slice(&plus);
+            self.minus.extend_from_slice(&minus);
+        }
+    }
+
+    /// `d(i, j) - d(i - 1, j)` for `1 <= i <= a.len()`, `0 <= j <= b.len()`.
+    fn vertical(&self, i: usize, j: usize) -> i64 {
+        if j == 0 {
+            return 1;
+        }
+        let (word, bit) = ((j - 1) * self.blocks + (i - 1) / 64, (i - 1) % 64);
+        if self.plus[word] >> bit & 1 == 1 {
+            1
+        } else if self.minus[word] >> bit & 1 == 1 {
+            -1
+        } else {
+            0
+        }
+    }
+}
+
+/// One block of one column (Myers 1999, Fig. 9): the block's vertical differences advanced by
+/// a destination unit matching the source where `eq` is set, with the horizontal difference
+/// `carry` entering at its top row; returns the one leaving at its bottom row.
+fn advance(mut eq: u64, plus: &mut u64, minus: &mut u64, carry: i8) -> i8 {
+    let (pv, mv) = (*plus, *minus);
+    let xv = eq | mv;
+    if carry < 0 {
+        eq |= 1;
+    }
+    let xh = ((eq & pv).wrapping_add(pv) ^ pv) | eq;
+    let mut ph = mv | !(xh | pv);
+    let mut mh = pv & xh;
+    let out = if ph >> 63 == 1 {
+        1
+    } else if mh >> 63 == 1 {
+        -1
+    } else {
+        0
+    };
+    ph <<= 1;
+    mh <<= 1;
+    if carry < 0 {
+        mh |= 1;
+    } else if carry > 0 {
+        ph |= 1;
+    }
+    *plus = mh | !(xv | ph);
+    *minus = ph & xv;
+    out
+}
+
 /// The edits turning `source` into `dest`, last first, as rapidfuzz's
-/// `Levenshtein.editops(source, dest)` chooses them among equal-cost alignments.
-pub fn edits(source: &[u32], dest: &[u32], matrix: &mut Vec<u32>, mut visit: impl FnMut(Edit)) {
+/// `Levenshtein.editops(source, dest)` chooses them among equal-cost alignments: the common
+/// prefix and suffix matched, then the backtrace from the end preferring a deletion, then an
+/// insertion, then the diagonal, read off the matrix's vertical differences.
+pub fn edits(source: &[u32], dest: &[u32], bits: &mut Bits, mut visit: impl FnMut(Edit)) {
     let prefix = source.iter().zip(dest).take_while(|(a, b)| a == b).count();
     let (source, dest) = (&source[prefix..], &dest[prefix..]);
     let suffix = source
@@ -140,33 +239,12 @@ pub fn edits(source: &[u32], dest: &[u32], matrix: &mut Vec<u32>, mut visit: imp
         &source[..source.len() - suffix],
         &dest[..dest.len() - suffix],
     );
-    let (n, m) = (a.len(), b.len());
-    let width = m + 1;
-    // Every cell read is written first: the buffer only grows, never refilled.
-    if matrix.len() < (n + 1) * width {
-        matrix.resize((n + 1) * width, 0);
+    let (mut i, mut j) = (a.len(), b.len());
+    if i > 0 && j > 0 {
+        bits.fill(a, b);
     }
-    for (j, cell) in matrix[..width].iter_mut().enumerate() {
-        *cell = j as u32;
-    }
-    for i in 1..=n {
-        // Row by row over slices, without index arithmetic in the inner loop.
-        let (done, rest) = matrix.split_at_mut(i * width);
-        let prev = &done[(i - 1) * width..];
-        let cur = &mut rest[..width];
-        let ai = a[i - 1];
-        let mut left = i as u32;
-        cur[0] = left;
-        for (((cell, &diagonal), &up), &bj) in cur[1..].iter_mut().zip(prev).zip(&prev[1..]).zip(b)
-        {
-            left = (diagonal + u32::from(ai != bj)).min(up + 1).min(left + 1);
-            *cell = left;
-        }
-    }
-    let d = |i: usize, j: usize| i64::from(matrix[i * width + j]);
-    let (mut i, mut j) = (n, m);
     while i > 0 && j > 0 {
-        if d(i, j) - d(i - 1, j) == 1 {
+        if bits.vertical(i, j) == 1 {
             i -= 1;
             visit(Edit::Delete {
                 src: prefix + i,
@@ -175,7 +253,7 @@ pub fn edits(source: &[u32], dest: &[u32], matrix: &mut Vec<u32>, mut visit: imp
             continue;
         }
         j -= 1;
-        if j > 0 && d(i, j) - d(i - 1, j) == -1 {
+        if j > 0 && bits.vertical(i, j) == -1 {
             visit(Edit::Insert {
                 src: prefix + i,
                 dest: prefix + j,
@@ -206,9 +284,9 @@ pub fn edits(source: &[u32], dest: &[u32], matrix: &mut Vec<u32>, mut visit: imp
 
 /// Substitutions, deletions and insertions turning `source` into `dest`, split as rapidfuzz's
 /// `Levenshtein.editops(source, dest)` splits them.
-pub fn edit_counts(source: &[u32], dest: &[u32], matrix: &mut Vec<u32>) -> (usize, usize, usize) {
+pub fn edit_counts(source: &[u32], dest: &[u32], bits: &mut Bits) -> (usize, usize, usize) {
     let (mut subs, mut dels, mut ins) = (0, 0, 0);
-    edits(source, dest, matrix, |edit| match edit {
+    edits(source, dest, bits, |edit| match edit {
         Edit::Substitute { .. } => subs += 1,
         Edit::Delete { .. } => dels += 1,
         Edit::Insert { .. } => ins += 1,
@@ -228,9 +306,9 @@ pub struct Chunk {
 
 /// The alignment of `source` and `dest` as runs: consecutive edits of one kind that follow one
 /// another merged, and the equal runs between them.
-pub fn alignment(source: &[u32], dest: &[u32], matrix: &mut Vec<u32>) -> Vec<Chunk> {
+pub fn alignment(source: &[u32], dest: &[u32], bits: &mut Bits) -> Vec<Chunk> {
     let mut found = Vec::new();
-    edits(source, dest, matrix, |edit| found.push(edit));
+    edits(source, dest, bits, |edit| found.push(edit));
     let mut chunks: Vec<Chunk> = Vec::new();
     let (mut s, mut d) = (0, 0);
     for edit in found.into_iter().rev() {
@@ -316,7 +394,7 @@ pub fn closest_alignment(
 ) -> Result<(usize, Vec<Chunk>), CoreError> {
     let (k, _) = closest(hyp, refs, scratch, segment)?;
     scratch.ids(&refs[k], hyp);
-    let chunks = alignment(&scratch.reference, &scratch.hypothesis, &mut scratch.matrix);
+    let chunks = alignment(&scratch.reference, &scratch.hypothesis, &mut scratch.bits);
     Ok((k, chunks))
 }
 
@@ -344,7 +422,7 @@ fn closest(
             });
         }
         scratch.ids(reference, hyp);
-        let (s, d, i) = edit_counts(&scratch.reference, &scratch.hypothesis, &mut scratch.matrix);
+        let (s, d, i) = edit_counts(&scratch.reference, &scratch.hypothesis, &mut scratch.bits);
         let n = reference.len();
         let row = [s, d, i, n - s - d, n].map(|v| v as i64);
         if best.is_none_or(|(_, b)| row[0] + row[1] + row[2] < b[0] + b[1] + b[2]) {
@@ -406,7 +484,7 @@ mod tests {
 
     fn counts(reference: &str, hypothesis: &str) -> (usize, usize, usize) {
         let ids = |s: &str| s.chars().map(u32::from).collect::<Vec<_>>();
-        edit_counts(&ids(reference), &ids(hypothesis), &mut Vec::new())
+        edit_counts(&ids(reference), &ids(hypothesis), &mut Bits::default())
     }
 
     /// Every alignment by brute force: the fewest edits any split gives.
@@ -418,6 +496,130 @@ mod tests {
         diagonal
             .min(naive_distance(&a[1..], b) + 1)
             .min(naive_distance(a, &b[1..]) + 1)
+    }
+
+    /// The whole integer matrix and the same backtrace: what the bit-parallel matrix must equal.
+    fn quadratic_edits(
+        source: &[u32],
+        dest: &[u32],
+        matrix: &mut Vec<u32>,
+        mut visit: impl FnMut(Edit),
+    ) {
+        let prefix = source.iter().zip(dest).take_while(|(a, b)| a == b).count();
+        let (source, dest) = (&source[prefix..], &dest[prefix..]);
+        let suffix = source
+            .iter()
+            .rev()
+            .zip(dest.iter().rev())
+            .take_while(|(a, b)| a == b)
+            .count();
+        let (a, b) = (
+            &source[..source.len() - suffix],
+            &dest[..dest.len() - suffix],
+        );
+        let (n, m) = (a.len(), b.len());
+        let width = m + 1;
+        // Every cell read is written first: the buffer only grows, never refilled.
+        if matrix.len() < (n + 1) * width {
+            matrix.resize((n + 1) * width, 0);
+        }
+        for (j, cell) in matrix[..width].iter_mut().enumerate() {
+            *cell = j as u32;
+        }
+        for i in 1..=n {
+            // Row by row over slices, without index arithmetic in the inner loop.
+            let (done, rest) = matrix.split_at_mut(i * width);
+            let prev = &done[(i - 1) * width..];
+            let cur = &mut rest[..width];
+            let ai = a[i - 1];
+            let mut left = i as u32;
+            cur[0] = left;
+            for (((cell, &diagonal), &up), &bj) in
+                cur[1..].iter_mut().zip(prev).zip(&prev[1..]).zip(b)
+            {
+                left = (diagonal + u32::from(ai != bj)).min(up + 1).min(left + 1);
+                *cell = left;
+            }
+        }
+        let d = |i: usize, j: usize| i64::from(matrix[i * width + j]);
+        let (mut i, mut j) = (n, m);
+        while i > 0 && j > 0 {
+            if d(i, j) - d(i - 1, j) == 1 {
+                i -= 1;
+                visit(Edit::Delete {
+                    src: prefix + i,
+                    dest: prefix + j,
+                });
+                continue;
+            }
+            j -= 1;
+            if j > 0 && d(i, j) - d(i - 1, j) == -1 {
+                visit(Edit::Insert {
+                    src: prefix + i,
+                    dest: prefix + j,
+                });
+            } else {
+                i -= 1;
+                if a[i] != b[j] {
+                    visit(Edit::Substitute {
+                        src: prefix + i,
+                        dest: prefix + j,
+                    });
+                }
+            }
+        }
+        for i in (0..i).rev() {
+            visit(Edit::Delete {
+                src: prefix + i,
+                dest: prefix,
+            });
+        }
+        for j in (0..j).rev() {
+            visit(Edit::Insert {
+                src: prefix,
+                dest: prefix + j,
+            });
+        }
+    }
+
+    fn random_units(next: &mut impl FnMut() -> u32, len: u32, alphabet: u32) -> Vec<u32> {
+        (0..next() % len).map(|_| next() % alphabet).collect()
+    }
+
+    #[test]
+    fn bit_parallel_edits_are_the_quadratic_matrixs_across_blocks() {
+        let mut seed = 11u64;
+        let mut next = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as u32
+        };
+        let mut bits = Bits::default();
+        // Lengths across one, two and three blocks of 64; small alphabets give many ties.
+        for (len, alphabet) in [(9, 2), (9, 4), (70, 3), (140, 2), (200, 5), (300, 40)] {
+            for _ in 0..150 {
+                let a = random_units(&mut next, len, alphabet);
+                let mut b = random_units(&mut next, len, alphabet);
+                if next() % 3 == 0 {
+                    // A near copy: a long shared prefix or suffix, then edits.
+                    b = a
+                        .iter()
+                        .map(|&u| {
+                            if next() % 9 == 0 {
+                                next() % alphabet
+                            } else {
+                                u
+                            }
+                        })
+                        .collect();
+                }
+                let (mut fast, mut slow) = (Vec::new(), Vec::new());
+                edits(&a, &b, &mut bits, |e| fast.push(e));
+                quadratic_edits(&a, &b, &mut Vec::new(), |e| slow.push(e));
+                assert_eq!(fast, slow, "{a:?} {b:?}");
+            }
+        }
     }
 
     #[test]
@@ -443,7 +645,7 @@ mod tests {
         for _ in 0..500 {
             let a: Vec<u32> = (0..next() % 7).map(|_| next() % 3).collect();
             let b: Vec<u32> = (0..next() % 7).map(|_| next() % 3).collect();
-            let (s, d, i) = edit_counts(&a, &b, &mut Vec::new());
+            let (s, d, i) = edit_counts(&a, &b, &mut Bits::default());
             assert_eq!(s + d + i, naive_distance(&a, &b), "{a:?} {b:?}");
             assert_eq!(a.len() - d + i, b.len());
         }
@@ -463,7 +665,7 @@ mod tests {
     fn alignment_runs_cover_both_sentences_and_count_the_edits() {
         let ids = |s: &str| s.chars().map(u32::from).collect::<Vec<_>>();
         let (r, h) = (ids("abcdef"), ids("axcefg"));
-        let chunks = alignment(&r, &h, &mut Vec::new());
+        let chunks = alignment(&r, &h, &mut Bits::default());
         let kinds: Vec<_> = chunks.iter().map(|c| c.kind).collect();
         // jiwer.process_characters("abcdef", "axcefg").alignments, kind by kind.
         assert_eq!(
