@@ -86,10 +86,12 @@ impl GleuConfig {
     }
 }
 
-/// A sentence's tokens: its tokenized text and each token's place and hash.
+/// A sentence's tokens: its tokenized text and each token's place and hash; a reference also
+/// has its n-gram trie, built once and walked by every hypothesis scored against it.
 pub struct Prepared {
     text: Box<str>,
     words: Box<[Word]>,
+    trie: Option<Box<Trie>>,
 }
 
 /// A token of a [`Prepared`] sentence: `text[start..end]`, and its hash.
@@ -126,8 +128,18 @@ impl Prepared {
             Prepared {
                 text: text.into_boxed_str(),
                 words: words.into_boxed_slice(),
+                trie: None,
             }
         })
+    }
+
+    /// A reference: its tokens and its trie.
+    fn reference(config: GleuConfig, line: &str) -> Prepared {
+        let mut prepared = Prepared::new(config, line);
+        let mut trie = Trie::default();
+        trie.fill(config, &prepared);
+        prepared.trie = Some(Box::new(trie));
+        prepared
     }
 
     fn word(&self, k: usize) -> &str {
@@ -136,51 +148,46 @@ impl Prepared {
     }
 }
 
-/// Per-thread tables, reused from segment to segment.
+/// A sentence's n-grams of orders up to the maximum as a trie: `(parent, word)` to node, with
+/// each node's count (0 for orders below the minimum).
 #[derive(Default)]
-pub struct GleuScratch {
-    /// The hypothesis's distinct words (by hash, checked against the text) to their ids.
+pub struct Trie {
+    /// The sentence's distinct words (by hash, checked against the text) to their ids.
     words: SmallMap,
-    /// Each word id's first position in the hypothesis.
+    /// Each word id's first position in the sentence.
     first: Vec<u32>,
-    /// The trie of the hypothesis's n-grams: `(parent, word)` to node.
     nodes: SmallMap,
-    /// How often the hypothesis has each node's n-gram (orders below the minimum: 0).
-    hyp_counts: Vec<u32>,
-    /// How often the reference being read has matched each node so far.
-    matched: Vec<u32>,
-    touched: Vec<u32>,
-    ids: Vec<u32>,
+    counts: Vec<u32>,
 }
 
-impl GleuScratch {
-    /// Load the hypothesis's n-grams.
-    fn load(&mut self, config: GleuConfig, hyp: &Prepared) {
-        let len = hyp.words.len();
+impl Trie {
+    /// This trie made the trie of `sentence`.
+    fn fill(&mut self, config: GleuConfig, sentence: &Prepared) {
+        let len = sentence.words.len();
         self.words.reset(len);
         // Each position starts at most max_order n-grams (nodes).
         self.nodes.reset(len * config.max_order.min(len));
         self.first.clear();
-        self.hyp_counts.clear();
-        self.ids.clear();
-        for (k, w) in hyp.words.iter().enumerate() {
-            let (first, text) = (&self.first, hyp.word(k));
+        self.counts.clear();
+        let mut ids = Vec::with_capacity(len);
+        for (k, w) in sentence.words.iter().enumerate() {
+            let (first, text) = (&self.first, sentence.word(k));
             let next = first.len() as u32;
             let id = self.words.find_or_insert(
                 w.hash,
-                |id| hyp.word(first[id as usize] as usize) == text,
+                |id| sentence.word(first[id as usize] as usize) == text,
                 || next,
             );
             if id == next {
                 self.first.push(k as u32);
             }
-            self.ids.push(id);
+            ids.push(id);
         }
         for start in 0..len {
             let mut node = ROOT;
             let end = len.min(start + config.max_order);
-            for (k, &word) in self.ids[start..end].iter().enumerate() {
-                let counts = &mut self.hyp_counts;
+            for (k, &word) in ids[start..end].iter().enumerate() {
+                let counts = &mut self.counts;
                 node = self.nodes.find_or_insert(
                     edge(node, word),
                     |_| true,
@@ -190,49 +197,74 @@ impl GleuScratch {
                     },
                 );
                 if k + 1 >= config.min_order {
-                    self.hyp_counts[node as usize] += 1;
+                    self.counts[node as usize] += 1;
                 }
             }
         }
-        self.matched.clear();
-        self.matched.resize(self.hyp_counts.len(), 0);
     }
 
-    /// The clipped matches of a reference against the loaded hypothesis `hyp`.
-    fn matches(&mut self, config: GleuConfig, hyp: &Prepared, reference: &Prepared) -> usize {
-        self.ids.clear();
-        for (k, w) in reference.words.iter().enumerate() {
-            let text = reference.word(k);
+    /// The clipped overlap of `other`'s n-grams with this trie's (of `owner`): each n-gram of
+    /// `other` matches as often as `owner` has it.
+    fn overlap(
+        &self,
+        config: GleuConfig,
+        owner: &Prepared,
+        other: &Prepared,
+        walk: &mut Walk,
+    ) -> usize {
+        walk.ids.clear();
+        for (k, w) in other.words.iter().enumerate() {
+            let text = other.word(k);
             let first = &self.first;
             let id = self
                 .words
-                .find(w.hash, |id| hyp.word(first[id as usize] as usize) == text);
-            // A word the hypothesis lacks (numbered ROOT, which no edge has) ends every
-            // n-gram through it.
-            self.ids.push(id.unwrap_or(ROOT));
+                .find(w.hash, |id| owner.word(first[id as usize] as usize) == text);
+            // A word the owner lacks (numbered ROOT, which no edge has) ends every n-gram
+            // through it.
+            walk.ids.push(id.unwrap_or(ROOT));
+        }
+        if walk.seen.len() < self.counts.len() {
+            walk.seen.resize(self.counts.len(), 0);
         }
         let mut found = 0;
-        for start in 0..self.ids.len() {
+        for start in 0..walk.ids.len() {
             let mut node = ROOT;
-            let end = self.ids.len().min(start + config.max_order);
-            for (k, &word) in self.ids[start..end].iter().enumerate() {
+            let end = walk.ids.len().min(start + config.max_order);
+            for (k, &word) in walk.ids[start..end].iter().enumerate() {
                 match self.nodes.find(edge(node, word), |_| true) {
                     Some(child) if word != ROOT => node = child,
                     _ => break,
                 }
                 let n = node as usize;
-                if k + 1 >= config.min_order && self.matched[n] < self.hyp_counts[n] {
-                    self.matched[n] += 1;
-                    self.touched.push(node);
+                if k + 1 >= config.min_order && walk.seen[n] < self.counts[n] {
+                    walk.seen[n] += 1;
+                    walk.touched.push(node);
                     found += 1;
                 }
             }
         }
-        for node in self.touched.drain(..) {
-            self.matched[node as usize] = 0;
+        for node in walk.touched.drain(..) {
+            walk.seen[node as usize] = 0;
         }
         found
     }
+}
+
+/// Per-thread buffers of [`Trie::overlap`]: the other sentence's word ids, and how often each
+/// node has been matched so far (all 0 between calls).
+#[derive(Default)]
+pub struct Walk {
+    ids: Vec<u32>,
+    seen: Vec<u32>,
+    touched: Vec<u32>,
+}
+
+/// Per-thread tables, reused from segment to segment.
+#[derive(Default)]
+pub struct GleuScratch {
+    walk: Walk,
+    /// The trie of a reference prepared without one (as a hypothesis).
+    spare: Trie,
 }
 
 fn edge(parent: u32, word: u32) -> u64 {
@@ -251,7 +283,6 @@ pub fn segment_row(
     if refs.is_empty() {
         return Err(CoreError::NoReference { segment });
     }
-    scratch.load(config, hyp);
     let hyp_total = config.ngrams(hyp.words.len());
     let mut best: Option<(usize, usize)> = None;
     for reference in refs {
@@ -259,7 +290,14 @@ pub fn segment_row(
         if total == 0 {
             continue;
         }
-        let found = scratch.matches(config, hyp, reference);
+        let trie = match &reference.trie {
+            Some(trie) => trie,
+            None => {
+                scratch.spare.fill(config, reference);
+                &scratch.spare
+            }
+        };
+        let found = trie.overlap(config, reference, hyp, &mut scratch.walk);
         // found / total > best_found / best_total, exactly.
         if best.is_none_or(|(bf, bt)| found * bt > bf * total) {
             best = Some((found, total));
@@ -284,6 +322,10 @@ impl RowMetric for Gleu {
 
     fn prepare_hyp(config: GleuConfig, text: &str) -> Prepared {
         Prepared::new(config, text)
+    }
+
+    fn prepare_ref(config: GleuConfig, text: &str) -> Prepared {
+        Prepared::reference(config, text)
     }
 
     fn row(
@@ -313,19 +355,21 @@ mod tests {
     use super::*;
 
     fn row(config: GleuConfig, hyp: &str, refs: &[&str]) -> [i64; 2] {
-        let refs: Vec<Prepared> = refs.iter().map(|r| Prepared::new(config, r)).collect();
-        let mut out = [0; 2];
         let hyp = Prepared::new(config, hyp);
-        segment_row(
-            config,
-            &hyp,
-            &refs,
-            &mut GleuScratch::default(),
-            0,
-            &mut out,
-        )
-        .unwrap();
-        out
+        let mut rows = [[0; 2]; 2];
+        // References with their tries, and prepared as hypotheses (the trie built per row).
+        for (out, with_trie) in rows.iter_mut().zip([true, false]) {
+            let prepare = if with_trie {
+                Prepared::reference
+            } else {
+                Prepared::new
+            };
+            let refs: Vec<Prepared> = refs.iter().map(|r| prepare(config, r)).collect();
+            let mut scratch = GleuScratch::default();
+            segment_row(config, &hyp, &refs, &mut scratch, 0, out).unwrap();
+        }
+        assert_eq!(rows[0], rows[1]);
+        rows[0]
     }
 
     fn config(min_order: usize, max_order: usize) -> GleuConfig {
