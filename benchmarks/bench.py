@@ -33,7 +33,9 @@ Tasks (the issue's numbering):
                          segments and a 500 x 500 WER matrix, beside jiwer 4
   gleu, gleu-sentence    corpus GLEU of the 16 systems and sentence GLEU of 3004 segments,
                          beside NLTK's gleu_score (given the 13a tokens)
-  nist                   corpus NIST of the 16 systems beside NLTK's corpus_nist (13a tokens given)
+  nist                   corpus NIST of the 16 systems beside NLTK's corpus_nist (13a tokens given),
+                         and beside mteval-v13a.pl itself with --mteval PATH (Perl; the script
+                         is not shipped: see scripts/mteval_fixtures.py)
   given-bs, given-ar, given-pairs   paired bootstrap, randomization and all pairs with clusters
                          on given segment scores (synthetic, COMET-like), beside the same on BLEU
                          and comet-compare's algorithm (t-test and 300 x 40% bootstrap)
@@ -778,7 +780,36 @@ def task_gleu(data: Path, repeat: int, slow_repeat: int, what: str) -> list[Timi
     ]
 
 
-def task_nist(data: Path, repeat: int, slow_repeat: int) -> list[Timing]:
+def _mteval_timings(mteval: Path, ref: list[str], systems: list[list[str]], slow_repeat: int) -> list[Timing]:
+    """mteval-v13a.pl itself (Perl, outside the repository: see scripts/mteval_fixtures.py) beside
+    understudy's default NIST (mteval's lowercasing and its "0" bug), all 16 systems in one call."""
+    import importlib.util
+
+    from understudy.metrics.nist import NIST
+
+    spec = importlib.util.spec_from_file_location("mteval_fixtures", REPO / "scripts" / "mteval_fixtures.py")
+    assert spec is not None and spec.loader is not None
+    fixtures = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fixtures)
+    named = {f"system{k}": hyps for k, hyps in enumerate(systems)}
+    _, theirs, _ = fixtures.run_mteval(mteval, {"ref": ref}, named, False)
+    ours = [r.score for r in NIST(references=[ref]).corpus_scores(systems)]
+    if max(abs(a - theirs[name]) for a, name in zip(ours, named, strict=True)) > 1e-8:
+        raise SystemExit("NIST differs from mteval-v13a.pl's")
+    return [
+        Timing(
+            "understudy NIST.corpus_scores, mteval's options",
+            median_time(lambda: NIST(references=[ref]).corpus_scores(systems), slow_repeat),
+        ),
+        Timing(
+            "mteval-v13a.pl -n, 16 systems in one call",
+            median_time(lambda: fixtures.run_mteval(mteval, {"ref": ref}, named, False), slow_repeat),
+            "NIST and BLEU (-n: no BLEU it cannot skip)",
+        ),
+    ]
+
+
+def task_nist(data: Path, repeat: int, slow_repeat: int, mteval: Path | None = None) -> list[Timing]:
     """Corpus NIST of the 16 systems beside NLTK's corpus_nist, given 13a tokens with case kept (where
     NLTK follows mteval: one reference; understudy with fix_zero, as NLTK has no "0" bug)."""
     from nltk.translate.nist_score import corpus_nist
@@ -803,7 +834,7 @@ def task_nist(data: Path, repeat: int, slow_repeat: int) -> list[Timing]:
             median_time(lambda: [corpus_nist(their_refs, h, 5) for h in their_systems], slow_repeat),
             "tokens given",
         ),
-    ]
+    ] + ([] if mteval is None else _mteval_timings(mteval, ref, systems, slow_repeat))
 
 
 def synthetic_scores(n_systems: int = 16, segments: int = 3004, seed: int = 2017) -> list[object]:
@@ -986,6 +1017,11 @@ def main() -> int:
     )
     parser.add_argument("--dask-segments", type=int, default=DASK_SEGMENTS, help="segments of the dask task")
     parser.add_argument("--markdown", action="store_true", help="print Markdown tables (for README.md)")
+    parser.add_argument(
+        "--mteval",
+        type=Path,
+        help="mteval-v13a.pl (from moses-smt/mosesdecoder, not shipped here): the nist task times it too",
+    )
     args = parser.parse_args()
     repeat = 3 if args.quick else args.repeat
     slow_repeat = 1 if args.quick else 3
@@ -1059,7 +1095,7 @@ def main() -> int:
         ),
         "nist": (
             "18c. Corpus NIST, 16 WMT17 systems",
-            lambda: task_nist(args.data, repeat, slow_repeat),
+            lambda: task_nist(args.data, repeat, slow_repeat, args.mteval),
         ),
         "given-bs": (
             "16a. Paired bootstrap (1000) on given scores (COMET-like), 16 systems x 3004 segments",

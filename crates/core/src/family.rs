@@ -85,7 +85,7 @@ pub trait Family: ReferenceStore + Send + Sync + Sized {
         exec: Exec,
     ) -> Result<(Vec<i64>, Vec<usize>), CoreError> {
         let mut refs = Self::empty(config);
-        refs.extend(streams, exec)?;
+        refs.extend_once(streams, exec)?;
         if hyps.len() != refs.len() {
             return Err(CoreError::hyps_vs_refs(hyps.len(), refs.len()));
         }

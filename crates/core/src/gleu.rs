@@ -111,7 +111,9 @@ impl Prepared {
         TOKENIZER.with_borrow_mut(|scratch| {
             let tokenized = config.bleu().preprocess_into(line, scratch);
             let mut text = String::with_capacity(tokenized.len());
-            let mut words = Vec::new();
+            // Tokens are separated by single spaces: one more than the spaces, at most.
+            let mut words =
+                Vec::with_capacity(tokenized.bytes().filter(|&b| b == b' ').count() + 1);
             for w in tokens(tokenized) {
                 if !text.is_empty() {
                     text.push(' ');
@@ -138,6 +140,7 @@ impl Prepared {
         let mut prepared = Prepared::new(config, line);
         let mut trie = Trie::default();
         trie.fill(config, &prepared);
+        trie.ids = Vec::new(); // a buffer: kept by a thread's trie, not by every reference's
         prepared.trie = Some(Box::new(trie));
         prepared
     }
@@ -158,6 +161,8 @@ pub struct Trie {
     first: Vec<u32>,
     nodes: SmallMap,
     counts: Vec<u32>,
+    /// The sentence's word ids while it is read (kept for the next sentence's use).
+    ids: Vec<u32>,
 }
 
 impl Trie {
@@ -169,7 +174,8 @@ impl Trie {
         self.nodes.reset(len * config.max_order.min(len));
         self.first.clear();
         self.counts.clear();
-        let mut ids = Vec::with_capacity(len);
+        let mut ids = std::mem::take(&mut self.ids);
+        ids.clear();
         for (k, w) in sentence.words.iter().enumerate() {
             let (first, text) = (&self.first, sentence.word(k));
             let next = first.len() as u32;
@@ -201,6 +207,7 @@ impl Trie {
                 }
             }
         }
+        self.ids = ids;
     }
 
     /// The clipped overlap of `other`'s n-grams with this trie's (of `owner`): each n-gram of
@@ -326,6 +333,11 @@ impl RowMetric for Gleu {
 
     fn prepare_ref(config: GleuConfig, text: &str) -> Prepared {
         Prepared::reference(config, text)
+    }
+
+    fn prepare_ref_once(config: GleuConfig, text: &str) -> Prepared {
+        // Scored once: the trie is built in the thread's reusable tables instead.
+        Prepared::new(config, text)
     }
 
     fn row(

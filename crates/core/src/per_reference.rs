@@ -40,6 +40,13 @@ pub trait RowMetric: Send + Sync + Sized + 'static {
         Self::prepare_hyp(config, text)
     }
 
+    /// A reference scored against one hypothesis only (sentence statistics): as
+    /// [`RowMetric::prepare_ref`] unless what a reference keeps for many hypotheses (GLEU's
+    /// trie) costs more to build than to do without.
+    fn prepare_ref_once(config: Self::Config, text: &str) -> Self::Prepared {
+        Self::prepare_ref(config, text)
+    }
+
     /// The row of `hyp` against `refs` (one or more) into `out` (`row_width` columns);
     /// `segment` is the segment's number, for errors.
     fn row(
@@ -64,16 +71,35 @@ pub struct PerReference<M: RowMetric> {
     refs: RefSet<M::Prepared>,
 }
 
+impl<M: RowMetric> PerReference<M> {
+    fn extend_with<'a, S: AsRef<[Option<&'a str>]> + Sync>(
+        &mut self,
+        streams: &[S],
+        exec: Exec,
+        prepare: fn(M::Config, &str) -> M::Prepared,
+    ) -> Result<(), CoreError> {
+        let config = self.config;
+        self.refs.extend(streams, M::MAX_REFS, |lines| {
+            parallel::map(exec, lines, || (), |_, line| prepare(config, line))
+        })
+    }
+}
+
 impl<M: RowMetric> ReferenceStore for PerReference<M> {
     fn extend<'a, S: AsRef<[Option<&'a str>]> + Sync>(
         &mut self,
         streams: &[S],
         exec: Exec,
     ) -> Result<(), CoreError> {
-        let config = self.config;
-        self.refs.extend(streams, M::MAX_REFS, |lines| {
-            parallel::map(exec, lines, || (), |_, line| M::prepare_ref(config, line))
-        })
+        self.extend_with(streams, exec, M::prepare_ref)
+    }
+
+    fn extend_once<'a, S: AsRef<[Option<&'a str>]> + Sync>(
+        &mut self,
+        streams: &[S],
+        exec: Exec,
+    ) -> Result<(), CoreError> {
+        self.extend_with(streams, exec, M::prepare_ref_once)
     }
 
     fn len(&self) -> usize {
