@@ -84,3 +84,11 @@ class DatasetFormatError(DatasetError, ValueError):
 class MissingExtraError(UnderstudyError, ImportError):
     """A feature needs an optional dependency that is not installed; the message names the
     extra to install (``pip install 'understudy[ja]'``)."""
+
+
+class LedgerError(UnderstudyError):
+    """A ledger that cannot be opened, read or written (a newer schema, a missing record)."""
+
+
+class IncomparableError(LedgerError, ValueError):
+    """Two results that must not be compared: their signatures or test sets differ."""

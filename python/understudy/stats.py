@@ -18,13 +18,14 @@ a shard or a training loop keeps.
 
 from __future__ import annotations
 
+import io
 import json
 import zipfile
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from os import PathLike
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import IO, Any, ClassVar, Generic, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -177,30 +178,54 @@ class Stats(ABC, Generic[C, R]):
 
     def save(self, path: str | PathLike[str]) -> None:
         """Write to a ``.npz`` file (atomically) that :meth:`load` reads back exactly."""
-        config = json.dumps({"metric": self.metric, **asdict(self.config)})
         with atomic_write(path) as fh:
-            np.savez_compressed(
-                fh, rows=self.rows, refs_per_segment=self.refs_per_segment, config=np.array(config)
-            )
+            self._write(fh)
+
+    def to_bytes(self) -> bytes:
+        """The statistics as :meth:`save` writes them, in memory (what a ledger keeps).
+
+        >>> from understudy import BLEU
+        >>> stats = BLEU().segment_stats(["a b c"], [["a b d"]])
+        >>> Stats.from_bytes(stats.to_bytes()).rows.tolist() == stats.rows.tolist()
+        True
+        """
+        buffer = io.BytesIO()
+        self._write(buffer)
+        return buffer.getvalue()
+
+    def _write(self, fh: IO[bytes]) -> None:
+        config = json.dumps({"metric": self.metric, **asdict(self.config)})
+        np.savez_compressed(
+            fh, rows=self.rows, refs_per_segment=self.refs_per_segment, config=np.array(config)
+        )
 
     @classmethod
     def load(cls, path: str | PathLike[str]) -> Stats[Any, Any]:
         """Read statistics written by :meth:`save` (of the metric they were saved from)."""
+        return cls._read(path, str(path))
+
+    @classmethod
+    def from_bytes(cls, data: bytes, source: str = "statistics") -> Stats[Any, Any]:
+        """Read statistics :meth:`to_bytes` gave; ``source`` names them in errors."""
+        return cls._read(io.BytesIO(data), source)
+
+    @classmethod
+    def _read(cls, where: str | PathLike[str] | IO[bytes], source: str) -> Stats[Any, Any]:
         try:
-            with np.load(path, allow_pickle=False) as data:
+            with np.load(where, allow_pickle=False) as data:
                 fields = json.loads(str(data["config"]))
                 rows, refs_per_segment = data["rows"], data["refs_per_segment"]
         except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as err:
-            raise InputFileError(f"{path}: not a statistics file written by understudy ({err})") from err
+            raise InputFileError(f"{source}: not a statistics file written by understudy ({err})") from err
         from understudy.metrics import EVERY_FAMILY
 
         metric = fields.pop("metric", "bleu")
         family = EVERY_FAMILY.get(metric)
         if family is None or (cls is not Stats and family.stats is not cls):
-            raise InputFileError(f"{path}: holds {metric} statistics, not {cls.__name__}")
+            raise InputFileError(f"{source}: holds {metric} statistics, not {cls.__name__}")
         kind = family.stats
         if rows.dtype.kind not in "iu" or (rows < 0).any() or (refs_per_segment < 1).any():
-            raise InputFileError(f"{path}: statistics must be whole numbers >= 0")
+            raise InputFileError(f"{source}: statistics must be whole numbers >= 0")
         return kind(rows, refs_per_segment, family.config(**fields))
 
 

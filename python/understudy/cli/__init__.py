@@ -15,6 +15,7 @@ import argparse
 import contextlib
 import difflib
 import os
+import shlex
 import signal
 import sys
 import warnings
@@ -22,14 +23,14 @@ from collections.abc import Iterator, Sequence
 from typing import NoReturn
 
 from understudy._version import __version__
-from understudy.cli import correlate, pairwise, report, score, significance, testset, tokenize
+from understudy.cli import correlate, ledger, pairwise, report, score, significance, testset, tokenize
 from understudy.cli.output import CliError, print_error, printable
 from understudy.cli.progress import quiet
 from understudy.cli.sacrebleu_cli import is_bare
 from understudy.errors import UnderstudyError
 from understudy.metrics import family_titles
 
-_SUBCOMMANDS = (score, significance, correlate, report, pairwise, tokenize, testset)
+_SUBCOMMANDS = (score, significance, correlate, report, pairwise, tokenize, testset, ledger)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -148,6 +149,7 @@ def _parse(words: list[str]) -> argparse.Namespace | int:
     if args.command is None:
         parser.print_help(sys.stderr)
         return 2
+    args.command_line = shlex.join(["understudy", *words])  # what a ledger record keeps
     return args
 
 

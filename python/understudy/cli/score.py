@@ -11,6 +11,7 @@ import numpy as np
 
 from understudy.cli.chunks import add_dask_option
 from understudy.cli.given import add_scores_options, given_scores, given_stats, wants_scores
+from understudy.cli.ledger import add_log_options, log_scored
 from understudy.cli.output import (
     CliError,
     add_command,
@@ -104,6 +105,7 @@ def add_parser(commands: Any) -> None:
     add_scores_options(p)
     add_threads_option(p)
     add_dask_option(p)
+    add_log_options(p)
     add_sacrebleu_options(p)
     p.set_defaults(run=run)
 
@@ -154,6 +156,8 @@ def run(args: argparse.Namespace) -> int:
     _check_given(args)
     if (paired or args.confidence) and args.sentence_level:
         raise CliError("confidence intervals and paired tests are for corpus scores, not -sl")
+    if args.log and (args.sentence_level or args.detail):
+        raise CliError("--log keeps corpus results: it cannot be combined with -sl or --detail")
     if args.sentence_level and len(set(chosen_metrics(args))) > 1:
         raise CliError("sentence-level scoring (-sl) takes one metric, as in sacrebleu")
     # The scorers first: a tokenizer's missing extra is named before a test set is fetched.
@@ -167,7 +171,7 @@ def run(args: argparse.Namespace) -> int:
     elif args.detail and testset is not None:
         return _run_detail(args, metrics, testset, tag)
     sentences = SentenceWriter(args, tag) if args.sentence_level else None
-    keep_rows = bool(paired or args.confidence)
+    keep_rows = bool(paired or args.confidence or args.log)
     scored = score_stream(args, metrics, keep_rows=keep_rows, testset=testset, sentences=sentences)
     if scored is None:
         return 0
@@ -175,6 +179,9 @@ def run(args: argparse.Namespace) -> int:
     if scored.stats is not None:
         scored.stats += given_stats(given, scored.names)
     _print_scored(args, scored.names, scored.stats, paired, tag, given, scored.totals)
+    if args.log:
+        assert scored.stats is not None
+        log_scored(args, scored.names, scored.stats, testset.signature if testset else [], args.command_line)
     return 0
 
 

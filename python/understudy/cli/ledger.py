@@ -1,0 +1,176 @@
+"""``understudy ledger``: the records ``score --log`` kept, listed, shown and compared."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import hashlib
+import sys
+from typing import Any
+
+from understudy.cli.output import add_command
+from understudy.cli.significance import print_paired
+from understudy.cli.table import Table, emit
+from understudy.ledger import LEDGER_ENV, Ledger, Record, default_location
+from understudy.significance import paired_test
+from understudy.stats import Stats
+
+EXAMPLES = f"""examples:
+  understudy score ref.de -i ckpt-10k.de --log --tag run-7     score, and keep the record
+  understudy ledger list                                       every record, oldest first
+  understudy ledger list --system ckpt-10k.de -m bleu -f json  one system's BLEU records as JSON
+  understudy ledger show 12                                    one record in full
+  understudy ledger compare 12 15                              paired bootstrap from the kept rows
+
+The ledger is --ledger PATH, else ${LEDGER_ENV}, else {default_location()}.
+Records whose signatures or test sets differ are never compared: the error says what differs.
+"""
+
+
+def add_ledger_option(parser: argparse.ArgumentParser | Any) -> None:
+    """``--ledger PATH``: the ledger a command reads or appends to."""
+    parser.add_argument(
+        "--ledger",
+        metavar="PATH",
+        help=f"the ledger (a SQLite file; default: ${LEDGER_ENV}, else {default_location()})",
+    )
+
+
+def add_log_options(parser: argparse.ArgumentParser) -> None:
+    """``--log`` and what a logged record carries: the options of the commands that append."""
+    group = parser.add_argument_group("keeping the results (understudy ledger)")
+    group.add_argument(
+        "--log", action="store_true", help="append each system's statistics per metric to the ledger"
+    )
+    add_ledger_option(group)
+    group.add_argument(
+        "--tag", action="append", default=[], metavar="TAG", help="a tag of the records (repeatable)"
+    )
+    group.add_argument("--note", default="", help="a note kept with the records")
+    group.add_argument(
+        "--revision", default="", metavar="ID", help="a revision (a commit id) kept with the records"
+    )
+
+
+def _sha256(paths: list[str]) -> str:
+    """``sha256:`` of the files' bytes, in order ("" when one is standard input)."""
+    if not paths or "-" in paths:
+        return ""
+    digest = hashlib.sha256()
+    for path in paths:
+        with open(path, "rb") as fh:
+            digest.update(hashlib.file_digest(fh, "sha256").digest())
+    return f"sha256:{digest.hexdigest()}"
+
+
+def log_scored(
+    args: argparse.Namespace,
+    names: list[str],
+    stats: list[list[Stats[Any, Any]]],
+    testset: list[tuple[str, str]],
+    command: str,
+) -> list[int]:
+    """Append every metric's statistics of every system (``stats[metric][system]``); the ids.
+    The test set is its name and pair (``wmt17:en-de``), else the SHA-256 of the reference files."""
+    where = ":".join(value for _, value in testset) or _sha256(args.refs)
+    inputs = args.input or []
+    ids = []
+    with Ledger(args.ledger) as ledger:
+        for per_metric in stats:
+            for k, (name, system) in enumerate(zip(names, per_metric, strict=True)):
+                hypotheses = _sha256([inputs[k]]) if len(inputs) == len(names) else ""
+                ids.append(
+                    ledger.append(
+                        system,
+                        name,
+                        where,
+                        hypotheses=hypotheses,
+                        tags=args.tag,
+                        note=args.note,
+                        command=command,
+                        revision=args.revision,
+                    )
+                )
+        sys.stderr.write(f"understudy: kept records {ids[0]}-{ids[-1]} in {ledger.location}\n")
+    return ids
+
+
+def add_parser(commands: Any) -> None:
+    """Register the ``ledger`` subcommand and its actions."""
+    p = add_command(
+        commands,
+        "ledger",
+        "list, show and compare kept results (score --log)",
+        "The score ledger: each record one metric's statistics of one system on one test set, with "
+        "its signature, so that any later comparison is exact and incomparable ones are refused.",
+        EXAMPLES,
+    )
+    actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
+    listing = actions.add_parser("list", help="records matching every filter given, oldest first")
+    listing.add_argument("--system", help="only this system's records")
+    listing.add_argument("--tag", help="only records with this tag")
+    listing.add_argument("-m", "--metric", help="only this metric's records (bleu, chrf, ...)")
+    listing.add_argument("--testset", help="only this test set's records")
+    showing = actions.add_parser("show", help="one record in full")
+    showing.add_argument("record", type=int, metavar="ID")
+    comparing = actions.add_parser(
+        "compare", help="paired tests of records against the first, from their rows"
+    )
+    comparing.add_argument("records", type=int, nargs="+", metavar="ID", help="the baseline first")
+    comparing.add_argument(
+        "--paired-ar", action="store_true", help="approximate randomization (default: bootstrap)"
+    )
+    comparing.add_argument(
+        "-n", type=int, metavar="N", help="resamples or trials (default: 1000, 10000 for ar)"
+    )
+    comparing.add_argument("-w", "--width", type=int, default=1, help="decimal places of scores (default: 1)")
+    comparing.set_defaults(short=False)
+    for action, run in ((listing, run_list), (showing, run_show), (comparing, run_compare)):
+        add_ledger_option(action)
+        action.add_argument("-f", "--format", choices=("text", "json"), default="text", help="default: text")
+        action.set_defaults(run=run)
+
+
+def _record(record: Record) -> dict[str, Any]:
+    return {**dataclasses.asdict(record), "tags": list(record.tags)}
+
+
+def run_list(args: argparse.Namespace) -> int:
+    """Print the records matching the filters."""
+    with Ledger(args.ledger) as ledger:
+        found = ledger.records(args.system, args.tag, args.metric, args.testset)
+    rows = [
+        [str(r.id), r.created[:19], r.system, r.metric, f"{r.score:.2f}", r.testset, " ".join(r.tags)]
+        for r in found
+    ]
+    emit(
+        Table(
+            ["id", "created (UTC)", "system", "metric", "score", "test set", "tags"],
+            rows,
+            notes=[f"{len(found)} record(s)"],
+            record=[_record(r) for r in found],
+        ),
+        args.format,
+    )
+    return 0
+
+
+def run_show(args: argparse.Namespace) -> int:
+    """Print one record in full."""
+    with Ledger(args.ledger) as ledger:
+        record = ledger.get(args.record)
+    fields = _record(record)
+    lines = [f"{key}: {' '.join(value) if key == 'tags' else value}" for key, value in fields.items()]
+    emit(Table([], [], record=fields, text="\n".join(lines)), args.format)
+    return 0
+
+
+def run_compare(args: argparse.Namespace) -> int:
+    """Paired tests of the records against the first, once every one is comparable with it."""
+    with Ledger(args.ledger) as ledger:
+        for other in args.records[1:]:
+            ledger.check_comparable(args.records[0], other)
+        stats = [ledger.stats(record) for record in args.records]
+        names = [f"{record}: {ledger.get(record).system}" for record in args.records]
+    print_paired([paired_test(stats, names, "ar" if args.paired_ar else "bs", args.n)], args)
+    return 0

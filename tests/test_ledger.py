@@ -1,0 +1,235 @@
+"""The ledger: records kept exactly, refused when incomparable, whole under concurrency and crashes."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import signal
+import sqlite3
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from understudy import BLEU
+from understudy.errors import ConfigError, IncomparableError, InputTypeError, LedgerError
+from understudy.ledger import LEDGER_ENV, Ledger, default_location
+from understudy.ledger.schema import SCHEMA_VERSION
+from understudy.metrics import FAMILIES
+
+from tests.families import TEST_FAMILIES
+
+
+def test_every_familys_statistics_come_back_exactly(
+    tmp_path: Path, wmt17_ref: list[str], wmt17_systems: dict[str, list[str]]
+) -> None:
+    hyps, refs = wmt17_systems["uedin-nmt"], [wmt17_ref]
+    with Ledger(tmp_path / "l.sqlite") as ledger:
+        for family in TEST_FAMILIES.values():
+            config = family.examples[-1]
+            stats = FAMILIES[config.metric].metric.from_config(config).segment_stats(hyps, refs)
+            record = ledger.append(stats, "uedin-nmt", "wmt17:en-de", note=config.metric)
+            back = ledger.stats(record)
+            assert type(back) is type(stats) and back.config == stats.config
+            assert np.array_equal(back.rows, stats.rows) and back.rows.dtype == np.int64
+            assert np.array_equal(back.refs_per_segment, stats.refs_per_segment)
+            kept = ledger.get(record)
+            assert kept.score == stats.score().score == back.score().score
+            assert kept.signature == str(stats.signature) and kept.segments == len(hyps)
+    # A second opening reads what the first wrote.
+    with Ledger(tmp_path / "l.sqlite") as again:
+        assert [r.note for r in again.records()] == [f.examples[-1].metric for f in TEST_FAMILIES.values()]
+
+
+AWKWARD = [
+    'it\'s "quoted"',
+    "x'); DROP TABLE records; --",
+    "nul\x00byte",
+    "é e\u0301 中文 \U0001f600",
+    "m" * 1_000_000,
+    "",
+]
+
+
+def test_awkward_text_is_kept_exactly_and_invalid_text_refused(tmp_path: Path) -> None:
+    stats = BLEU().segment_stats(["a b"], [["a b"]])
+    with Ledger(tmp_path / "l.sqlite") as ledger:
+        ids = [
+            ledger.append(stats, text, text, tags=[text, "t"], note=text, command=text) for text in AWKWARD
+        ]
+        for record, text in zip(ids, AWKWARD, strict=True):
+            kept = ledger.get(record)
+            assert (kept.system, kept.testset, kept.note, kept.command) == (text, text, text, text)
+            assert kept.tags == tuple(sorted({text, "t"}))
+        assert [r.id for r in ledger.records(system=AWKWARD[1])] == [ids[1]]
+        assert [r.id for r in ledger.records(tag=AWKWARD[2])] == [ids[2]]
+        assert len(ledger.records()) == len(AWKWARD)  # the injection attempt was a name, nothing more
+        with pytest.raises(InputTypeError, match="system is not valid Unicode"):
+            ledger.append(stats, "bad \ud800", "toy")
+        with pytest.raises(InputTypeError, match="tag is text, not int"):
+            ledger.append(stats, "s", "toy", tags=[3])  # type: ignore[list-item]
+        assert len(ledger.records()) == len(AWKWARD)  # a refused record leaves nothing
+        with pytest.raises(LedgerError, match="no record 99"):
+            ledger.get(99)
+
+
+def test_incomparable_records_are_refused_naming_what_differs(tmp_path: Path) -> None:
+    hyps, refs = ["the cat sat", "a dog"], [["the cat sat down", "a dog barked"]]
+    with Ledger(tmp_path / "l.sqlite") as ledger:
+        base = ledger.append(BLEU().segment_stats(hyps, refs), "a", "toy")
+        same = ledger.append(BLEU().segment_stats(hyps[::-1], refs), "b", "toy")
+        ledger.check_comparable(base, same)
+        lowercased = ledger.append(BLEU(lowercase=True).segment_stats(hyps, refs), "c", "toy")
+        with pytest.raises(IncomparableError, match="signature's case: mixed against lc"):
+            ledger.check_comparable(base, lowercased)
+        other_set = ledger.append(BLEU().segment_stats(hyps, refs), "d", "other")
+        with pytest.raises(IncomparableError, match=r"different test sets \(toy, 2 segments; other, 2"):
+            ledger.check_comparable(base, other_set)
+        shorter = ledger.append(BLEU().segment_stats(hyps[:1], [refs[0][:1]]), "e", "toy")
+        with pytest.raises(IncomparableError, match="1 segments"):
+            ledger.check_comparable(base, shorter)
+
+
+def _append_one(path: str, k: int) -> int:
+    stats = BLEU().segment_stats([f"word {k} and more"] * 50, [["word 1 and more"] * 50])
+    with Ledger(path) as ledger:
+        return ledger.append(stats, f"system-{k}", "toy", tags=[f"k{k}", "all"])
+
+
+def test_32_processes_appending_at_once_each_leave_one_whole_record(tmp_path: Path) -> None:
+    path = str(tmp_path / "l.sqlite")
+    with multiprocessing.get_context("spawn").Pool(32) as pool:
+        ids = pool.starmap(_append_one, [(path, k) for k in range(32)])
+    assert sorted(ids) == list(range(1, 33))
+    with Ledger(path) as ledger:
+        records = ledger.records()
+        assert sorted(r.system for r in records) == sorted(f"system-{k}" for k in range(32))
+        assert all(r.tags == ("all", f"k{r.system[7:]}") for r in records)
+        assert len(ledger.records(tag="all")) == 32
+        for r in records:
+            assert ledger.stats(r.id).score().score == r.score
+
+
+WRITER = """
+import sys
+from understudy import BLEU
+from understudy.ledger import Ledger
+stats = BLEU().segment_stats(["a b c d"] * 2000, [["a b c e"] * 2000])
+with Ledger(sys.argv[1]) as ledger:
+    print("ready", flush=True)
+    while True:
+        ledger.append(stats, "s", "toy", tags=["x", "y"], note="n" * 10000)
+"""
+
+
+def test_a_writer_killed_mid_append_leaves_a_valid_ledger(tmp_path: Path) -> None:
+    path = tmp_path / "l.sqlite"
+    for delay in (0.05, 0.2, 0.6):
+        child = subprocess.Popen([sys.executable, "-c", WRITER, str(path)], stdout=subprocess.PIPE, text=True)
+        assert child.stdout is not None and child.stdout.readline() == "ready\n"
+        time.sleep(delay)
+        os.kill(child.pid, signal.SIGKILL)
+        child.wait()
+    with sqlite3.connect(path) as raw:
+        assert raw.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    with Ledger(path) as ledger:
+        records = ledger.records()
+        assert records, "the writer appended nothing before it was killed"
+        # Every record whole: its tags with it, its statistics readable, its score theirs.
+        assert all(r.tags == ("x", "y") and len(r.note) == 10000 for r in records)
+        assert all(ledger.stats(r.id).score().score == r.score for r in records[-3:])
+
+
+def test_an_old_ledger_is_migrated_and_a_newer_one_refused_untouched(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.sqlite"
+    sqlite3.connect(empty).close()  # version 0: a file with nothing in it
+    with Ledger(empty) as ledger:
+        assert ledger.records() == []
+    with sqlite3.connect(empty) as raw:
+        assert raw.execute("SELECT value FROM meta").fetchone() == (str(SCHEMA_VERSION),)
+    newer = tmp_path / "newer.sqlite"
+    with sqlite3.connect(newer) as raw:
+        raw.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        raw.execute("INSERT INTO meta VALUES ('schema_version', '99')")
+    before = newer.read_bytes()
+    with pytest.raises(LedgerError, match="schema version 99, newer than this understudy's"):
+        Ledger(newer)
+    assert newer.read_bytes() == before
+
+
+def test_the_file_follows_the_umask_and_urls_never_show_a_password(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    old = os.umask(0o077)
+    try:
+        Ledger(tmp_path / "private" / "l.sqlite").close()
+    finally:
+        os.umask(old)
+    mode = stat.S_IMODE((tmp_path / "private" / "l.sqlite").stat().st_mode)
+    assert mode & 0o077 == 0 and not mode & stat.S_IWOTH
+    with pytest.raises(ConfigError) as refused:
+        Ledger("postgresql://alice:s3cret@db.example:5432/scores")
+    assert "s3cret" not in str(refused.value) and "alice:***@db.example" in str(refused.value)
+    monkeypatch.setenv(LEDGER_ENV, str(tmp_path / "env.sqlite"))
+    assert default_location() == str(tmp_path / "env.sqlite")
+    monkeypatch.delenv(LEDGER_ENV)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert default_location() == str(tmp_path / "data" / "understudy" / "ledger.sqlite")
+
+
+def test_score_log_then_list_show_and_compare(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.conftest import SAMPLE, run_cli
+
+    ref = str(SAMPLE / "newstest2017.ref.en-de.de")
+    systems = [str(SAMPLE / f"newstest2017.{n}.en-de.de") for n in ("uedin-nmt.4722", "online-A.0")]
+    ledger = ["--ledger", str(tmp_path / "l.sqlite")]
+    code, out, err = run_cli(
+        capsys,
+        "score",
+        ref,
+        "-i",
+        *systems,
+        "-m",
+        "bleu",
+        "chrf",
+        "-b",
+        "--log",
+        *ledger,
+        "--tag",
+        "demo",
+        "--tag",
+        "run-1",
+        "--note",
+        "first",
+    )
+    assert code == 0 and "kept records 1-4" in err
+    printed = [float(x) for x in out.split()]  # per system, BLEU then chrF
+    code, out, _ = run_cli(capsys, "ledger", "list", *ledger, "-m", "bleu", "-f", "json")
+    records = json.loads(out)
+    assert [r["system"] for r in records] == systems
+    assert [r["score"] for r in records] == [BLEU().corpus_score(*_texts(s, ref)).score for s in systems]
+    assert [round(r["score"], 1) for r in records] == printed[::2]
+    assert all(
+        r["tags"] == ["demo", "run-1"] and r["note"] == "first" and r["segments"] == 3004 for r in records
+    )
+    assert records[0]["testset"].startswith("sha256:") and records[0]["hypotheses"].startswith("sha256:")
+    assert "--log" in records[0]["command"]
+    code, out, _ = run_cli(capsys, "ledger", "show", "3", *ledger, "-f", "json")
+    assert json.loads(out)["metric"] == "chrf"
+    code, out, _ = run_cli(capsys, "ledger", "compare", "1", "2", *ledger, "-f", "json")
+    result = json.loads(out)
+    assert code == 0 and result["systems"][0]["p_value"] <= 0.05
+    code, _, err = run_cli(capsys, "ledger", "compare", "1", "3", *ledger)
+    assert code != 0 and "different metrics (bleu, chrf)" in err and err.count("\n") == 1
+    code, _, err = run_cli(capsys, "score", ref, "-i", systems[0], "-sl", "--log", *ledger)
+    assert code != 0 and "--log keeps corpus results" in err
+
+
+def _texts(system: str, ref: str) -> tuple[list[str], list[list[str]]]:
+    from understudy.io import read_lines
+
+    return read_lines(system), [read_lines(ref)]
