@@ -23,14 +23,14 @@ from collections.abc import Iterator, Sequence
 from typing import NoReturn
 
 from understudy._version import __version__
-from understudy.cli import correlate, ledger, pairwise, report, score, significance, testset, tokenize
+from understudy.cli import correlate, gate, ledger, pairwise, report, score, significance, testset, tokenize
 from understudy.cli.output import CliError, print_error, printable
 from understudy.cli.progress import quiet
 from understudy.cli.sacrebleu_cli import is_bare
 from understudy.errors import UnderstudyError
 from understudy.metrics import family_titles
 
-_SUBCOMMANDS = (score, significance, correlate, report, pairwise, tokenize, testset, ledger)
+_SUBCOMMANDS = (score, significance, correlate, report, pairwise, tokenize, testset, ledger, gate)
 
 
 class _Parser(argparse.ArgumentParser):
