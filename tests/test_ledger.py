@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import dataclasses
 import json
 import multiprocessing
 import os
@@ -20,6 +22,7 @@ from understudy.errors import ConfigError, IncomparableError, InputTypeError, Le
 from understudy.ledger import LEDGER_ENV, Ledger, default_location
 from understudy.ledger.schema import SCHEMA_VERSION
 from understudy.metrics import FAMILIES
+from understudy.stats import Stats
 
 from tests.families import TEST_FAMILIES
 
@@ -233,3 +236,78 @@ def _texts(system: str, ref: str) -> tuple[list[str], list[list[str]]]:
     from understudy.io import read_lines
 
     return read_lines(system), [read_lines(ref)]
+
+
+def _version_1_ledger(path: Path, stats_bytes: bytes) -> None:
+    """A ledger as version 1 of the schema wrote it, with one record, made with version 1's SQL."""
+    from understudy.ledger.schema import MIGRATIONS
+
+    with sqlite3.connect(path) as raw:
+        raw.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        raw.executescript(MIGRATIONS[0])
+        raw.execute("INSERT INTO meta VALUES ('schema_version', '1')")
+        raw.execute(
+            "INSERT INTO records (created, system, metric, signature, testset, hypotheses, score, segments, "
+            "stats, command, note, revision) VALUES ('2026-01-01T00:00:00+00:00', 'old', 'bleu', "
+            "'nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|ngram:4|version:understudy-0.1.0', 'toy', '', "
+            "100.0, 1, ?, '', '', '')",
+            (stats_bytes,),
+        )
+        raw.execute("INSERT INTO tags VALUES (1, 'v1')")
+
+
+def test_a_version_1_ledger_is_migrated_with_its_records(tmp_path: Path) -> None:
+    stats = BLEU().segment_stats(["a b c d"], [["a b c d"]])
+    path = tmp_path / "v1.sqlite"
+    _version_1_ledger(path, stats.to_bytes())
+    with Ledger(path) as ledger:
+        (old,) = ledger.records()
+        assert (old.system, old.tags, old.score) == ("old", ("v1",), 100.0)  # as version 1 wrote them
+        assert np.array_equal(ledger.stats(old.id).rows, stats.rows)
+        assert len(old.uid) == 32  # given one by the migration
+        ledger.append(stats, "new", "toy")
+        assert len({r.uid for r in ledger.records()}) == 2
+    with sqlite3.connect(path) as raw:
+        assert raw.execute("SELECT value FROM meta").fetchone() == (str(SCHEMA_VERSION),)
+
+
+def test_import_adds_each_record_once_and_export_keeps_everything(tmp_path: Path) -> None:
+    hyps, refs = ["the cat sat", "a dog"], [["the cat sat down", "a dog barked"]]
+    with Ledger(tmp_path / "a.sqlite") as a, Ledger(tmp_path / "b.sqlite") as b:
+        a.append(BLEU().segment_stats(hyps, refs), "x", "toy", tags=["t1", "t2"], note=AWKWARD[2])
+        b.append(BLEU().segment_stats(hyps[::-1], refs), "y", "toy")
+        assert b.import_records(a) == (1, 0)
+        assert b.import_records(a) == (0, 1)  # idempotent
+        a.append(BLEU().segment_stats(hyps, refs), "z", "toy")
+        assert b.import_records(a) == (1, 1)
+        copied = {r.uid: r for r in b.records()}
+        for record in a.records():
+            mine = copied[record.uid]
+            assert dataclasses.replace(mine, id=record.id) == record
+            assert np.array_equal(b.stats(mine.id).rows, a.stats(record.id).rows)
+
+
+def test_history_and_export_on_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from understudy.significance import bootstrap_ci
+
+    from tests.conftest import SAMPLE, run_cli
+
+    ref = str(SAMPLE / "newstest2017.ref.en-de.de")
+    ledger = ["--ledger", str(tmp_path / "l.sqlite")]
+    for name in ("uedin-nmt.4722", "online-A.0"):
+        system = str(SAMPLE / f"newstest2017.{name}.en-de.de")
+        code, _, err = run_cli(capsys, "score", ref, "-i", system, "-b", "--log", "--tag", "run", *ledger)
+        assert code == 0, err
+    code, out, _ = run_cli(capsys, "ledger", "history", "tag:run", "-n", "200", "-f", "json", *ledger)
+    points = json.loads(out)
+    with Ledger(tmp_path / "l.sqlite") as kept:
+        want = [bootstrap_ci(kept.stats(p["id"]), 200).system for p in points]
+    assert [(p["mean"], p["ci"]) for p in points] == [(w.mean, w.ci) for w in want]
+    code, _, _ = run_cli(capsys, "ledger", "export", str(tmp_path / "all.jsonl"), *ledger)
+    lines = [json.loads(line) for line in (tmp_path / "all.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [line["id"] for line in lines] == [1, 2]
+    assert Stats.from_bytes(base64.b64decode(lines[0]["stats"])).score().score == lines[0]["score"]
+    code, _, err = run_cli(
+        capsys, "ledger", "import", str(tmp_path / "l.sqlite"), "--ledger", str(tmp_path / "m.sqlite")
+    )
+    assert code == 0 and "2 record(s) added, 0 already there" in err

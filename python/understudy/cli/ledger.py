@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import base64
 import dataclasses
 import hashlib
+import json
 import sys
 from typing import Any
 
+from understudy._atomic import atomic_write
 from understudy.cli.output import add_command
 from understudy.cli.significance import print_paired
 from understudy.cli.table import Table, emit
@@ -21,6 +24,9 @@ EXAMPLES = f"""examples:
   understudy ledger list --system ckpt-10k.de -m bleu -f json  one system's BLEU records as JSON
   understudy ledger show 12                                    one record in full
   understudy ledger compare 12 15                              paired bootstrap from the kept rows
+  understudy ledger history tag:run-7 -m bleu                  scores over time, with 95% intervals
+  understudy ledger export all.jsonl                           every record, statistics included
+  understudy ledger import ../team/ledger.sqlite               the records this ledger lacks
 
 The ledger is --ledger PATH, else ${LEDGER_ENV}, else {default_location()}.
 Records whose signatures or test sets differ are never compared: the error says what differs.
@@ -125,7 +131,21 @@ def add_parser(commands: Any) -> None:
     )
     comparing.add_argument("-w", "--width", type=int, default=1, help="decimal places of scores (default: 1)")
     comparing.set_defaults(short=False)
-    for action, run in ((listing, run_list), (showing, run_show), (comparing, run_compare)):
+    history = actions.add_parser("history", help="a system's or a tag's records over time, with intervals")
+    history.add_argument("which", metavar="SYSTEM-or-tag:NAME")
+    history.add_argument("-m", "--metric", help="only this metric's records")
+    history.add_argument(
+        "-n", type=int, default=1000, metavar="N", help="bootstrap resamples (default: 1000)"
+    )
+    exporting = actions.add_parser("export", help="every record, statistics included, as JSON Lines")
+    exporting.add_argument("out", metavar="FILE")
+    importing = actions.add_parser("import", help="another ledger's records this one lacks (idempotent)")
+    importing.add_argument("source", metavar="LEDGER")
+    actions_run = ((listing, run_list), (showing, run_show), (comparing, run_compare), (history, run_history))
+    for action, run in ((exporting, run_export), (importing, run_import)):
+        add_ledger_option(action)
+        action.set_defaults(run=run)
+    for action, run in actions_run:
         add_ledger_option(action)
         action.add_argument("-f", "--format", choices=("text", "json"), default="text", help="default: text")
         action.set_defaults(run=run)
@@ -173,4 +193,56 @@ def run_compare(args: argparse.Namespace) -> int:
         stats = [ledger.stats(record) for record in args.records]
         names = [f"{record}: {ledger.get(record).system}" for record in args.records]
     print_paired([paired_test(stats, names, "ar" if args.paired_ar else "bs", args.n)], args)
+    return 0
+
+
+def run_history(args: argparse.Namespace) -> int:
+    """Print a system's or a tag's records in time order, with their intervals."""
+    tag = args.which[4:] if args.which.startswith("tag:") else None
+    system = None if tag is not None else args.which
+    with Ledger(args.ledger) as ledger:
+        points = ledger.history(system=system, tag=tag, metric=args.metric, n=args.n)
+    rows = [
+        [
+            str(p.record.id),
+            p.record.created[:19],
+            p.record.system,
+            p.record.metric,
+            f"{p.record.score:.2f}",
+            f"{p.mean:.2f} ± {p.ci:.2f}",
+            " ".join(p.record.tags),
+        ]
+        for p in points
+    ]
+    record = [{**_record(p.record), "mean": p.mean, "ci": p.ci} for p in points]
+    header = ["id", "created (UTC)", "system", "metric", "score", "μ ± 95% CI", "tags"]
+    emit(
+        Table(
+            header,
+            rows,
+            notes=[f"{len(points)} record(s); intervals of {args.n} bootstrap resamples"],
+            record=record,
+        ),
+        args.format,
+    )
+    return 0
+
+
+def run_export(args: argparse.Namespace) -> int:
+    """Write every record, statistics included (base64), one JSON object a line."""
+    with Ledger(args.ledger) as ledger, atomic_write(args.out) as fh:
+        for record in ledger.records():
+            line = {**_record(record), "stats": base64.b64encode(ledger.stats(record.id).to_bytes()).decode()}
+            fh.write(json.dumps(line, ensure_ascii=False).encode() + b"\n")
+    sys.stderr.write(
+        f"understudy: exported the records of {args.ledger or default_location()} to {args.out}\n"
+    )
+    return 0
+
+
+def run_import(args: argparse.Namespace) -> int:
+    """Add another ledger's records this one lacks."""
+    with Ledger(args.source) as source, Ledger(args.ledger) as ledger:
+        added, present = ledger.import_records(source)
+    sys.stderr.write(f"understudy: {added} record(s) added, {present} already there\n")
     return 0

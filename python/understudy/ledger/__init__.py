@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import uuid
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -74,12 +75,22 @@ class Record:
     command: str
     note: str
     revision: str
+    uid: str = ""
+    """The record's id across ledgers (importing a ledger twice adds its records once)."""
     tags: tuple[str, ...] = ()
 
 
-_COLUMNS = (
-    "id, created, system, metric, signature, testset, hypotheses, score, segments, command, note, revision"
-)
+@dataclass(frozen=True)
+class HistoryPoint:
+    """A record of :meth:`Ledger.history`, with its resampled mean and 95% interval (±)."""
+
+    record: Record
+    mean: float
+    ci: float
+
+
+_FIELDS = ("id", "created", "system", "metric", "signature", "testset", "hypotheses", "score", "segments")
+_COLUMNS = ", ".join((*_FIELDS, "command", "note", "revision", "uid"))
 
 
 class Ledger:
@@ -157,16 +168,40 @@ class Ledger:
             "segments": len(stats),
             "stats": stats.to_bytes(),
         }
-        tag_list = [_text("tag", tag) for tag in tags]
-        columns = ", ".join(row)
+        row["uid"] = uuid.uuid4().hex
         with self._transaction() as db:
-            cursor = db.execute(
-                f"INSERT INTO records ({columns}) VALUES ({', '.join('?' * len(row))})", list(row.values())
-            )
-            record = cursor.lastrowid
-            assert record is not None
-            db.executemany("INSERT OR IGNORE INTO tags VALUES (?, ?)", [(record, tag) for tag in tag_list])
+            return self._insert(db, row, [_text("tag", tag) for tag in tags])
+
+    @staticmethod
+    def _insert(db: sqlite3.Connection, row: dict[str, object], tags: list[str]) -> int:
+        columns = ", ".join(row)
+        cursor = db.execute(
+            f"INSERT INTO records ({columns}) VALUES ({', '.join('?' * len(row))})", list(row.values())
+        )
+        record = cursor.lastrowid
+        assert record is not None
+        db.executemany("INSERT OR IGNORE INTO tags VALUES (?, ?)", [(record, tag) for tag in tags])
         return record
+
+    def import_records(self, source: Ledger) -> tuple[int, int]:
+        """Copy every record of ``source`` this ledger lacks (told by :attr:`Record.uid`), with
+        its time, tags and statistics, in one transaction; ``(added, already here)``."""
+        fields = [f for f in _COLUMNS.split(", ") if f != "id"]
+        added = present = 0
+        with self._transaction() as db:
+            known = {uid for (uid,) in db.execute("SELECT uid FROM records")}
+            for record in source.records():
+                if record.uid in known:
+                    present += 1
+                    continue
+                row: dict[str, object] = {f: getattr(record, f) for f in fields}
+                (row["stats"],) = source._db.execute(
+                    "SELECT stats FROM records WHERE id = ?", (record.id,)
+                ).fetchone()
+                self._insert(db, row, list(record.tags))
+                known.add(record.uid)
+                added += 1
+        return added, present
 
     def records(
         self,
@@ -206,6 +241,20 @@ class Ledger:
         self.get(record)
         (data,) = self._db.execute("SELECT stats FROM records WHERE id = ?", (record,)).fetchone()
         return Stats.from_bytes(data, f"ledger record {record}")
+
+    def history(
+        self, system: str | None = None, tag: str | None = None, metric: str | None = None, n: int = 1000
+    ) -> list[HistoryPoint]:
+        """The records of a system or a tag (and a metric), oldest first, each with the mean and
+        95% interval of ``n`` bootstrap resamples of its rows (sacrebleu's ``--confidence``)."""
+        from understudy.significance import bootstrap_ci
+
+        points = []
+        for record in self.records(system=system, tag=tag, metric=metric):
+            found = bootstrap_ci(self.stats(record.id), n).system
+            assert found.mean is not None and found.ci is not None
+            points.append(HistoryPoint(record, found.mean, found.ci))
+        return points
 
     def check_comparable(self, first: int, second: int) -> None:
         """Refuse to compare two records whose signatures, test sets or segment counts differ,
@@ -248,4 +297,4 @@ def _redacted(url: str) -> str:
     return f"{scheme}{sep}{user}:***@{host}"
 
 
-__all__ = ["LEDGER_ENV", "Ledger", "Record", "default_location"]
+__all__ = ["LEDGER_ENV", "HistoryPoint", "Ledger", "Record", "default_location"]

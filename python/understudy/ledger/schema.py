@@ -6,7 +6,7 @@ ledger of a newer version than this package knows is refused, never altered.
 >>> import sqlite3
 >>> connection = sqlite3.connect(":memory:")
 >>> migrate(connection)
-1
+2
 >>> sorted(row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'"))
 ['meta', 'records', 'sqlite_sequence', 'tags']
 """
@@ -42,6 +42,13 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX records_by_system ON records (system, created);
     CREATE INDEX tags_by_tag ON tags (tag);
+    """,
+    # 2: a unique id of each record across ledgers, so that importing one ledger into another
+    # twice adds its records once. Records of version 1 get random ones.
+    """
+    ALTER TABLE records ADD COLUMN uid TEXT;
+    UPDATE records SET uid = lower(hex(randomblob(16))) WHERE uid IS NULL;
+    CREATE UNIQUE INDEX records_by_uid ON records (uid);
     """,
 )
 """Migration ``k`` (from 0) takes a ledger from version ``k`` to ``k + 1``."""
