@@ -36,6 +36,8 @@ Tasks (the issue's numbering):
   nist                   corpus NIST of the 16 systems beside NLTK's corpus_nist (13a tokens given),
                          and beside mteval-v13a.pl itself with --mteval PATH (Perl; the script
                          is not shipped: see scripts/mteval_fixtures.py)
+  ledger                 appending a 16-system run to a ledger, listing a tag's records among
+                         10,000, and understudy gate from kept rows beside score --paired-bs
   given-bs, given-ar, given-pairs   paired bootstrap, randomization and all pairs with clusters
                          on given segment scores (synthetic, COMET-like), beside the same on BLEU
                          and comet-compare's algorithm (t-test and 300 x 40% bootstrap)
@@ -865,6 +867,58 @@ def comet_compare_algorithm(scores: list[object], seed: int = 12345) -> None:
             (np.abs(delta) < 1e-4).sum(), (delta >= 1e-4).sum(), (delta <= -1e-4).sum()
 
 
+def task_ledger(data: Path, repeat: int) -> list[Timing]:
+    """The ledger: appending a 16-system run, listing a tag's records among 10,000, and the gate from
+    kept rows beside ``score --paired-bs`` on the same two files (both as the command line runs them)."""
+    import subprocess
+    import tempfile
+
+    from understudy import BLEU
+    from understudy.ledger import Ledger
+
+    ref, systems = _systems(data)
+    stats = BLEU(references=[ref]).segment_stats_many(systems)
+    folder = Path(tempfile.mkdtemp(prefix="understudy-bench-ledger-"))
+    made = iter(range(1_000_000))
+
+    def append_run() -> None:
+        with Ledger(folder / f"run-{next(made)}.sqlite") as ledger:
+            for k, s in enumerate(stats):
+                ledger.append(s, f"system-{k}", "wmt17:en-de", tags=["bench"])
+
+    big = folder / "big.sqlite"
+    small = BLEU().segment_stats(["a b c d"] * 10, [["a b c d"] * 10])
+    with Ledger(big) as ledger:
+        for k in range(10_000):
+            ledger.append(small, f"ckpt-{k % 100}", "toy", tags=[f"run-{k % 100}"])
+        ledger.append(stats[0], "base", "wmt17:en-de")
+        ledger.append(stats[1], "new", "wmt17:en-de")
+
+    def listing() -> None:
+        with Ledger(big) as ledger:
+            assert len(ledger.records(tag="run-7")) == 100
+
+    cli = [sys.executable, "-m", "understudy"]
+    gate = [*cli, "gate", "--baseline", "ledger:10001", "--candidate", "ledger:10002", "--ledger", str(big)]
+    ref_path = str(data / "newstest2017.ref.en-de.de")
+    paths = sorted(p for p in glob.glob(str(data / "newstest2017.*.de")) if ".ref." not in p)[:2]
+    paired = [*cli, "score", ref_path, "-i", *paths, "--paired-bs", "-f", "text"]
+    return [
+        Timing("Ledger.append of 16 systems x 3004 segments (BLEU)", median_time(append_run, repeat)),
+        Timing("Ledger.records(tag=...) among 10,000 records", median_time(listing, repeat)),
+        Timing(
+            "understudy gate ledger:A ledger:B (1000 resamples)",
+            median_time(lambda: subprocess.run(gate, check=False, capture_output=True), repeat),
+            "a process, from kept rows",
+        ),
+        Timing(
+            "understudy score REF -i A B --paired-bs",
+            median_time(lambda: subprocess.run(paired, check=True, capture_output=True), repeat),
+            "a process, reading and scoring the files",
+        ),
+    ]
+
+
 def task_given(data: Path, repeat: int, test: str) -> list[Timing]:
     """A test on given segment scores (16 systems x 3004, synthetic COMET-like), beside the same
     test on BLEU's statistics and, for the bootstrap, comet-compare's algorithm on the same scores."""
@@ -1013,6 +1067,7 @@ def main() -> int:
             "gleu",
             "gleu-sentence",
             "nist",
+            "ledger",
         ],
     )
     parser.add_argument("--dask-segments", type=int, default=DASK_SEGMENTS, help="segments of the dask task")
@@ -1096,6 +1151,10 @@ def main() -> int:
         "nist": (
             "18c. Corpus NIST, 16 WMT17 systems",
             lambda: task_nist(args.data, repeat, slow_repeat, args.mteval),
+        ),
+        "ledger": (
+            "19. The ledger: append, list, and the gate from kept rows beside score --paired-bs",
+            lambda: task_ledger(args.data, repeat),
         ),
         "given-bs": (
             "16a. Paired bootstrap (1000) on given scores (COMET-like), 16 systems x 3004 segments",
