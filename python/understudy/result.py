@@ -52,6 +52,36 @@ class Result:
         """The metric's own numbers, for :meth:`to_dict`."""
         return {}
 
+    def sacrebleu_format(
+        self,
+        width: int = 2,
+        score_only: bool = False,
+        short: bool = False,
+        is_json: bool = False,
+        interval: tuple[float, float] | None = None,
+    ) -> str:
+        """What sacrebleu's command line prints of this result (see :func:`sacrebleu_text`), with
+        a bootstrap ``interval`` (mean, half width) when given.
+
+        >>> from understudy import corpus_chrf
+        >>> print(corpus_chrf(["a cat"], [["a cat"]]).sacrebleu_format(1, is_json=True, interval=(99.0, 1.0)))
+        ... # doctest: +ELLIPSIS
+        {
+         "name": "chrF2",
+         "score": 100.0,
+         "signature": "nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|beta:2|version:understudy-0.1.0",
+         "confidence_mean": 99.0,
+         "confidence_var": 1.0,
+         "confidence": "μ = 99.0 ± 1.0",
+         "nrefs": "1",
+        ...
+        """
+        w = self.signature.config.decimals(width)
+        signature = self.signature.format(short)
+        return sacrebleu_text(
+            self.name, self.score, w, signature, self.verbose, interval, score_only, is_json
+        )
+
     def format(self, width: int = 2, score_only: bool = False, short: bool = False) -> str:
         """``NAME|<signature> = <score>`` and the verbose text, or the score alone; ``width``
         decimals on a 0-100 scale (see :meth:`~understudy.config.MetricConfig.decimals`)."""
@@ -85,6 +115,47 @@ class Result:
 
     def __str__(self) -> str:
         return self.format()
+
+
+def sacrebleu_text(
+    name: str,
+    score: float,
+    width: int,
+    signature: str = "",
+    verbose: str = "",
+    interval: tuple[float, float] | None = None,
+    score_only: bool = False,
+    is_json: bool = False,
+) -> str:
+    """sacrebleu's ``Score.format``: ``NAME|<signature> = <score>[ (μ = <mean> ± <half>)][ <verbose>]``,
+    the score (and interval) alone, or the JSON document of its command line (the score and interval
+    rounded to ``width``, then the signature key by key).
+
+    >>> sacrebleu_text("TER", 61.23, 1, "nrefs:1|case:lc", interval=(60.5, 2.25))
+    'TER|nrefs:1|case:lc = 61.2 (μ = 60.5 ± 2.2)'
+    """
+    text = f"{score:.{width}f}"
+    record: dict[str, Any] = {"name": name, "score": float(text), "signature": signature}
+    if interval is not None and interval[0] > 0:
+        mean, half = f"{interval[0]:.{width}f}", f"{interval[1]:.{width}f}"
+        text += f" (μ = {mean} ± {half})"
+        record |= {
+            "confidence_mean": float(mean),
+            "confidence_var": float(half),
+            "confidence": f"μ = {mean} ± {half}",
+        }
+    if score_only:
+        return text
+    line = f"{name}|{signature} = {text}" if signature else f"{name} = {text}"
+    if verbose:
+        line += f" {verbose}"
+        record["verbose_score"] = verbose
+    if not is_json:
+        return line
+    for pair in signature.split("|") if signature else []:
+        key, _, value = pair.partition(":")
+        record[key] = value
+    return json.dumps(record, indent=1, ensure_ascii=False)
 
 
 # Names that lived here before each family had its own module (understudy.metrics.*).

@@ -20,7 +20,8 @@ class SentenceWriter:
     def __init__(self, args: argparse.Namespace, tag: Callable[[Result], Result]) -> None:
         self.args = args
         self.tag = tag
-        self.json = args.format == "json" and not args.score_only
+        # sacrebleu prints sentence scores as text lines whatever -f says; so does its bare form here.
+        self.json = args.format == "json" and not args.score_only and not getattr(args, "bare", False)
         self.count = 0
         self.started = False
 
@@ -60,6 +61,9 @@ class SentenceWriter:
 
 def print_corpus(results: list[tuple[str, list[Result]]], args: argparse.Namespace) -> None:
     """One system: each metric's line (JSON: its record, a list for several); several: a table."""
+    if getattr(args, "bare", False) and (len(results) == 1 or args.format == "json"):
+        print_sacrebleu_corpus(results, args)
+        return
     if args.score_only:
         numbers = [[r.format(args.width, score_only=True) for r in scores] for _, scores in results]
         if len(results) == 1 and len(numbers[0]) > 1 and args.format == "json":
@@ -72,6 +76,45 @@ def print_corpus(results: list[tuple[str, list[Result]]], args: argparse.Namespa
         write("\n".join(r.format(args.width, short=args.short) for r in results[0][1]))
         return
     emit(corpus_table(results, args), args.format)
+
+
+def print_sacrebleu_corpus(
+    results: list[tuple[str, list[Result]]],
+    args: argparse.Namespace,
+    intervals: list[tuple[float, float]] | None = None,
+) -> None:
+    """What sacrebleu's command line prints, byte for byte but for the signature: one system's
+    metrics (with their bootstrap ``intervals``), or several systems' scores as its JSON table."""
+    as_json = args.format == "json"
+    if len(results) > 1:
+        table = [
+            {"system": name, **{r.name: r.sacrebleu_format(args.width, True) for r in scores}}
+            for name, scores in results
+        ]
+        write(json.dumps(table, indent=4))
+        return
+    short = args.short and not as_json
+    scores = results[0][1]
+    spans: list[tuple[float, float] | None] = [*intervals] if intervals else [None] * len(scores)
+    lines = [
+        r.sacrebleu_format(args.width, args.score_only, short, as_json, span)
+        for r, span in zip(scores, spans, strict=True)
+    ]
+    if as_json:
+        write(lines[0] if len(lines) == 1 else "[\n" + ",\n".join(lines) + "\n]")
+        return
+    write("\n".join(_aligned(lines)))
+
+
+def _aligned(lines: list[str]) -> list[str]:
+    """sacrebleu's alignment of several metrics' lines at their ``=`` (a line without one, a
+    score alone, is printed as it is, before the aligned ones)."""
+    if len(lines) == 1:
+        return lines
+    alone = [line for line in lines if "=" not in line]
+    marked = [line for line in lines if "=" in line]
+    width = max((line.index("=") - 1 for line in marked), default=0)
+    return alone + [f"{line[: line.index('=') - 1]:>{width}}{line[line.index('=') - 1 :]}" for line in marked]
 
 
 def corpus_table(results: list[tuple[str, list[Result]]], args: argparse.Namespace) -> Table:

@@ -23,6 +23,7 @@ from understudy.cli.output import (
     warn_reference_as_system,
     write,
 )
+from understudy.cli.score_printers import print_sacrebleu_corpus
 from understudy.cli.table import Table, emit, text_table
 from understudy.signature import Signature
 from understudy.significance import (
@@ -125,6 +126,11 @@ def print_confidence(
     results: list[ConfidenceResult], stats: list[Stats[Any, Any]], args: argparse.Namespace
 ) -> None:
     """One system's score with its bootstrap mean ± 95% interval, a line (or record) per metric."""
+    if getattr(args, "bare", False) and args.format in ("json", "text"):
+        bases = [replace(st.score(), signature=r.signature) for r, st in zip(results, stats, strict=True)]
+        spans = [(r.system.mean or 0.0, r.system.ci or 0.0) for r in results]
+        print_sacrebleu_corpus([(results[0].system.name, bases)], args, spans)
+        return
     lines, records = [], []
     for result, system_stats in zip(results, stats, strict=True):
         w = result.signature.config.decimals(args.width)

@@ -11,7 +11,6 @@ number comes from understudy's statistics and scoring functions.
 
 from __future__ import annotations
 
-import json
 import os
 import secrets
 from collections.abc import Sequence
@@ -21,6 +20,7 @@ from understudy.metric import Metric, RefStreams
 from understudy.metrics.bleu import BLEUResult
 from understudy.metrics.chrf import CHRFConfig, CHRFResult
 from understudy.metrics.ter import TERResult
+from understudy.result import sacrebleu_text
 from understudy.signature import Signature as _Signature
 from understudy.significance import bootstrap_ci
 
@@ -49,26 +49,10 @@ class Score:
         self, width: int = 2, score_only: bool = False, signature: str = "", is_json: bool = False
     ) -> str:
         """The score line, the score alone, or the JSON document sacrebleu prints."""
-        text = f"{self.score:.{width}f}"
-        record: dict[str, Any] = {"name": self.name, "score": float(text), "signature": signature}
-        if self._mean > 0:
-            mean, half = f"{self._mean:.{width}f}", f"{self._ci:.{width}f}"
-            text += f" (μ = {mean} ± {half})"
-            record |= {"confidence_mean": float(mean), "confidence_var": float(half)}
-            record["confidence"] = f"μ = {mean} ± {half}"
-        if score_only:
-            return text
-        line = f"{self.name}|{signature}" if signature else self.name
-        line = f"{line} = {text}"
-        if self._verbose:
-            line += f" {self._verbose}"
-            record["verbose_score"] = self._verbose
-        if not is_json:
-            return line
-        for pair in signature.split("|") if signature else []:
-            key, _, value = pair.partition(":")
-            record[key] = value
-        return json.dumps(record, indent=1, ensure_ascii=False)
+        interval = (self._mean, self._ci) if self._mean > 0 else None
+        return sacrebleu_text(
+            self.name, self.score, width, signature, self._verbose, interval, score_only, is_json
+        )
 
     def _set_interval(self, mean: float | None, half_width: float | None) -> None:
         if mean is not None and half_width is not None:
