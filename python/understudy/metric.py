@@ -16,7 +16,7 @@ each as long as the hypotheses; ``refs[k][i]`` is the k-th reference of segment 
 from __future__ import annotations
 
 import os
-from abc import ABC
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
@@ -85,35 +85,47 @@ class _Scorer(Protocol):
     def __len__(self) -> int: ...
 
 
-class _Normalizing:
-    """A scorer given its text in a Unicode normalisation form first (before any tokenizer)."""
+class _Preparing(ABC):
+    """A scorer whose every text is prepared first (:meth:`prepare`) and then given to ``inner``:
+    Unicode normalisation, a Python library's tokenizer (MeCab, SentencePiece)."""
 
-    def __init__(self, inner: _Scorer, form: str) -> None:
+    def __init__(self, inner: _Scorer) -> None:
         self._inner = inner
-        self._form = form
 
-    def _text(self, lines: list[T]) -> list[T]:
-        return _core.normalize(lines, self._form)
+    @abstractmethod
+    def prepare(self, lines: list[T]) -> list[T]:
+        """``lines`` as ``inner`` is to see them (``None``, a missing reference, stays ``None``)."""
 
     def add_references(self, streams: list[list[str | None]]) -> None:
-        self._inner.add_references([self._text(stream) for stream in streams])
+        self._inner.add_references([self.prepare(stream) for stream in streams])
 
     def refs_per_segment(self) -> NDArray[np.int64]:
         return self._inner.refs_per_segment()
 
     def stats_many(self, systems: list[list[str]]) -> NDArray[np.int64]:
-        return self._inner.stats_many([self._text(hyps) for hyps in systems])
+        return self._inner.stats_many([self.prepare(hyps) for hyps in systems])
 
     def sentence_stats(
         self, hyps: list[str], streams: list[list[str | None]]
     ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
-        return self._inner.sentence_stats(self._text(hyps), [self._text(stream) for stream in streams])
+        return self._inner.sentence_stats(self.prepare(hyps), [self.prepare(stream) for stream in streams])
 
     def pairwise(self, hyps: list[str], refs: list[str]) -> _Pairs:
-        return self._inner.pairwise(self._text(hyps), self._text(refs))
+        return self._inner.pairwise(self.prepare(hyps), self.prepare(refs))
 
     def __len__(self) -> int:
         return len(self._inner)
+
+
+class _Normalizing(_Preparing):
+    """A scorer given its text in a Unicode normalisation form first (before any tokenizer)."""
+
+    def __init__(self, inner: _Scorer, form: str) -> None:
+        super().__init__(inner)
+        self._form = form
+
+    def prepare(self, lines: list[T]) -> list[T]:
+        return _core.normalize(lines, self._form)
 
 
 def check_sentences(name: str, sentences: Sequence[str]) -> list[str]:

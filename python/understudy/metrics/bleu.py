@@ -41,7 +41,7 @@ from understudy.external_tokenizers import (
     external_tokenizer,
     pretokenize,
 )
-from understudy.metric import Family, Metric, RefStreams, _Scorer, check_hyps, check_refs
+from understudy.metric import Family, Metric, RefStreams, _Preparing, _Scorer, check_hyps, check_refs
 from understudy.normalization import normalize
 from understudy.result import Result
 from understudy.scoring import exp, ln
@@ -403,36 +403,16 @@ def tokenizer_for(trg_lang: str) -> str:
     return _LANGUAGE_TOKENIZERS.get(trg_lang, "13a")
 
 
-class _Pretokenizing:
+class _Pretokenizing(_Preparing):
     """A core scorer whose text is first tokenized by a Python library (MeCab, SentencePiece)."""
 
     def __init__(self, core: _core.Scorer, tokenizer: ExternalTokenizer, lowercase: bool) -> None:
-        self._core = core
+        super().__init__(core)
         self._tokenizer = tokenizer
         self._lowercase = lowercase
 
-    def _text(self, lines: list[T]) -> list[T]:
+    def prepare(self, lines: list[T]) -> list[T]:
         return pretokenize(lines, self._tokenizer, self._lowercase)
-
-    def add_references(self, streams: list[list[str | None]]) -> None:
-        self._core.add_references([self._text(stream) for stream in streams])
-
-    def refs_per_segment(self) -> NDArray[np.int64]:
-        return self._core.refs_per_segment()
-
-    def stats_many(self, systems: list[list[str]]) -> NDArray[np.int64]:
-        return self._core.stats_many([self._text(hyps) for hyps in systems])
-
-    def sentence_stats(
-        self, hyps: list[str], streams: list[list[str | None]]
-    ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
-        return self._core.sentence_stats(self._text(hyps), [self._text(stream) for stream in streams])
-
-    def pairwise(self, hyps: list[str], refs: list[str]) -> _core.Pairs:
-        return self._core.pairwise(self._text(hyps), self._text(refs))
-
-    def __len__(self) -> int:
-        return len(self._core)
 
 
 @dataclass(frozen=True)
