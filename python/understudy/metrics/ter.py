@@ -134,12 +134,16 @@ class TERConfig(TextConfig):
 
 
 def score_ter_rows(
-    rows: NDArray[np.integer], config: TERConfig, float32: bool = False
+    rows: NDArray[np.integer],
+    config: TERConfig,
+    float32: bool = False,
+    ref_length: NDArray[np.float64] | None = None,
 ) -> NDArray[np.floating[Any]]:
     """TER (0-100 and above) of each statistics row ``[edits, ref_length * length_scale]``.
 
     Edits over the (average) reference length; 100 when the reference is empty and
-    the hypothesis is not, 0 when both are empty.
+    the hypothesis is not, 0 when both are empty. ``ref_length``, when given, replaces the
+    rows' exact lengths (sacrebleu's float sums, :func:`sacrebleu_length`).
 
     >>> scale = TERConfig.length_scale
     >>> score_ter_rows(np.array([[1, 4 * scale], [3, 0], [0, 0]]), TERConfig()).tolist()
@@ -150,7 +154,7 @@ def score_ter_rows(
         raise ConfigError(f"rows have {rows.shape[1]} columns; TER needs {config.row_width}")
     n = len(rows)
     edits = rows[:, 0].astype(np.float64)
-    ref_len = rows[:, 1] / config.length_scale
+    ref_len = rows[:, 1] / config.length_scale if ref_length is None else np.asarray(ref_length, np.float64)
     if float32:
         edits, ref_len = (
             edits.astype(np.float32).astype(np.float64),
@@ -159,6 +163,23 @@ def score_ter_rows(
     ratio = Weak.of(edits, float32, n).op(Weak.of(ref_len, float32, n), np.divide)
     fallback = Weak.of(np.where(edits > 0, 1.0, 0.0), False, n)
     return ratio.where(ref_len > 0, fallback).op(100, lambda s, h: h * s).array()
+
+
+def sacrebleu_length(rows: NDArray[np.integer]) -> float:
+    """The corpus reference length as sacrebleu 2.6.0 sums it: each segment's average reference
+    length as a float, added in segment order. With 3, 5, 6, ... references per segment that sum
+    carries rounding error, which understudy's exact one does not; ``understudy.sacrebleu`` uses
+    this one, so that its numbers are sacrebleu's to the bit.
+
+    >>> scale = TERConfig.length_scale
+    >>> sacrebleu_length(np.array([[0, 10 * scale // 3], [0, 1 * scale // 3]])) == 10 / 3 + 1 / 3
+    True
+    """
+    total = 0.0
+    # Each quotient is the correctly rounded one, as sacrebleu's own division gives it.
+    for length in (np.asarray(rows)[:, 1] / TERConfig.length_scale).tolist():
+        total += length
+    return total
 
 
 # -- result ----------------------------------------------------------------------------------

@@ -22,7 +22,9 @@ import numpy as np
 import understudy
 from understudy.metric import RefStreams
 from understudy.metrics.bleu import BLEUConfig, score_rows
+from understudy.metrics.ter import sacrebleu_length, score_ter_rows
 from understudy.sacrebleu.metrics.base import BLEUScore, CHRFScore, CompatMetric, Score, Signature, TERScore
+from understudy.stats import Stats
 
 
 class BLEU(CompatMetric, understudy.BLEU):  # type: ignore[misc]
@@ -113,7 +115,18 @@ class CHRF(CompatMetric, understudy.CHRF):  # type: ignore[misc]
 
 
 class TER(CompatMetric, understudy.TER):  # type: ignore[misc]
-    """sacrebleu's ``TER(normalized, no_punct, asian_support, case_sensitive, references)``."""
+    """sacrebleu's ``TER(normalized, no_punct, asian_support, case_sensitive, references)``.
+
+    Its corpus length is sacrebleu's float sum of the segments' average reference lengths
+    (:func:`~understudy.metrics.ter.sacrebleu_length`), so that with 3, 5, 6, ... references
+    per segment the score is sacrebleu's to the last bit; ``understudy.TER`` sums exactly.
+    """
+
+    def _score_of(self, stats: Stats[Any, Any]) -> Score:
+        length = sacrebleu_length(stats.rows)
+        total = stats.total()[None, :]
+        score = float(score_ter_rows(total, self.config, ref_length=np.array([length]))[0])
+        return TERScore(score, int(total[0, 0]), length)
 
 
 METRICS: dict[str, Any] = {"BLEU": BLEU, "CHRF": CHRF, "TER": TER}

@@ -23,6 +23,7 @@ from understudy.metrics.ter import TERResult
 from understudy.result import sacrebleu_text
 from understudy.signature import Signature as _Signature
 from understudy.significance import bootstrap_ci
+from understudy.stats import Stats
 
 SEED_ENV = "SACREBLEU_SEED"
 """The environment variable sacrebleu reads its resampling seed from (``none``: random)."""
@@ -177,11 +178,15 @@ class CompatMetric(Metric[Any]):
     ) -> Any:
         """The corpus score; with ``n_bootstrap > 1`` also its mean and 95% interval by resampling."""
         stats = self.segment_stats(hypotheses, references)
-        score = as_score(stats.score())
+        score = self._score_of(stats)
         if n_bootstrap > 1:
             system = bootstrap_ci(stats, n_bootstrap, seed_from_env()).system
             score._set_interval(system.mean, system.ci)
         return score
+
+    def _score_of(self, stats: Stats[Any, Any]) -> Score:
+        """The sacrebleu score of these statistics (TER sums lengths as sacrebleu does)."""
+        return as_score(stats.score())
 
     def sentence_score(self, hypothesis: str, references: Sequence[str | None]) -> Any:
         """The score of one hypothesis against its references (a list of strings)."""
