@@ -311,3 +311,6 @@ def test_history_and_export_on_the_command_line(tmp_path: Path, capsys: pytest.C
         capsys, "ledger", "import", str(tmp_path / "l.sqlite"), "--ledger", str(tmp_path / "m.sqlite")
     )
     assert code == 0 and "2 record(s) added, 0 already there" in err
+    code, _, err = run_cli(capsys, "ledger", "import", str(tmp_path / "none.sqlite"), *ledger)
+    assert code == 1 and "none.sqlite: no such ledger to import from" in err
+    assert not (tmp_path / "none.sqlite").exists()

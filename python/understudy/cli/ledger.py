@@ -7,11 +7,12 @@ import base64
 import dataclasses
 import hashlib
 import json
+import os
 import sys
 from typing import Any
 
 from understudy._atomic import atomic_write
-from understudy.cli.output import add_command
+from understudy.cli.output import CliError, add_command
 from understudy.cli.significance import print_paired
 from understudy.cli.table import Table, emit
 from understudy.ledger import LEDGER_ENV, Ledger, Record, default_location
@@ -242,6 +243,8 @@ def run_export(args: argparse.Namespace) -> int:
 
 def run_import(args: argparse.Namespace) -> int:
     """Add another ledger's records this one lacks."""
+    if args.source != ":memory:" and not os.path.exists(args.source):
+        raise CliError(f"{args.source}: no such ledger to import from")
     with Ledger(args.source) as source, Ledger(args.ledger) as ledger:
         added, present = ledger.import_records(source)
     sys.stderr.write(f"understudy: {added} record(s) added, {present} already there\n")
