@@ -1,0 +1,219 @@
+"""Soft pairwise accuracy (SPA; Thompson et al. 2024), the WMT24 metrics task's system-level statistic.
+
+For every pair of systems, a paired permutation test on segment scores gives the p-value of
+"system i is better than system j", once from the human scores and once from the metric's;
+SPA is one minus the mean absolute difference of the two p-values over the pairs. It is
+mt-metrics-eval's ``pce.compute_one_minus_pce`` of ``pce.compute_pairwise_p_values``, with the
+same permutations: ``numpy.random.default_rng(seed).random((n, segments), float32)`` rounded to
+0/1 (seed 4 and 1000 permutations as there), the systems in the order given.
+
+One difference, on purpose: a permuted difference can equal the observed one exactly (MQM
+scores are discrete: 13 of the 78,000 comparisons of the WMT21 TED zh-en systems), and
+mt-metrics-eval decides such a tie by float32 rounding, which moves with the BLAS kernel, the
+memory layout and the thread count. Here every comparison is exact and a tie counts as "at least
+as large". Scores that are decimals of at most 9 places (MQM, COMET's printed scores) are summed
+as those decimals, in fixed point (:func:`fixed_point`); other scores are summed as the float64
+numbers they are, by float64 sums where their error bound decides, by an exactly rounded sum
+(:func:`math.fsum`) where it does not.
+
+Segments without a human score (NaN) for any system are left out, for the human and the metric
+p-values alike (mt-metrics-eval needs the same segments scored for every system).
+
+>>> human = [[0.0, -1.0, 0.0, -5.0], [-1.0, -1.0, -2.0, -5.0], [-6.0, -2.0, -1.0, -9.0]]
+>>> soft_pairwise_accuracy(human, human).value  # a metric that is the human scores
+1.0
+>>> metric = [[-6.0, -2.0, -1.0, -9.0], [-1.0, -1.0, -2.0, -5.0], [0.0, -1.0, 0.0, -5.0]]
+>>> soft_pairwise_accuracy(metric, human).value < 0.5  # one that turns them around
+True
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from understudy.errors import ConfigError, InputError
+
+DEFAULT_PERMUTATIONS = 1000
+DEFAULT_SEED = 4
+"""mt-metrics-eval's seed for SPA's permutations."""
+
+_EPSILON = 2.0**-52
+
+
+def _matrix(values: ArrayLike, what: str, missing: bool) -> NDArray[np.float64]:
+    """``values`` as a systems x segments float64 matrix; NaN only where ``missing`` allows it."""
+    try:
+        out = np.array(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InputError(f"the {what} scores are not a matrix of numbers") from None
+    if out.ndim != 2 or out.shape[0] < 2 or out.shape[1] < 1:
+        raise InputError(f"the {what} scores need at least 2 systems and 1 segment, got shape {out.shape}")
+    bad = np.isinf(out) | (np.isnan(out) if not missing else False)
+    if bad.any():
+        i, j = (int(k) for k in np.argwhere(bad)[0])
+        raise InputError(f"the {what} score of system {i + 1}, segment {j + 1} is not a finite number")
+    return out
+
+
+def _check_counts(permutations: int, seed: int) -> None:
+    if isinstance(permutations, bool) or not isinstance(permutations, int) or permutations < 1:
+        raise ConfigError(f"permutations must be a whole number of at least 1, got {permutations!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ConfigError(f"seed must be a whole number of at least 0, got {seed!r}")
+
+
+class PermutationSigns:
+    """The permutations of a paired test over ``segments`` segments, drawn as mt-metrics-eval draws
+    them, and the exact p-values of every pair of systems under them.
+
+    >>> signs = PermutationSigns(5, permutations=10, seed=4)
+    >>> same = [0.8, 0.9, 0.7, 1.0, 0.6]
+    >>> float(signs.p_values([same, same])[0, 1])  # every permuted difference ties the observed 0
+    1.0
+    """
+
+    def __init__(self, segments: int, permutations: int = DEFAULT_PERMUTATIONS, seed: int = DEFAULT_SEED):
+        _check_counts(permutations, seed)
+        draws = np.random.default_rng(seed).random(size=(permutations, segments), dtype=np.float32)
+        # rint rounds a draw of exactly 0.5 to 0: such a segment is swapped, as below 0.5.
+        self.swapped: NDArray[np.float64] = (draws <= 0.5).astype(np.float64)
+        self.permutations = permutations
+        self.segments = segments
+        self.seed = seed
+
+    def p_values(self, scores: ArrayLike) -> NDArray[np.float64]:
+        """For ``i < j``, the share of permutations whose difference of system sums is at least the
+        observed ``sum(scores[i]) - sum(scores[j])``; NaN on and below the diagonal."""
+        s = _matrix(scores, "metric", missing=False)
+        if s.shape[1] != self.segments:
+            raise InputError(f"{s.shape[1]} segments for permutations of {self.segments}")
+        n = s.shape[0]
+        out = np.full((n, n), np.nan)
+        i, j = np.triu_indices(n, 1)
+        out[i, j] = self._counts(s, i, j) / self.permutations
+        return out
+
+    def _counts(self, s: NDArray[np.float64], i: NDArray[np.intp], j: NDArray[np.intp]) -> NDArray[np.int64]:
+        # The permuted difference is at least the observed one exactly when the swapped
+        # segments' differences sum to at most 0.
+        fixed = fixed_point(s, self.segments)
+        if fixed is not None:  # whole numbers below 2**53: float64 sums are exact in any order
+            sums = self.swapped @ fixed.T
+            exact: NDArray[np.int64] = np.sum(sums[:, i] - sums[:, j] <= 0, axis=0)
+            return exact
+        sums = self.swapped @ s.T
+        bound = (self.segments + 2) * _EPSILON * (self.swapped @ np.abs(s).T)
+        difference = sums[:, i] - sums[:, j]
+        margin = bound[:, i] + bound[:, j]
+        counts: NDArray[np.int64] = np.sum(difference < -margin, axis=0)
+        for row, pair in np.argwhere(np.abs(difference) <= margin):
+            taken = self.swapped[row] > 0
+            total = math.fsum(np.concatenate([s[i[pair], taken], -s[j[pair], taken]]))
+            counts[pair] += total <= 0
+        return counts
+
+
+def fixed_point(scores: NDArray[np.float64], terms: int) -> NDArray[np.float64] | None:
+    """``scores`` as whole numbers (scaled by the smallest power of ten up to 10**9 that makes every
+    score the float64 nearest a decimal of that many places), when sums of ``terms`` of them stay
+    below 2**53; else None.
+
+    >>> fixed_point(np.array([[-1.1, 0.0, -25.0]]), 10)
+    array([[ -11.,    0., -250.]])
+    >>> fixed_point(np.array([[0.1 + 0.2]]), 10) is None
+    True
+    """
+    for places in range(10):
+        scale = 10.0**places
+        whole = np.round(scores * scale)
+        if np.abs(whole).max(initial=0.0) * terms >= 2.0**53:
+            return None
+        if np.array_equal(whole / scale, scores):
+            return whole
+    return None
+
+
+@dataclass(frozen=True)
+class SoftPairwiseAccuracy:
+    """SPA and the two p-value matrices it compares (NaN on and below the diagonal)."""
+
+    value: float
+    human_p: NDArray[np.float64]
+    metric_p: NDArray[np.float64]
+    segments: int
+    permutations: int
+    seed: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """The numbers as JSON takes them."""
+
+        def rows(m: NDArray[np.float64]) -> list[list[float | None]]:
+            return [[None if np.isnan(v) else float(v) for v in row] for row in m]
+
+        return {
+            "value": self.value,
+            "segments": self.segments,
+            "permutations": self.permutations,
+            "seed": self.seed,
+            "human_p": rows(self.human_p),
+            "metric_p": rows(self.metric_p),
+        }
+
+
+def one_minus_pce(human_p: NDArray[np.float64], metric_p: NDArray[np.float64]) -> float:
+    """One minus the mean absolute difference of two p-value matrices' upper triangles."""
+    upper = np.triu_indices(human_p.shape[0], 1)
+    return float(1.0 - np.mean(np.abs(human_p - metric_p)[upper]))
+
+
+def rated_segments(human: ArrayLike) -> NDArray[np.bool_]:
+    """The segments every system has a human score for."""
+    return np.asarray(~np.isnan(_matrix(human, "human", missing=True)).any(axis=0), dtype=np.bool_)
+
+
+def soft_pairwise_accuracy(
+    metric: ArrayLike,
+    human: ArrayLike,
+    permutations: int = DEFAULT_PERMUTATIONS,
+    seed: int = DEFAULT_SEED,
+    signs: PermutationSigns | None = None,
+) -> SoftPairwiseAccuracy:
+    """SPA of ``metric`` against ``human`` (both systems x segments; NaN for a human score missing).
+
+    ``signs`` reuses drawn permutations (for many metrics on the same segments).
+    """
+    h = _matrix(human, "human", missing=True)
+    m = _matrix(metric, "metric", missing=False)
+    if h.shape != m.shape:
+        raise InputError(f"human scores of shape {h.shape} and metric scores of shape {m.shape}")
+    keep = rated_segments(h)
+    if not keep.any():
+        raise InputError("no segment has a human score for every system")
+    if signs is None or (signs.segments, signs.permutations, signs.seed) != (
+        int(keep.sum()),
+        permutations,
+        seed,
+    ):
+        signs = PermutationSigns(int(keep.sum()), permutations, seed)
+    human_p = signs.p_values(h[:, keep])
+    metric_p = signs.p_values(m[:, keep])
+    return SoftPairwiseAccuracy(
+        one_minus_pce(human_p, metric_p), human_p, metric_p, int(keep.sum()), signs.permutations, signs.seed
+    )
+
+
+__all__ = [
+    "DEFAULT_PERMUTATIONS",
+    "DEFAULT_SEED",
+    "PermutationSigns",
+    "SoftPairwiseAccuracy",
+    "fixed_point",
+    "one_minus_pce",
+    "rated_segments",
+    "soft_pairwise_accuracy",
+]

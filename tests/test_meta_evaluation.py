@@ -1,0 +1,194 @@
+"""WMT24's meta-evaluation statistics against mt-metrics-eval's own numbers on the WMT21 TED zh-en
+MQM data (tests/fixtures/mtme_ted.json, made by scripts/mtme_fixtures.py with mt-metrics-eval,
+which CI cannot install), and against exact counts computed here."""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import math
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import pytest
+from understudy import BLEU, CHRF
+from understudy.correlation.spa import PermutationSigns, fixed_point, one_minus_pce, soft_pairwise_accuracy
+from understudy.correlation.ties import tie_calibrated_accuracy
+from understudy.errors import ConfigError, InputError
+
+from .conftest import REPO
+from .test_correlation import SYSTEMS, TED
+
+FIXTURE = json.loads((REPO / "tests" / "fixtures" / "mtme_ted.json").read_text(encoding="utf-8"))
+
+
+def lines(name: str) -> list[str]:
+    return (TED / f"{name}.txt").read_text(encoding="utf-8").splitlines()
+
+
+@pytest.fixture(scope="module")
+def human() -> dict[str, np.ndarray]:
+    if not (TED / "mqm_segment_scores.tsv").exists():
+        pytest.skip(f"WMT21 TED data not found at {TED}")
+    full = np.full((len(SYSTEMS), 529), np.nan)
+    for row in (TED / "mqm_segment_scores.tsv").read_text(encoding="utf-8").splitlines()[1:]:
+        system, segment, score = row.split("\t")
+        if system in SYSTEMS:
+            full[SYSTEMS.index(system), int(segment) - 1] = float(score)
+    out = {"full": full}
+    for name, cells in FIXTURE["gaps"].items():
+        out[name] = full.copy()
+        out[name][tuple(np.array(cells).T)] = np.nan
+    return out
+
+
+def synthetic_comet(ref: list[str]) -> np.ndarray:
+    """scripts/synthetic_comet.py's numbers, as the fixture script took them (4 decimals)."""
+    chrf = CHRF(references=[ref])
+    rng = np.random.default_rng(2017)
+    rows = []
+    for system in SYSTEMS:
+        quality = chrf.sentence_scores(lines(system)) / 100
+        noisy = 0.5 + 0.45 * np.tanh(2.5 * (quality - 0.45)) + rng.normal(0, 0.04, len(quality))
+        rows.append([float(f"{v:.4f}") for v in np.clip(noisy, 0, 1)])
+    return np.array(rows)
+
+
+@pytest.fixture(scope="module")
+def metrics(human: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Sentence BLEU, chrF, chrF++ against ref-B, and the COMET-style scores: the fixture's inputs,
+    checked by their SHA-256 against those the oracle (sacrebleu) computed."""
+    ref = lines("ref-B")
+    scorers = {"BLEU": BLEU(effective_order=True), "chrF": CHRF(), "chrF++": CHRF(word_order=2)}
+    out = {
+        name: np.array([m.sentence_scores(lines(s), [ref]) for s in SYSTEMS]) for name, m in scorers.items()
+    }
+    out["COMET-style"] = synthetic_comet(ref)
+    for name, matrix in out.items():
+        assert hashlib.sha256(matrix.tobytes()).hexdigest() == FIXTURE["metric_sha256"][name], name
+    return out
+
+
+def exact_ties(
+    scores: np.ndarray, permutations: int, seed: int, decimal: bool = True
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per pair i < j: how often the permuted difference is at least the observed one, and how often
+    exactly equal, in whole numbers: each score as the shortest decimal that reads back as it
+    (``decimal``) or as the binary fraction it is, over their common denominator."""
+    draws = np.random.default_rng(seed).random((permutations, scores.shape[1]), dtype=np.float32)
+    exact = [[Fraction(repr(float(v))) if decimal else Fraction(float(v)) for v in row] for row in scores]
+    denominator = math.lcm(*(f.denominator for row in exact for f in row))
+    whole = np.array([[int(f * denominator) for f in row] for row in exact], dtype=object)
+    sums = (draws <= 0.5).astype(object) @ whole.T
+    i, j = np.triu_indices(len(scores), 1)
+    difference = sums[:, i] - sums[:, j]
+    return np.sum(difference <= 0, axis=0).astype(int), np.sum(difference == 0, axis=0).astype(int)
+
+
+def upper(matrix: Any) -> np.ndarray:
+    m = np.array(matrix, dtype=np.float64)
+    return m[np.triu_indices(len(m), 1)]
+
+
+@pytest.mark.parametrize("case", FIXTURE["spa"], ids=lambda c: f"{c['human']}-{c['metric']}-{c['seed']}")
+def test_spa_is_mt_metrics_evals_with_its_ties_settled_exactly(
+    case: dict[str, Any], human: dict[str, np.ndarray], metrics: dict[str, np.ndarray]
+) -> None:
+    h, n, seed = human[case["human"]], case["permutations"], case["seed"]
+    got = soft_pairwise_accuracy(metrics[case["metric"]], h, n, seed)
+    # The metric's p-values are mt-metrics-eval's, every one.
+    assert np.array_equal(upper(got.metric_p), upper(case["metric_p"]))
+    # The human's (MQM, discrete) differ only where a permuted difference ties the observed one:
+    # mt-metrics-eval's float32 sums count some ties and miss others; here each tie counts.
+    kept = ~np.isnan(h).any(axis=0)
+    at_least, ties = exact_ties(h[:, kept], n, seed)
+    theirs = np.round(upper(case["human_p"]) * n).astype(int)
+    assert np.array_equal(upper(got.human_p), at_least / n)
+    assert np.all((theirs <= at_least) & (at_least - theirs <= ties))
+    assert ties.sum() > 0 and (theirs != at_least).any()  # the data has such ties
+    # With mt-metrics-eval's human p-values, SPA is its number to the bit.
+    assert one_minus_pce(np.array(case["human_p"], dtype=np.float64), got.metric_p) == case["spa"]
+    assert got.value == one_minus_pce(got.human_p, got.metric_p)
+
+
+def test_spa_ties_on_the_ted_data_are_13_of_78000(human: dict[str, np.ndarray]) -> None:
+    _, ties = exact_ties(human["full"], 1000, 4)
+    assert ties.sum() == 13
+
+
+@pytest.mark.parametrize(
+    "case", FIXTURE["acc_eq"], ids=lambda c: f"{c['human']}-{c['metric']}-{c['average_by']}"
+)
+def test_acc_eq_is_mt_metrics_evals_to_the_bit(
+    case: dict[str, Any], human: dict[str, np.ndarray], metrics: dict[str, np.ndarray]
+) -> None:
+    rows, cols = case["systems"], case["segments"]
+    by = {"sys": "system"}.get(case["average_by"], case["average_by"])
+    got = tie_calibrated_accuracy(
+        metrics[case["metric"]][:rows, :cols], human[case["human"]][:rows, :cols], by
+    )
+    assert (got.value, got.threshold) == (case["acc_eq"], case["threshold"])
+
+
+def brute_acc_eq(metric: np.ndarray, human: np.ndarray, threshold: float) -> float:
+    """The mean over the groups (rows) of the share of pairs right at ``threshold``, in Fractions."""
+    shares = []
+    for m, h in zip(metric, human, strict=True):
+        pairs = [(i, j) for i, j in itertools.combinations(range(len(h)), 2) if not np.isnan(h[i] + h[j])]
+        if not pairs:
+            continue
+        right = 0
+        for i, j in pairs:
+            tied = abs(m[i] - m[j]) <= threshold
+            right += (h[i] == h[j]) if tied else (h[i] != h[j] and (h[i] > h[j]) == (m[i] > m[j]))
+        shares.append(Fraction(right, len(pairs)))
+    return float(sum(shares) / len(shares))
+
+
+def test_acc_eq_is_the_best_accuracy_over_every_threshold() -> None:
+    rng = np.random.default_rng(5)
+    for _ in range(30):
+        systems, segments = rng.integers(2, 6), rng.integers(1, 9)
+        human = rng.integers(-3, 1, (systems, segments)).astype(float)
+        human[rng.random(human.shape) < 0.15] = np.nan
+        metric = np.round(rng.random((systems, segments)), int(rng.integers(1, 3)))
+        for by, grouped in (("system", (metric, human)), ("item", (metric.T, human.T))):
+            m, h = grouped
+            if not any((~np.isnan(row)).sum() >= 2 for row in h):
+                with pytest.raises(InputError, match="no pair"):
+                    tie_calibrated_accuracy(metric, human, by)
+                continue
+            got = tie_calibrated_accuracy(metric, human, by)
+            candidates = {0.0} | {abs(a - b) for row in m for a, b in itertools.combinations(row, 2)}
+            best = max(brute_acc_eq(m, h, t) for t in candidates)
+            assert math.isclose(got.value, best, rel_tol=1e-12)
+            assert math.isclose(brute_acc_eq(m, h, got.threshold), best, rel_tol=1e-12)
+
+
+def test_spa_counts_agree_with_exact_fractions_on_binary_floats() -> None:
+    # Scores that are no short decimals go the float64 way, with exact sums where rounding could
+    # decide: built so that many permuted differences tie the observed one exactly.
+    rng = np.random.default_rng(9)
+    base = rng.random(40) / 3
+    scores = np.vstack([base, base + 0.0, base[::-1].copy(), rng.random(40) / 7])
+    scores[1, :20] = scores[0, :20]
+    assert fixed_point(scores, 40) is None
+    signs = PermutationSigns(40, permutations=300, seed=11)
+    want, ties = exact_ties(scores, 300, 11, decimal=False)
+    assert ties.sum() > 0
+    assert np.array_equal(upper(signs.p_values(scores)), want / 300)
+
+
+def test_bad_input_is_refused_by_name() -> None:
+    with pytest.raises(InputError, match="system 2, segment 3 is not a finite number"):
+        soft_pairwise_accuracy([[1, 2, 3], [1, 2, np.nan]], [[1, 2, 3], [1, 2, 3]])
+    with pytest.raises(InputError, match="shape"):
+        tie_calibrated_accuracy([[1, 2], [3, 4]], [[1, 2, 3], [1, 2, 3]])
+    with pytest.raises(ConfigError, match="permutations"):
+        soft_pairwise_accuracy([[1, 2], [3, 4]], [[1, 2], [3, 4]], permutations=0)
+    with pytest.raises(ConfigError, match="average_by"):
+        tie_calibrated_accuracy([[1, 2], [3, 4]], [[1, 2], [3, 4]], "segment")
+    with pytest.raises(InputError, match="every system"):
+        soft_pairwise_accuracy([[1, 2], [3, 4]], [[np.nan, 2], [3, np.nan]])
