@@ -22,6 +22,7 @@ unrated, ``gaps-cells`` also 5% of single cells (seeded).
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import json
 import subprocess
@@ -32,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import scipy.stats
 
 REPO = Path(__file__).resolve().parent.parent
 DATA = REPO.parent / "shared" / "data" / "wmt21-ted-zh-en-mqm"
@@ -115,10 +117,10 @@ def load(mtme: Path) -> types.SimpleNamespace:
     return types.SimpleNamespace(data=data, pce=pce, stats=stats, tau=tau_optimization)
 
 
-def timed(record: dict[str, Any], call: Any, *args: Any) -> Any:
-    """``call(*args)``, its seconds kept in ``record``."""
+def timed(record: dict[str, Any], call: Any, *args: Any, **kwargs: Any) -> Any:
+    """``call(*args, **kwargs)``, its seconds kept in ``record``."""
     start = time.perf_counter()
-    value = call(*args)
+    value = call(*args, **kwargs)
     record["seconds"] = round(time.perf_counter() - start, 3)
     return value
 
@@ -177,6 +179,130 @@ def acc_eq_cases(
     return cases
 
 
+def perm_both_cases(
+    m: types.SimpleNamespace, human: dict[str, np.ndarray], metrics: dict[str, np.ndarray]
+) -> list[Any]:
+    """PERM-BOTH (``PermutationSigDiff``) p-values between two metrics, each after
+    ``numpy.random.seed(seed)``, for Pearson by none/sys/item, SPA and acc-eq; and the pairs test
+    WMT24 runs for acc-eq (``PairwisePermutationSigDiff``)."""
+    n = len(SYSTEMS)
+    pce = functools.partial(m.stats.PairwiseConfidenceError, num_sys=n, filter_nones=False)
+    plan = [
+        ("pearson", "none", scipy.stats.pearsonr, {}, 1000, 1000, "full"),
+        ("pearson", "none", scipy.stats.pearsonr, {}, 1000, 100, "full"),
+        ("pearson", "sys", scipy.stats.pearsonr, {}, 200, 50, "gaps-cells"),
+        ("pearson", "item", scipy.stats.pearsonr, {}, 20, 10, "full"),
+        ("spa", "none", pce, {}, 60, 20, "full"),
+        ("acc-eq", "item", m.stats.KendallWithTiesOpt, {"sample_rate": 1.0}, 12, 12, "full"),
+    ]
+    cases = []
+    for pair in (("chrF", "BLEU"), ("COMET-style", "chrF++")):
+        for statistic, average_by, fn, extra, k, block, gold in plan:
+            a, b = (m.stats.Correlation(n, packed(human[gold]), packed(metrics[x])) for x in pair)
+            record: dict[str, Any] = {"metrics": list(pair), "statistic": statistic, "average_by": average_by}
+            record |= {"human": gold, "k": k, "block_size": block, "early_min": 0.02, "early_max": 0.5}
+            record["seed"] = seed = 100 + len(cases)
+            np.random.seed(seed)
+            params = m.stats.PermutationSigDiffParams(block, 0.02, 0.5)
+            p, delta, used, _ = timed(
+                record, m.stats.PermutationSigDiff, b, a, fn, average_by, k, params, False, **extra
+            )
+            record |= {"p_value": float(p), "delta": float(delta), "resamples": int(used)}
+            cases.append(record)
+            print(
+                f"perm-both {pair} {statistic} {average_by}: {p} {delta} {used} ({record['seconds']} s)",
+                file=sys.stderr,
+            )
+        for average_by, k, block in (("item", 100, 20), ("sys", 40, 40)):
+            a, b = (m.stats.Correlation(n, packed(human["full"]), packed(metrics[x])) for x in pair)
+            record = {
+                "metrics": list(pair),
+                "statistic": "acc-eq-pairs",
+                "average_by": average_by,
+                "human": "full",
+            }
+            record |= {"k": k, "block_size": block, "early_min": 0.02, "early_max": 0.5}
+            record["seed"] = seed = 100 + len(cases)
+            np.random.seed(seed)
+            params = m.stats.PermutationSigDiffParams(block, 0.02, 0.5)
+            p, delta, used, _ = timed(
+                record, m.stats.PairwisePermutationSigDiff, b, a, "acc23", average_by, k, params
+            )
+            record |= {"p_value": float(p), "delta": float(delta), "resamples": int(used)}
+            cases.append(record)
+            print(f"pairs {pair} {average_by}: {p} {delta} {used} ({record['seconds']} s)", file=sys.stderr)
+    return cases
+
+
+def cluster_cases(
+    m: types.SimpleNamespace, human: dict[str, np.ndarray], metrics: dict[str, np.ndarray]
+) -> list[Any]:
+    """WMT's significance clusters (``CompareMetrics``, ``AssignRanks``) of the four metrics, after
+    ``numpy.random.seed(seed)``."""
+    n = len(SYSTEMS)
+    corrs = {k: m.stats.Correlation(n, packed(human["full"]), packed(v)) for k, v in metrics.items()}
+    cases = []
+    for statistic, average_by, k, block, perm_test, extra in (
+        ("pearson", "none", 1000, 100, "scores", {}),
+        ("pearson", "item", 30, 10, "scores", {}),
+        ("acc-eq", "item", 100, 100, "pairs", {"sample_rate": 1.0}),
+    ):
+        seed = 200 + len(cases)
+        np.random.seed(seed)
+        psd = m.stats.PermutationSigDiffParams(block, 0.02, 0.5)
+        fn = scipy.stats.pearsonr if statistic == "pearson" else m.stats.KendallWithTiesOpt
+        record: dict[str, Any] = {
+            "statistic": statistic,
+            "average_by": average_by,
+            "k": k,
+            "block_size": block,
+        }
+        record |= {"perm_test": perm_test, "seed": seed, "alpha": 0.05}
+        ranked, sig, _, _ = timed(
+            record,
+            m.data.CompareMetrics,
+            corrs,
+            fn,
+            average_by,
+            k,
+            psd,
+            0.05,
+            False,
+            perm_test,
+            None,
+            **extra,
+        )
+        record["order"] = list(ranked)
+        record["values"] = [float(v[0]) for v in ranked.values()]
+        record["ranks"] = [int(v[1]) for v in ranked.values()]
+        record["p_values"] = [[float(v) for v in row] for row in sig]
+        cases.append(record)
+        print(
+            f"clusters {statistic} {average_by}: {record['order']} {record['ranks']} ({record['seconds']} s)",
+            file=sys.stderr,
+        )
+    seed = 200 + len(cases)
+    np.random.seed(seed)
+    record = {
+        "statistic": "spa",
+        "average_by": "none",
+        "k": 40,
+        "block_size": 20,
+        "perm_test": "scores",
+        "seed": seed,
+        "alpha": 0.05,
+    }
+    psd = m.stats.PermutationSigDiffParams(20, 0.02, 0.5)
+    ranked, sig, _, _ = timed(record, m.data.CompareMetricsWithPairwiseConfidenceError, corrs, 40, psd, 0.05)
+    record["order"] = list(ranked)
+    record["values"] = [float(v[0]) for v in ranked.values()]
+    record["ranks"] = [int(v[1]) for v in ranked.values()]
+    record["p_values"] = [[float(v) for v in row] for row in sig]
+    cases.append(record)
+    print(f"clusters spa: {record['order']} {record['ranks']} ({record['seconds']} s)", file=sys.stderr)
+    return cases
+
+
 def main() -> int:
     """Compute every number and write the fixture."""
     parser = argparse.ArgumentParser(
@@ -202,6 +328,8 @@ def main() -> int:
     }
     fixture["spa"] = spa_cases(m, human, metrics)
     fixture["acc_eq"] = acc_eq_cases(m, human, metrics)
+    fixture["perm_both"] = perm_both_cases(m, human, metrics)
+    fixture["clusters"] = cluster_cases(m, human, metrics)
     args.out.write_text(json.dumps(fixture, indent=1) + "\n", encoding="utf-8")
     return 0
 

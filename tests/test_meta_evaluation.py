@@ -14,6 +14,8 @@ from typing import Any
 import numpy as np
 import pytest
 from understudy import BLEU, CHRF
+from understudy.correlation.grouped import grouped_statistic
+from understudy.correlation.perm_both import EarlyStopping, PermBoth, clusters, pairs_perm_both, perm_both
 from understudy.correlation.spa import PermutationSigns, fixed_point, one_minus_pce, soft_pairwise_accuracy
 from understudy.correlation.ties import tie_calibrated_accuracy
 from understudy.errors import ConfigError, InputError
@@ -192,3 +194,53 @@ def test_bad_input_is_refused_by_name() -> None:
         tie_calibrated_accuracy([[1, 2], [3, 4]], [[1, 2], [3, 4]], "segment")
     with pytest.raises(InputError, match="every system"):
         soft_pairwise_accuracy([[1, 2], [3, 4]], [[np.nan, 2], [3, np.nan]])
+
+
+@pytest.mark.parametrize(
+    "case",
+    FIXTURE.get("perm_both", []),
+    ids=lambda c: f"{'-'.join(c['metrics'])}-{c['statistic']}-{c['average_by']}-{c['block_size']}",
+)
+def test_perm_both_is_mt_metrics_evals(
+    case: dict[str, Any], human: dict[str, np.ndarray], metrics: dict[str, np.ndarray]
+) -> None:
+    better, worse = (metrics[m] for m in case["metrics"])
+    by = {"sys": "system"}.get(case["average_by"], case["average_by"])
+    stopping = EarlyStopping(case["block_size"], case["early_min"], case["early_max"])
+    h = human[case["human"]]
+    if case["statistic"] == "acc-eq-pairs":
+        got = pairs_perm_both(better, worse, h, by, case["k"], case["seed"], stopping)
+    else:
+        got = perm_both(case["statistic"], better, worse, h, by, case["k"], case["seed"], stopping)
+    assert (got.p_value, got.resamples) == (case["p_value"], case["resamples"])
+    assert got.delta == pytest.approx(case["delta"], rel=1e-9, abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    "case", FIXTURE.get("clusters", []), ids=lambda c: f"{c['statistic']}-{c['average_by']}"
+)
+def test_clusters_are_mt_metrics_evals(
+    case: dict[str, Any], human: dict[str, np.ndarray], metrics: dict[str, np.ndarray]
+) -> None:
+    h, by = human["full"], case["average_by"]
+    stopping = EarlyStopping(case["block_size"])
+    if case["statistic"] == "spa":
+        values = {m: soft_pairwise_accuracy(s, h).value for m, s in metrics.items()}
+    elif case["statistic"] == "acc-eq":
+        values = {m: tie_calibrated_accuracy(s, h, by).value for m, s in metrics.items()}
+    else:
+        values = {m: grouped_statistic(case["statistic"], s, h, by) for m, s in metrics.items()}
+
+    def test(better: str, worse: str, rng: np.random.RandomState) -> PermBoth:
+        a, b = metrics[better], metrics[worse]
+        if case["perm_test"] == "pairs":
+            return pairs_perm_both(a, b, h, by, case["k"], stopping=stopping, rng=rng)
+        return perm_both(case["statistic"], a, b, h, by, case["k"], stopping=stopping, rng=rng)
+
+    got = clusters(values, test, case["statistic"], by, case["alpha"], case["seed"])
+    assert list(got.metrics) == case["order"]
+    # SPA's own value settles MQM ties exactly (above), so it may differ by a few in 78,000.
+    close = {"abs": 2e-4} if case["statistic"] == "spa" else {"rel": 1e-12}
+    assert list(got.values) == pytest.approx(case["values"], **close)
+    assert list(got.ranks) == case["ranks"]
+    assert np.array_equal(np.array(got.p_values), np.array(case["p_values"]))

@@ -106,15 +106,38 @@ class PermutationSigns:
             sums = self.swapped @ fixed.T
             exact: NDArray[np.int64] = np.sum(sums[:, i] - sums[:, j] <= 0, axis=0)
             return exact
-        sums = self.swapped @ s.T
-        bound = (self.segments + 2) * _EPSILON * (self.swapped @ np.abs(s).T)
-        difference = sums[:, i] - sums[:, j]
-        margin = bound[:, i] + bound[:, j]
-        counts: NDArray[np.int64] = np.sum(difference < -margin, axis=0)
-        for row, pair in np.argwhere(np.abs(difference) <= margin):
+        counts: NDArray[np.int64] = self.counts_of_many(s[None], i, j, self.margin(s))[0]
+        return counts
+
+    def margin(self, magnitudes: NDArray[np.float64]) -> NDArray[np.float64]:
+        """Per permutation and pair ``i < j`` (``triu_indices`` order), a bound on the rounding error
+        of a float64 difference of swapped sums, for scores at most ``magnitudes`` in absolute value
+        (systems x segments): ``(segments + 2) * 2**-52`` times the sums of the magnitudes, more
+        than twice the error of any summation order of that many terms."""
+        bound = (self.segments + 2) * _EPSILON * (self.swapped @ np.abs(magnitudes).T)
+        i, j = np.triu_indices(len(magnitudes), 1)
+        out: NDArray[np.float64] = bound[:, i] + bound[:, j]
+        return out
+
+    def counts_of_many(
+        self,
+        blocks: NDArray[np.float64],
+        i: NDArray[np.intp],
+        j: NDArray[np.intp],
+        margin: NDArray[np.float64],
+    ) -> NDArray[np.int64]:
+        """For each systems x segments matrix of ``blocks``, how many permutations give each pair
+        ``(i, j)`` a difference at least the observed one: float64 sums where ``margin`` (from
+        :meth:`margin`) decides, exactly rounded sums where it does not."""
+        many, systems, segments = blocks.shape
+        flat = blocks.transpose(2, 0, 1).reshape(segments, many * systems)
+        sums = (self.swapped @ flat).reshape(self.permutations, many, systems)
+        difference = sums[:, :, i] - sums[:, :, j]
+        counts: NDArray[np.int64] = np.sum(difference < -margin[:, None, :], axis=0)
+        for row, block, pair in np.argwhere(np.abs(difference) <= margin[:, None, :]):
             taken = self.swapped[row] > 0
-            total = math.fsum(np.concatenate([s[i[pair], taken], -s[j[pair], taken]]))
-            counts[pair] += total <= 0
+            both = np.concatenate([blocks[block, i[pair], taken], -blocks[block, j[pair], taken]])
+            counts[block, pair] += math.fsum(both) <= 0
         return counts
 
 

@@ -32,6 +32,7 @@ sum, mt-metrics-eval's, ends a last bit off here: 1.0000000000000002.)
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -52,7 +53,7 @@ class TieCalibrated:
     groups: int
 
 
-def groups(matrix: NDArray[np.float64], average_by: str) -> NDArray[np.float64]:
+def groups(matrix: NDArray[Any], average_by: str) -> NDArray[Any]:
     """``matrix`` (systems x segments) as rows of the groups ``average_by`` names."""
     if average_by == "none":
         return matrix.reshape(1, -1)

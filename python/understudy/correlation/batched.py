@@ -1,0 +1,180 @@
+"""Statistics of many resampled metric score vectors at once, for the PERM-BOTH test.
+
+A permutation test between two metrics mixes their (z-scored) scores a thousand times and computes
+the statistic of each mixture; one at a time, that is what makes mt-metrics-eval's test slow. Each
+class here takes a block of mixtures, ``(resamples, cells)``, and returns one value per mixture:
+
+- :class:`GroupedPearson`: Pearson's r within each group (a system's segments, an item's systems,
+  or everything), averaged over the groups whose r is defined;
+- :class:`BatchedSpa`: soft pairwise accuracy, every mixture's p-values from one matrix product;
+- :class:`PerMixture`: any statistic, one mixture at a time (acc-eq, whose threshold is searched
+  anew for each mixture, and the rest).
+
+A cell is one score of one system on one segment, in the order :class:`Layout` gives.
+
+>>> layout = Layout(np.array([[1.0, 2.0, 3.0], [2.0, 2.5, 1.0]]), "system")
+>>> pearson = GroupedPearson(layout)
+>>> mixture = np.array([[1.0, 2.0, 3.0, 3.0, 2.0, 1.0]])  # r = 1, then 1 / sqrt(7 / 3) = 0.6547
+>>> [round(float(v), 4) for v in pearson(mixture)]
+[0.8273]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+from numpy.typing import NDArray
+
+from understudy.correlation.spa import PermutationSigns, one_minus_pce, rated_segments
+from understudy.correlation.ties import groups
+
+
+class Layout:
+    """The cells a grouped statistic sees: the rows of ``average_by``'s groups, one after another,
+    without the cells whose human score is missing (NaN)."""
+
+    def __init__(self, human: NDArray[np.float64], average_by: str):
+        rows = groups(human, average_by)
+        self.shape = human.shape
+        self.average_by = average_by
+        flat = np.arange(human.size).reshape(human.shape)
+        order: NDArray[np.intp] = groups(flat, average_by).reshape(-1)
+        kept = ~np.isnan(rows.reshape(-1))
+        self.cells: NDArray[np.intp] = order[kept]  # into the systems x segments matrix, flattened
+        lengths = np.sum(~np.isnan(rows), axis=1)
+        self.lengths = lengths[lengths > 0]
+        self.starts = np.concatenate([[0], np.cumsum(self.lengths)[:-1]]).astype(np.intp)
+        self.gold = human.reshape(-1)[self.cells]
+
+    def of(self, matrix: NDArray[np.float64]) -> NDArray[np.float64]:
+        """A systems x segments matrix as this layout's cells."""
+        out: NDArray[np.float64] = matrix.reshape(-1)[self.cells]
+        return out
+
+    def group_of_cell(self) -> NDArray[np.intp]:
+        """Each cell's group."""
+        return np.repeat(np.arange(len(self.lengths)), self.lengths)
+
+
+def average_defined(values: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Each row's mean over its values that are not NaN (0 when none is), as
+    mt-metrics-eval's ``np.average`` of the defined ones."""
+    out = np.empty(len(values))
+    defined = ~np.isnan(values)
+    whole = defined.all(axis=1)
+    out[whole] = np.mean(values[whole], axis=1)
+    for k in np.nonzero(~whole)[0]:
+        kept = values[k][defined[k]]
+        out[k] = np.average(kept) if len(kept) else 0.0
+    return out
+
+
+class GroupedPearson:
+    """Pearson's r of the human scores and each mixture, within each group, averaged; a group
+    whose human or metric scores are constant (or that has one cell) has no r and is left out."""
+
+    def __init__(self, layout: Layout):
+        self.starts = layout.starts
+        self.lengths = layout.lengths.astype(np.float64)
+        self.group = layout.group_of_cell()
+        gold = layout.gold
+        centred = gold - (np.add.reduceat(gold, self.starts) / self.lengths)[self.group]
+        self.gold_centred = centred
+        self.gold_norm = np.sqrt(np.add.reduceat(centred * centred, self.starts))
+        spread = np.maximum.reduceat(gold, self.starts) - np.minimum.reduceat(gold, self.starts)
+        self.undefined = (spread == 0) | (layout.lengths < 2)
+
+    def __call__(self, mixed: NDArray[np.float64]) -> NDArray[np.float64]:
+        """One average r per row of ``mixed``."""
+        means = np.add.reduceat(mixed, self.starts, axis=1) / self.lengths
+        centred = mixed - means[:, self.group]
+        sxy = np.add.reduceat(centred * self.gold_centred, self.starts, axis=1)
+        norm = np.sqrt(np.add.reduceat(centred * centred, self.starts, axis=1))
+        constant = np.maximum.reduceat(mixed, self.starts, axis=1) == np.minimum.reduceat(
+            mixed, self.starts, axis=1
+        )
+        with np.errstate(invalid="ignore", divide="ignore"):
+            r = np.clip(sxy / (norm * self.gold_norm), -1.0, 1.0)
+        r[constant | self.undefined] = np.nan
+        return average_defined(r)
+
+
+class BatchedSpa:
+    """Soft pairwise accuracy of each mixture (cells: every system's segments, in order) against
+    the human p-values, with every mixture's permuted sums from one matrix product."""
+
+    def __init__(
+        self, human: NDArray[np.float64], signs: PermutationSigns, bound_scores: NDArray[np.float64]
+    ):
+        self.keep = rated_segments(human)
+        self.systems = human.shape[0]
+        self.signs = signs
+        self.human_p = signs.p_values(human[:, self.keep])
+        self.i, self.j = np.triu_indices(self.systems, 1)
+        # |a mixture| <= |metric 1| + |metric 2|, cell by cell: one error bound serves every mixture.
+        self.margin = signs.margin(bound_scores[:, self.keep])
+
+    def __call__(self, mixed: NDArray[np.float64]) -> NDArray[np.float64]:
+        """One SPA per row of ``mixed`` (rows of systems x kept segments, flattened)."""
+        blocks = mixed.reshape(len(mixed), self.systems, -1)
+        counts = self.signs.counts_of_many(blocks, self.i, self.j, self.margin)
+        p = np.full((self.systems, self.systems), np.nan)
+        out = np.empty(len(mixed))
+        for k, row in enumerate(counts):
+            p[self.i, self.j] = row / self.signs.permutations
+            out[k] = one_minus_pce(self.human_p, p)
+        return out
+
+
+class GroupedScalar:
+    """Any statistic of two vectors (metric, human) within each group, one mixture at a time,
+    averaged over the groups where it is defined (as :class:`GroupedPearson`)."""
+
+    def __init__(
+        self,
+        layout: Layout,
+        statistic: Callable[[NDArray[np.float64], NDArray[np.float64]], float],
+        constant_undefined: bool,
+    ):
+        self.bounds = [(int(s), int(s + n)) for s, n in zip(layout.starts, layout.lengths, strict=True)]
+        self.gold = layout.gold
+        self.statistic = statistic
+        self.constant_undefined = constant_undefined
+
+    def _value(self, cells: NDArray[np.float64], start: int, end: int) -> float:
+        gold, scores = self.gold[start:end], cells[start:end]
+        if end - start < 2 or (self.constant_undefined and (np.ptp(gold) == 0 or np.ptp(scores) == 0)):
+            return float("nan")
+        return self.statistic(scores, gold)
+
+    def __call__(self, mixed: NDArray[np.float64]) -> NDArray[np.float64]:
+        """One average per row of ``mixed``."""
+        values = np.array([[self._value(row, s, e) for s, e in self.bounds] for row in mixed])
+        return average_defined(values)
+
+
+class PerMixture:
+    """Any statistic of a systems x segments matrix, one mixture at a time."""
+
+    def __init__(self, statistic: Callable[[NDArray[np.float64]], float], shape: tuple[int, ...]):
+        self.statistic = statistic
+        self.shape = shape
+
+    def __call__(self, mixed: NDArray[np.float64]) -> NDArray[np.float64]:
+        """One value per row of ``mixed``."""
+        return np.array([self.statistic(row.reshape(self.shape)) for row in mixed])
+
+
+Batched = Callable[[NDArray[np.float64]], NDArray[np.float64]]
+"""A statistic of each row of a block of mixtures."""
+
+__all__ = [
+    "Batched",
+    "BatchedSpa",
+    "GroupedPearson",
+    "GroupedScalar",
+    "Layout",
+    "PerMixture",
+    "average_defined",
+]
