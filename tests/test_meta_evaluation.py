@@ -16,7 +16,14 @@ import pytest
 from understudy import BLEU, CHRF
 from understudy.correlation.grouped import grouped_statistic
 from understudy.correlation.perm_both import EarlyStopping, PermBoth, clusters, pairs_perm_both, perm_both
-from understudy.correlation.spa import PermutationSigns, fixed_point, one_minus_pce, soft_pairwise_accuracy
+from understudy.correlation.spa import (
+    PermutationSigns,
+    corpus_p_values,
+    fixed_point,
+    one_minus_pce,
+    soft_pairwise_accuracy,
+    spa_corpus,
+)
 from understudy.correlation.ties import tie_calibrated_accuracy
 from understudy.errors import ConfigError, InputError
 
@@ -244,3 +251,38 @@ def test_clusters_are_mt_metrics_evals(
     assert list(got.values) == pytest.approx(case["values"], **close)
     assert list(got.ranks) == case["ranks"]
     assert np.array_equal(np.array(got.p_values), np.array(case["p_values"]))
+
+
+@pytest.mark.parametrize("family", ["BLEU", "CHRF", "TER"])
+def test_spa_corpus_recomputes_the_corpus_metric_on_every_permutation(family: str) -> None:
+    import understudy
+
+    ref = lines("ref-B")[:40]
+    metric = getattr(understudy, family)()
+    stats = [metric.segment_stats(lines(s)[:40], [ref]) for s in SYSTEMS[:4]]
+    signs = PermutationSigns(40, permutations=60, seed=3)
+    got = corpus_p_values(signs, stats)
+    sign = 1 if metric.config.higher_is_better else -1
+    for i, j in itertools.combinations(range(4), 2):
+        observed = sign * (stats[i].score().score - stats[j].score().score)
+        count = 0
+        for row in signs.swapped:
+            keep, swap = np.nonzero(row == 0)[0], np.nonzero(row > 0)[0]
+            a = stats[i][keep].merge(stats[j][swap]).score().score
+            b = stats[j][keep].merge(stats[i][swap]).score().score
+            count += sign * (a - b) >= observed
+        assert got[i, j] == count / 60
+    assert np.isnan(got[np.tril_indices(4)]).all()
+
+
+def test_spa_corpus_on_ted(human: dict[str, np.ndarray]) -> None:
+    ref = lines("ref-B")
+    stats = [BLEU().segment_stats(lines(s), [ref]) for s in SYSTEMS]
+    result = spa_corpus(stats, human["gaps-segments"])
+    assert result.segments == 529 - 40
+    assert np.array_equal(
+        result.human_p,
+        soft_pairwise_accuracy(np.ones((13, 529)), human["gaps-segments"]).human_p,
+        equal_nan=True,
+    )
+    assert result.value == one_minus_pce(result.human_p, result.metric_p)

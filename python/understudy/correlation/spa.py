@@ -30,6 +30,7 @@ True
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,6 +38,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from understudy.errors import ConfigError, InputError
+from understudy.stats import Stats
 
 DEFAULT_PERMUTATIONS = 1000
 DEFAULT_SEED = 4
@@ -230,13 +232,75 @@ def soft_pairwise_accuracy(
     )
 
 
+def corpus_p_values(signs: PermutationSigns, stats: Sequence[Stats[Any, Any]]) -> NDArray[np.float64]:
+    """For ``i < j``, the share of permutations under which system i's corpus score, less system
+    j's, is at least the observed difference: each permutation swaps the two systems' statistics
+    rows on its swapped segments and recomputes both corpus scores (BLEU as BLEU, not a sum of
+    sentence scores). Totals are exact integers, and a permutation that gives back the observed
+    totals gives back the observed difference to the bit. A metric where lower is better (TER)
+    has its differences negated. NaN on and below the diagonal."""
+    n = len(stats)
+    rows = [np.asarray(s.rows, dtype=np.int64) for s in stats]
+    if any(len(r) != signs.segments for r in rows):
+        raise InputError(
+            f"statistics of {sorted({len(r) for r in rows})} segments for permutations of {signs.segments}"
+        )
+    sign = 1.0 if stats[0].higher_is_better else -1.0
+    totals = [r.sum(axis=0) for r in rows]
+    out = np.full((n, n), np.nan)
+    for i, j in zip(*np.triu_indices(n, 1), strict=True):
+        moved = np.rint(signs.swapped @ (rows[i] - rows[j]).astype(np.float64)).astype(np.int64)
+        both = stats[0].scores_of(np.vstack([totals[i], totals[j], totals[i] - moved, totals[j] + moved]))
+        scores = sign * np.asarray(both, dtype=np.float64)
+        observed = scores[0] - scores[1]
+        k = signs.permutations
+        out[i, j] = np.sum(scores[2 : 2 + k] - scores[2 + k :] >= observed) / k
+    return out
+
+
+def spa_corpus(
+    stats: Sequence[Stats[Any, Any]],
+    human: ArrayLike,
+    permutations: int = DEFAULT_PERMUTATIONS,
+    seed: int = DEFAULT_SEED,
+) -> SoftPairwiseAccuracy:
+    """SPA with each pair's metric p-value from :func:`corpus_p_values` (the corpus metric on
+    permuted statistics rows) instead of sums of segment scores; the human p-values as in
+    :func:`soft_pairwise_accuracy`. ``stats``: each system's statistics, in the human rows' order.
+
+    >>> from understudy import BLEU
+    >>> refs = [["the cat sat on the mat", "a dog ran in the park", "it is raining today"]]
+    >>> hyps = [["the cat sat on the mat", "a dog ran in the park", "it is raining today"],
+    ...         ["the cat sat on a mat", "a dog ran in a park", "it rains today"],
+    ...         ["cat", "dog", "rain"]]
+    >>> human = [[0.0, 0.0, 0.0], [-1.0, -1.0, -2.0], [-5.0, -5.0, -5.0]]
+    >>> stats = [BLEU().segment_stats(h, refs) for h in hyps]
+    >>> spa_corpus(stats, human, permutations=100).value  # BLEU orders them as the humans do
+    1.0
+    """
+    h = _matrix(human, "human", missing=True)
+    if h.shape != (len(stats), min((len(s) for s in stats), default=0)) or len({len(s) for s in stats}) > 1:
+        raise InputError(f"human scores of shape {h.shape} for {len(stats)} systems' statistics")
+    keep = rated_segments(h)
+    if not keep.any():
+        raise InputError("no segment has a human score for every system")
+    signs = PermutationSigns(int(keep.sum()), permutations, seed)
+    human_p = signs.p_values(h[:, keep])
+    metric_p = corpus_p_values(signs, [s[np.nonzero(keep)[0]] for s in stats])
+    return SoftPairwiseAccuracy(
+        one_minus_pce(human_p, metric_p), human_p, metric_p, int(keep.sum()), permutations, seed
+    )
+
+
 __all__ = [
     "DEFAULT_PERMUTATIONS",
     "DEFAULT_SEED",
     "PermutationSigns",
     "SoftPairwiseAccuracy",
+    "corpus_p_values",
     "fixed_point",
     "one_minus_pce",
     "rated_segments",
     "soft_pairwise_accuracy",
+    "spa_corpus",
 ]
