@@ -9,6 +9,7 @@ import itertools
 import json
 import math
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -28,6 +29,7 @@ from understudy.correlation.ties import tie_calibrated_accuracy
 from understudy.errors import ConfigError, InputError
 
 from .conftest import REPO
+from .conftest import run_cli as run
 from .test_correlation import SYSTEMS, TED
 
 FIXTURE = json.loads((REPO / "tests" / "fixtures" / "mtme_ted.json").read_text(encoding="utf-8"))
@@ -286,3 +288,96 @@ def test_spa_corpus_on_ted(human: dict[str, np.ndarray]) -> None:
         equal_nan=True,
     )
     assert result.value == one_minus_pce(result.human_p, result.metric_p)
+
+
+def test_correlate_prints_wmt24s_statistics_and_clusters(
+    human: dict[str, np.ndarray],
+    metrics: dict[str, np.ndarray],
+    capfd: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
+    comet = tmp_path / "comet.seg.score"  # mt-metrics-eval's format: SYSTEM<TAB>score, segments in order
+    comet.write_text(
+        "".join(
+            f"{s}\t{float(v)!r}\n"
+            for s, row in zip(SYSTEMS, metrics["COMET-style"], strict=True)
+            for v in row
+        )
+    )
+    argv = [
+        "correlate",
+        str(TED / "ref-B.txt"),
+        "--human",
+        str(TED / "mqm_segment_scores.tsv"),
+        "-m",
+        "bleu",
+        "chrf",
+    ]
+    argv += ["--scores", f"COMET={comet}", "-i", *(str(TED / f"{s}.txt") for s in SYSTEMS), "-n", "40"]
+    argv += ["--statistics", "pearson", "spa", "spa-corpus", "acc-eq", "--average-by", "item"]
+    status, out, err = run(capfd, *argv, "-f", "json")
+    assert status == 0, err
+    record = json.loads(out)
+    got = {(c["metric"], c["statistic"]): c for c in record["correlations"]}
+    for name, matrix in (
+        ("BLEU", metrics["BLEU"]),
+        ("chrF2", metrics["chrF"]),
+        ("COMET", metrics["COMET-style"]),
+    ):
+        spa = soft_pairwise_accuracy(matrix, human["full"])
+        assert got[(name, "spa")]["value"] == spa.value and got[(name, "spa")]["seed"] == 4
+        assert got[(name, "spa")]["p_values"] == spa.to_dict()["metric_p"]
+        tied = tie_calibrated_accuracy(matrix, human["full"], "item")
+        assert (got[(name, "acc-eq")]["value"], got[(name, "acc-eq")]["threshold"]) == (
+            tied.value,
+            tied.threshold,
+        )
+        assert got[(name, "pearson")]["low"] is not None  # system level, with its interval, as before
+    ref = [lines("ref-B")]
+    bleu = spa_corpus([BLEU().segment_stats(lines(s), ref) for s in SYSTEMS], human["full"])
+    assert got[("BLEU", "spa-corpus")]["value"] == bleu.value
+    status, out, err = run(
+        capfd, *argv[:-7], "--statistics", "spa", "--compare", "--compare-test", "perm-both", "-f", "json"
+    )
+    assert status == 0, err
+    (spa_clusters,) = json.loads(out)["clusters"]
+    assert spa_clusters["statistic"] == "spa"
+    values = {m: got[(m, "spa")]["value"] for m in ("BLEU", "chrF2", "COMET")}
+    assert spa_clusters["metrics"] == sorted(values, key=lambda m: -values[m])
+    assert spa_clusters["ranks"][0] == 1 and len(spa_clusters["p_values"]) == 3
+    status, out, err = run(
+        capfd,
+        *argv[:-7],
+        "--statistics",
+        "acc-eq",
+        "--average-by",
+        "item",
+        "--compare",
+        "--compare-test",
+        "perm-pairs",
+    )
+    assert status == 0, err
+    assert (
+        "Significance clusters by acc-eq (average by item; PERM-BOTH" in out and "clusters by spa" not in out
+    )
+    assert "tie-calibrated pairwise accuracy by item" in out and "thresholds: BLEU 93.3" in out
+
+
+def test_correlate_refuses_what_the_statistics_cannot_use(capfd: pytest.CaptureFixture[str]) -> None:
+    if not (TED / "mqm_system_scores.tsv").exists():
+        pytest.skip(f"WMT21 TED data not found at {TED}")
+    argv = ["correlate", str(TED / "ref-B.txt"), "-i", *(str(TED / f"{s}.txt") for s in SYSTEMS[:3])]
+    status, _, err = run(capfd, *argv, "--human", str(TED / "mqm_system_scores.tsv"), "--statistics", "spa")
+    assert status == 1 and "has system scores only" in err and "Traceback" not in err
+    status, _, err = run(
+        capfd,
+        *argv,
+        "--human",
+        str(TED / "mqm_segment_scores.tsv"),
+        "--compare",
+        "--compare-test",
+        "perm-both",
+        "--statistics",
+        "spa",
+    )
+    assert status == 1 and "--compare needs at least two metrics" in err

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import argparse
 import os
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from understudy.cli import meta_evaluation
 from understudy.cli.given import add_scores_options, given_scores, given_stats, wants_scores
 from understudy.cli.output import (
     CliError,
@@ -25,6 +26,7 @@ from understudy.cli.output import (
 )
 from understudy.cli.table import Table, emit, text_table
 from understudy.correlation import (
+    DEFAULT_SEED,
     DEFAULT_STATISTICS,
     STATISTICS,
     CorrelationResult,
@@ -41,6 +43,7 @@ from understudy.correlation.paper import (
     reference_subsets,
     regression,
 )
+from understudy.correlation.perm_both import Clusters
 from understudy.errors import InputFileError, LengthMismatchError
 from understudy.metric import Metric
 from understudy.metrics import family_titles, lower_is_better
@@ -103,15 +106,23 @@ def _add_statistics_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--statistics",
         nargs="+",
-        choices=list(STATISTICS),
+        choices=[*STATISTICS, *meta_evaluation.META_STATISTICS],
         default=list(DEFAULT_STATISTICS),
         metavar="STAT",
-        help=f"any of {' '.join(STATISTICS)} (default: {' '.join(DEFAULT_STATISTICS)})",
+        help=f"any of {' '.join(STATISTICS)} (with bootstrap intervals), or WMT24's spa (soft pairwise "
+        "accuracy, system level, from segment scores), spa-corpus (SPA with the corpus metric on permuted "
+        "statistics rows) and acc-eq (tie-calibrated pairwise accuracy, segment level; with --average-by "
+        f"item as WMT24) (default: {' '.join(DEFAULT_STATISTICS)})",
     )
     p.add_argument(
         "-n", "--bootstrap", type=int, default=1000, metavar="N", help="resamples for intervals (1000)"
     )
-    p.add_argument("--seed", type=int, default=12345, help="random seed (12345)")
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="random seed (bootstrap and --compare: 12345; SPA's permutations: 4, mt-metrics-eval's)",
+    )
     p.add_argument(
         "--resample",
         choices=["systems", "segments"],
@@ -122,6 +133,7 @@ def _add_statistics_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--compare", action="store_true", help="test each pair of metrics' difference (permutation)"
     )
+    meta_evaluation.add_options(p)
     p.add_argument(
         "--plot",
         metavar="FILE",
@@ -277,9 +289,9 @@ def run(args: argparse.Namespace) -> int:
         human_scores,
         items,
         level=args.level,
-        statistics=args.statistics,
+        statistics=meta_evaluation.classic(args.statistics) or ["pearson"],
         n_bootstrap=args.bootstrap,
-        seed=args.seed,
+        seed=DEFAULT_SEED if args.seed is None else args.seed,
         higher_is_better=higher,
         human_name=Path(args.human).name,
         metric_signatures=signatures,
@@ -287,13 +299,54 @@ def run(args: argparse.Namespace) -> int:
         if args.resample == "segments"
         else None,
     )
-    comparisons = _comparisons(args, scores, human_scores, higher) if args.compare else []
+    found: list[Clusters] = []
+    if meta_evaluation.wanted(args):
+        result, found = _meta(args, result, given, names, human, higher)
+    swap = args.compare and args.compare_test == "swap"
+    comparisons = _comparisons(args, scores, human_scores, higher) if swap else []
     unscored = {n: v for n, v in human.system.items() if n not in names} if args.level == "system" else {}
     paper = _paper(args, result, human, names, metrics) if args.paper else None
-    _print(result, comparisons, unscored, args, higher, paper)
+    _print(result, comparisons, unscored, args, higher, paper, found)
     if args.plot:
         _plots(args.plot, result, paper, higher)
     return 0
+
+
+def _meta(
+    args: argparse.Namespace,
+    result: CorrelationResult,
+    given: list[GivenScores],
+    names: list[str],
+    human: HumanScores,
+    higher: dict[str, bool],
+) -> tuple[CorrelationResult, list[Clusters]]:
+    """The WMT24 statistics from every metric's segment scores, merged into ``result`` (replacing the
+    classic ones where --average-by groups them), and the clusters of --compare-test perm-*."""
+    if args.level == "system":
+        stats = dict(args.collected_stats)
+    else:
+        refs, systems = read_parallel(args.refs, args.input)
+        corpus = scorers(args, sentence_level=False) if metrics_named(args) or not given else []
+        listed = [m.segment_stats_many(systems, refs) for m in corpus] + given_stats(given, args.input)
+        stats = {per_system[0].config.name: list(per_system) for per_system in listed}
+    segments = len(next(iter(stats.values()))[0])
+    matrices = meta_evaluation.segment_matrices(stats, higher)
+    h = meta_evaluation.human_matrix(human, names, segments, args.human)
+    found = meta_evaluation.correlations(args, stats, matrices, h)
+    replaced = {(c.metric, c.statistic) for c in found}
+    kept = [
+        c
+        for c in result.correlations
+        if c.statistic in args.statistics and (c.metric, c.statistic) not in replaced
+    ]
+    without = tuple(c for c in result.without_outliers if c.statistic in args.statistics)
+    result = replace(result, correlations=(*kept, *found), without_outliers=without)
+    clusters = (
+        meta_evaluation.cluster_all(args, list(result.correlations), matrices, h)
+        if args.compare and args.compare_test != "swap"
+        else []
+    )
+    return result, clusters
 
 
 def _alias_metric_scores(args: argparse.Namespace) -> None:
@@ -327,9 +380,11 @@ def _comparisons(
             (a, scores[a]),
             (b, scores[b]),
             human,
-            args.statistics[0],
+            meta_evaluation.classic(args.statistics)[0]
+            if meta_evaluation.classic(args.statistics)
+            else "pearson",
             args.bootstrap or 1000,
-            args.seed,
+            DEFAULT_SEED if args.seed is None else args.seed,
             higher,
         )
         for i, a in enumerate(names)
@@ -438,10 +493,8 @@ def _rows(
     chosen = result.without_outliers if without else result.correlations
     rows = []
     for metric in result.scores:
-        cells = [
-            next(c for c in chosen if (c.metric, c.statistic) == (metric, s)).format(width)
-            for s in statistics
-        ]
+        found = {c.statistic: c for c in chosen if c.metric == metric}
+        cells = [found[s].format(width) if s in found else "-" for s in statistics]
         rows.append([metric, *cells])
     return rows
 
@@ -453,10 +506,13 @@ def _print(
     args: argparse.Namespace,
     higher: dict[str, bool],
     paper: dict[str, Any] | None = None,
+    clusters: list[Clusters] | None = None,
 ) -> None:
     w, stats = args.width, args.statistics
     record = result.to_dict()
     record["comparisons"] = [c.to_dict() for c in comparisons]
+    if clusters:
+        record["clusters"] = meta_evaluation.clusters_record(clusters)
     record["unscored_in_human_file"] = unscored
     if paper is not None:
         record["paper"] = paper
@@ -468,7 +524,9 @@ def _print(
         csv_header=["metric", *(f"{s}{part}" for s in stats for part in ("", "_low", "_high")), "signature"],
         csv_rows=[_csv_row(result, metric, stats) for metric in result.scores],
         record=record,
-        text=_text(result, comparisons, unscored, args, higher, paper) if args.format == "text" else None,
+        text=_text(result, comparisons, unscored, args, higher, paper, clusters or [])
+        if args.format == "text"
+        else None,
     )
     emit(table, args.format)
 
@@ -480,6 +538,7 @@ def _text(
     args: argparse.Namespace,
     higher: dict[str, bool],
     paper: dict[str, Any] | None,
+    clusters: list[Clusters],
 ) -> str:
     """The text form: the correlations with what they rest on, then the systems and analyses."""
     w, stats = args.width, args.statistics
@@ -497,6 +556,8 @@ def _text(
     negated = [m for m in result.scores if not higher.get(m, True)]
     if negated:
         lines.append(f"({', '.join(negated)} negated before correlating: lower is better)")
+    lines += meta_evaluation.note_lines(list(result.correlations), w)
+    lines += meta_evaluation.cluster_lines(clusters, w)
     if result.outliers:
         lines += [
             "",

@@ -56,6 +56,19 @@ class Correlation:
     value: float
     low: float | None = None
     high: float | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+    """What a statistic reports beside its value (acc-eq's tie threshold, SPA's p-values)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """``metric``, ``statistic``, ``value``, ``low``, ``high`` and the statistic's own fields."""
+        return {
+            "metric": self.metric,
+            "statistic": self.statistic,
+            "value": self.value,
+            "low": self.low,
+            "high": self.high,
+            **self.extra,
+        }
 
     def format(self, width: int = 3) -> str:
         """``0.912 [0.801, 0.970]``."""
@@ -100,9 +113,9 @@ class CorrelationResult:
             "items": list(self.items),
             "human": list(self.human),
             "scores": {m: list(s) for m, s in self.scores.items()},
-            "correlations": [asdict(c) for c in self.correlations],
+            "correlations": [c.to_dict() for c in self.correlations],
             "outliers": list(self.outliers),
-            "without_outliers": [asdict(c) for c in self.without_outliers],
+            "without_outliers": [c.to_dict() for c in self.without_outliers],
             "n_bootstrap": self.n_bootstrap,
             "seed": self.seed,
             "signature": self.signature,
