@@ -16,6 +16,7 @@ __all__ = [
     "ngram_matches",
     "normalize",
     "pool_threads",
+    "tie_search",
     "tokenize",
     "tokenizer_names",
     "unicode_forms",
@@ -72,3 +73,6 @@ def ngram_matches(
 def matched_tokens(
     hyps: list[str], streams: _Streams, tokenizer: str, lowercase: bool, max_order: int
 ) -> list[tuple[str, bytes]]: ...
+def tie_search(
+    human: NDArray[np.float64], metric: NDArray[np.float64]
+) -> tuple[float, float, int] | None: ...

@@ -24,6 +24,7 @@ mod smallmap;
 pub mod stats;
 pub mod ter;
 pub mod text;
+pub mod ties;
 pub mod tok13a;
 pub mod tokenize;
 pub mod wer;

@@ -7,11 +7,12 @@
 //! exception classes of `understudy.errors` through `From` conversions ([`errors`]).
 //! One scorer class serves every family ([`scorer`]); each family's file in [`families`]
 //! reads its configuration by name. [`text`] holds BLEU's tokenizer and the C library's
-//! `log` and `exp`; [`analysis`] the report's corpus analyses; [`oom`] the allocator that
+//! `log` and `exp`; [`analysis`] the report's corpus analyses; [`correlation`] acc_eq's search; [`oom`] the allocator that
 //! reports a failed allocation as one line instead of aborting.
 
 mod analysis;
 mod convert;
+mod correlation;
 mod errors;
 mod families;
 mod oom;
@@ -43,5 +44,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pools::pool_threads, m)?)?;
     m.add_function(wrap_pyfunction!(analysis::ngram_matches, m)?)?;
     m.add_function(wrap_pyfunction!(analysis::matched_tokens, m)?)?;
+    m.add_function(wrap_pyfunction!(correlation::tie_search, m)?)?;
     Ok(())
 }
