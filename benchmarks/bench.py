@@ -38,6 +38,10 @@ Tasks (the issue's numbering):
                          is not shipped: see scripts/mteval_fixtures.py)
   ledger                 appending a 16-system run to a ledger, listing a tag's records among
                          10,000, and understudy gate from kept rows beside score --paired-bs
+  meta                   WMT24's meta-evaluation on WMT21 TED zh-en (13 systems x 529 segments):
+                         SPA, acc-eq by item/system/none, PERM-BOTH (1000 resamples) of Pearson by
+                         none/system/item, of SPA and of acc-eq as WMT24 runs it, beside
+                         mt-metrics-eval with --mtme PATH (not on PyPI: see scripts/mtme_fixtures.py)
   given-bs, given-ar, given-pairs   paired bootstrap, randomization and all pairs with clusters
                          on given segment scores (synthetic, COMET-like), beside the same on BLEU
                          and comet-compare's algorithm (t-test and 300 x 40% bootstrap)
@@ -1005,6 +1009,109 @@ def task_long_line(data: Path, repeat: int) -> list[Timing]:
         shutil.rmtree(folder)
 
 
+TED = REPO.parent / "shared" / "data" / "wmt21-ted-zh-en-mqm"
+
+
+def _ted_matrices() -> tuple[object, object, object]:
+    """WMT21 TED zh-en: MQM segment scores and sentence BLEU and chrF, 13 systems x 529 segments."""
+    import numpy as np
+    from understudy import BLEU, CHRF
+
+    systems = sorted(p.stem for p in TED.glob("*.txt") if not p.stem.startswith("ref-"))
+    human = np.full((len(systems), 529), np.nan)
+    for row in (TED / "mqm_segment_scores.tsv").read_text(encoding="utf-8").splitlines()[1:]:
+        name, segment, score = row.split("\t")
+        if name in systems:
+            human[systems.index(name), int(segment) - 1] = float(score)
+    ref = [read(str(TED / "ref-B.txt"))]
+    texts = [read(str(TED / f"{s}.txt")) for s in systems]
+    bleu = np.array([BLEU(effective_order=True).sentence_scores(t, ref) for t in texts])
+    chrf = np.array([CHRF().sentence_scores(t, ref) for t in texts])
+    return human, chrf, bleu
+
+
+def _mtme(path: Path) -> object:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("mtme_fixtures", REPO / "scripts" / "mtme_fixtures.py")
+    assert spec is not None and spec.loader is not None
+    fixtures = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fixtures)
+    return fixtures.load(path)
+
+
+def task_meta(repeat: int, slow_repeat: int, mtme: Path | None) -> list[tuple[str, list[Timing]]]:
+    """WMT24's meta-evaluation on TED zh-en: each computation beside mt-metrics-eval's (--mtme),
+    PERM-BOTH with 1000 resamples and no early stopping (the same draws on both sides)."""
+    import functools
+
+    import numpy as np
+    import scipy.stats
+    from understudy.correlation.perm_both import EarlyStopping, pairs_perm_both, perm_both
+    from understudy.correlation.spa import soft_pairwise_accuracy
+    from understudy.correlation.ties import tie_calibrated_accuracy
+
+    human, chrf, bleu = _ted_matrices()
+    n, k = len(human), 1000
+    whole = EarlyStopping(k)
+    m = _mtme(mtme) if mtme is not None else None
+    packed = [float(v) for v in np.asarray(human).reshape(-1)]
+    corr = (
+        None
+        if m is None
+        else [m.stats.Correlation(n, packed, [float(v) for v in x.reshape(-1)]) for x in (bleu, chrf)]
+    )
+    params = None if m is None else m.stats.PermutationSigDiffParams(k, 0.02, 0.5)
+    ours: dict[str, Callable[[], object]] = {
+        "SPA (1000 permutations), one metric": lambda: soft_pairwise_accuracy(chrf, human),
+        "acc-eq by item": lambda: tie_calibrated_accuracy(chrf, human, "item"),
+        "acc-eq by system": lambda: tie_calibrated_accuracy(chrf, human, "system"),
+        "acc-eq by none (23.6M pairs)": lambda: tie_calibrated_accuracy(chrf, human, "none"),
+        "PERM-BOTH Pearson by none": lambda: perm_both("pearson", chrf, bleu, human, "none", k, 1, whole),
+        "PERM-BOTH Pearson by system": lambda: perm_both("pearson", chrf, bleu, human, "system", k, 1, whole),
+        "PERM-BOTH Pearson by item": lambda: perm_both("pearson", chrf, bleu, human, "item", k, 1, whole),
+        "PERM-BOTH SPA": lambda: perm_both("spa", chrf, bleu, human, "none", k, 1, whole),
+        "PERM-BOTH acc-eq as WMT24 (pairs, by item)": lambda: pairs_perm_both(
+            chrf, bleu, human, "item", k, 1, whole
+        ),
+    }
+    theirs: dict[str, tuple[Callable[[], object], float]] = {}
+    if m is not None:
+        pce = functools.partial(m.stats.PairwiseConfidenceError, num_sys=n, filter_nones=False)
+
+        def sig(fn: object, by: str, runs: int = k, **extra: object) -> Callable[[], object]:
+            return lambda: m.stats.PermutationSigDiff(corr[1], corr[0], fn, by, runs, params, False, **extra)
+
+        theirs = {
+            "SPA (1000 permutations), one metric": (lambda: corr[1].PairwiseConfidenceError(), 1),
+            "acc-eq by item": (lambda: corr[1].KendallWithTiesOpt("item", "acc23", 1.0), 1),
+            "acc-eq by system": (lambda: corr[1].KendallWithTiesOpt("sys", "acc23", 1.0), 1),
+            "PERM-BOTH Pearson by none": (sig(scipy.stats.pearsonr, "none"), 1),
+            "PERM-BOTH Pearson by system": (sig(scipy.stats.pearsonr, "sys"), 1),
+            "PERM-BOTH Pearson by item": (sig(scipy.stats.pearsonr, "item", 100), 10),
+            "PERM-BOTH SPA": (sig(pce, "none"), 1),
+            "PERM-BOTH acc-eq as WMT24 (pairs, by item)": (
+                lambda: m.stats.PairwisePermutationSigDiff(corr[1], corr[0], "acc23", "item", k, params),
+                1,
+            ),
+        }
+    tables = []
+    for name, fn in ours.items():
+        rows = [Timing("understudy", median_time(fn, repeat if "PERM" not in name else slow_repeat))]
+        if name in theirs:
+            run, scale = theirs[name]
+            note = f"{k // scale} resamples, time x {scale}" if scale > 1 else ""
+            rows.append(
+                Timing(
+                    "mt-metrics-eval", scale * median_time(run, 1 if "PERM" in name else slow_repeat), note
+                )
+            )
+        elif m is not None:
+            rows.append(Timing("mt-metrics-eval", float("nan"), "enumerates every pair in Python lists"))
+        tables.append((f"20. {name}, TED zh-en 13 x 529", rows))
+    return tables
+
+
 def table(title: str, rows: list[Timing], markdown: bool) -> str:
     base = rows[0].seconds
     lines = [f"### {title}", ""] if markdown else [title, "-" * len(title)]
@@ -1068,10 +1175,17 @@ def main() -> int:
             "gleu-sentence",
             "nist",
             "ledger",
+            "meta",
         ],
     )
     parser.add_argument("--dask-segments", type=int, default=DASK_SEGMENTS, help="segments of the dask task")
     parser.add_argument("--markdown", action="store_true", help="print Markdown tables (for README.md)")
+    parser.add_argument(
+        "--mtme",
+        type=Path,
+        help="a folder holding mt_metrics_eval/ (google-research/mt-metrics-eval, not on PyPI): the "
+        "meta task times it too (see scripts/mtme_fixtures.py)",
+    )
     parser.add_argument(
         "--mteval",
         type=Path,
@@ -1186,6 +1300,10 @@ def main() -> int:
         ),
     }
     for name in args.tasks:
+        if name == "meta":
+            for title, rows in task_meta(repeat, slow_repeat, args.mtme):
+                print(table(title, rows, args.markdown), flush=True)
+            continue
         title, run = runs[name]
         print(table(title, run(), args.markdown), flush=True)
     return 0

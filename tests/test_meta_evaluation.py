@@ -337,7 +337,7 @@ def test_correlate_prints_wmt24s_statistics_and_clusters(
     bleu = spa_corpus([BLEU().segment_stats(lines(s), ref) for s in SYSTEMS], human["full"])
     assert got[("BLEU", "spa-corpus")]["value"] == bleu.value
     status, out, err = run(
-        capfd, *argv[:-7], "--statistics", "spa", "--compare", "--compare-test", "perm-both", "-f", "json"
+        capfd, *argv[:-7], "--statistics", "spa", "--compare", "--compare-test", "wmt24", "-f", "json"
     )
     assert status == 0, err
     (spa_clusters,) = json.loads(out)["clusters"]
@@ -345,6 +345,7 @@ def test_correlate_prints_wmt24s_statistics_and_clusters(
     values = {m: got[(m, "spa")]["value"] for m in ("BLEU", "chrF2", "COMET")}
     assert spa_clusters["metrics"] == sorted(values, key=lambda m: -values[m])
     assert spa_clusters["ranks"][0] == 1 and len(spa_clusters["p_values"]) == 3
+    assert spa_clusters["test"] == "perm-both"
     status, out, err = run(
         capfd,
         *argv[:-7],

@@ -5,7 +5,7 @@ averaged by group, PERM-BOTH and significance clusters (see :mod:`understudy.cor
 from __future__ import annotations
 
 import argparse
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from typing import Any
 
 import numpy as np
@@ -31,7 +31,7 @@ from understudy.stats import Stats
 
 META_STATISTICS = ("spa", "spa-corpus", "acc-eq")
 """The statistics of WMT24's metrics task, computed from segment scores."""
-COMPARE_TESTS = ("swap", "perm-both", "perm-pairs")
+COMPARE_TESTS = ("swap", "perm-both", "perm-pairs", "wmt24")
 DEFAULT_PERMUTATION_SEED = 12345
 
 
@@ -57,7 +57,8 @@ def add_options(p: argparse.ArgumentParser) -> None:
         default="swap",
         help="--compare's test: swap (standardized scores of each item swapped, the default), perm-both "
         "(mt-metrics-eval's PermutationSigDiff, with WMT's clusters), perm-pairs (acc-eq as WMT24 runs it: "
-        "comparisons swapped, each metric at its own threshold)",
+        "comparisons swapped, each metric at its own threshold), wmt24 (perm-pairs for acc-eq, perm-both "
+        "for the rest, as WMT24's tasks)",
     )
     p.add_argument(
         "--block-size",
@@ -184,17 +185,23 @@ def cluster_all(
     for statistic in args.statistics:
         if statistic == "spa-corpus" or (args.compare_test == "perm-pairs" and statistic != "acc-eq"):
             continue  # no PERM-BOTH is defined for these
+        pairs = args.compare_test == "perm-pairs" or (args.compare_test == "wmt24" and statistic == "acc-eq")
         if statistic not in META_STATISTICS and args.level == "system":
             continue  # system-level scores have no segments to mix
         values = {c.metric: c.value for c in found if c.statistic == statistic}
         by = "none" if statistic == "spa" else args.average_by
 
         def test(
-            better: str, worse: str, rng: np.random.RandomState, statistic: str = statistic, by: str = by
+            better: str,
+            worse: str,
+            rng: np.random.RandomState,
+            statistic: str = statistic,
+            by: str = by,
+            pairs: bool = pairs,
         ) -> PermBoth:
             a, b = matrices[better], matrices[worse]
             names = (better, worse)
-            if args.compare_test == "perm-pairs":
+            if pairs:
                 return pairs_perm_both(
                     a, b, human, by, args.bootstrap, stopping=stopping, rng=rng, names=names
                 )
@@ -204,7 +211,8 @@ def cluster_all(
             )
 
         if values:
-            out.append(clusters(values, test, statistic, by, seed=seed))
+            ranked = clusters(values, test, statistic, by, seed=seed)
+            out.append(replace(ranked, test="pairs" if pairs else "perm-both"))
     return out
 
 
@@ -215,8 +223,9 @@ def cluster_lines(found: list[Clusters], w: int) -> list[str]:
         rows = [[str(r), m, f"{v:.{w}f}"] for m, v, r in zip(c.metrics, c.values, c.ranks, strict=True)]
         lines += [
             "",
-            f"Significance clusters by {c.statistic} (average by {c.average_by}; PERM-BOTH, alpha {c.alpha}, "
-            f"seed {c.seed}; rank 1 is the top cluster):",
+            f"Significance clusters by {c.statistic} (average by {c.average_by}; "
+            f"{'pairs test' if c.test == 'pairs' else 'PERM-BOTH'}, alpha {c.alpha}, seed {c.seed}; "
+            "rank 1 is the top cluster):",
             text_table(["Rank", "Metric", c.statistic], rows),
         ]
     return lines

@@ -202,6 +202,7 @@ class _PairSigns:
         self.draws_per_resample = offset
         pairs = layout.lengths * (layout.lengths - 1) // 2
         self.starts = np.concatenate([[0], np.cumsum(pairs)[:-1]]).astype(np.intp)
+        self.group = np.repeat(np.arange(len(pairs)), pairs)
         self.pairs = pairs.astype(np.float64)
         self.gold = np.sign(layout.gold[self.j] - layout.gold[self.i])
 
@@ -212,11 +213,20 @@ class _PairSigns:
         out: NDArray[np.float64] = np.where(np.abs(diff) <= threshold, 0.0, np.sign(diff))
         return out
 
-    def accuracy(self, signs: NDArray[np.float64]) -> NDArray[np.float64]:
-        """Each row's acc23 per group, averaged over the groups that have pairs."""
-        right = np.add.reduceat((signs == self.gold).astype(np.float64), self.starts, axis=1)
+    def right(self, signs: NDArray[np.float64]) -> NDArray[np.bool_]:
+        """Whether the metric gets each pair right (ordered as the humans, or tied as they tie)."""
+        out: NDArray[np.bool_] = signs == self.gold
+        return out
+
+    def counts(self, right: NDArray[np.bool_]) -> NDArray[np.int64]:
+        """Each group's count of right pairs."""
+        out: NDArray[np.int64] = np.bincount(self.group[right], minlength=len(self.pairs))
+        return out
+
+    def accuracy(self, counts: NDArray[np.int64]) -> NDArray[np.float64]:
+        """Rows of per-group counts as acc23 per group, averaged over the groups that have pairs."""
         with np.errstate(invalid="ignore", divide="ignore"):
-            per_group = right / self.pairs
+            per_group = counts / self.pairs
         return average_defined(np.where(self.pairs > 0, per_group, np.nan))
 
 
@@ -238,18 +248,27 @@ def pairs_perm_both(
     if average_by == "none":
         raise ConfigError("the pairs test swaps comparisons within groups: average by item or system")
     pairs = _PairSigns(Layout(h, average_by))
-    signs_a = pairs.metric(a, tie_calibrated_accuracy(a, h, average_by).threshold)
-    signs_b = pairs.metric(b, tie_calibrated_accuracy(b, h, average_by).threshold)
-    delta = float(pairs.accuracy(signs_a[None])[0] - pairs.accuracy(signs_b[None])[0])
+    right_a = pairs.right(pairs.metric(a, tie_calibrated_accuracy(a, h, average_by).threshold))
+    right_b = pairs.right(pairs.metric(b, tie_calibrated_accuracy(b, h, average_by).threshold))
+    count_a, count_b = pairs.counts(right_a), pairs.counts(right_b)
+    delta = float(pairs.accuracy(count_a[None])[0] - pairs.accuracy(count_b[None])[0])
+    # A swap moves a group's count only where the two metrics differ on the pair: +1 to the
+    # first mixture (and -1 to the second) where b is right and a is not, the reverse where a is.
+    differ = np.nonzero(right_a != right_b)[0]
+    gain = np.where(right_b[differ], 1, -1).astype(np.int64)
+    bounds = np.searchsorted(pairs.group[differ], np.arange(len(pairs.pairs) + 1))
     stream = rng if rng is not None else np.random.RandomState(seed)
     done = counted = 0
     chunk = max(1, min(CHUNK, CHUNK_DRAWS // pairs.draws_per_resample))
     while done < resamples:
         size = min(chunk, resamples - done)
         state = stream.get_state()
-        draws = stream.random_sample((size, pairs.draws_per_resample))[:, pairs.draw] > 0.5
-        first = pairs.accuracy(np.where(draws, signs_b, signs_a))
-        second = pairs.accuracy(np.where(draws, signs_a, signs_b))
+        swapped = stream.random_sample((size, pairs.draws_per_resample))[:, pairs.draw[differ]] > 0.5
+        running = np.zeros((size, len(differ) + 1), dtype=np.int64)
+        np.cumsum(swapped * gain, axis=1, out=running[:, 1:])
+        moved = running[:, bounds[1:]] - running[:, bounds[:-1]]
+        first = pairs.accuracy(count_a + moved)
+        second = pairs.accuracy(count_b - moved)
         for k in range(size):
             done += 1
             if second[k] - first[k] >= delta:
@@ -276,6 +295,7 @@ class Clusters:
     resamples: tuple[tuple[int, ...], ...]
     alpha: float
     seed: int
+    test: str = "perm-both"
 
 
 def assign_ranks(p_values: NDArray[np.float64], alpha: float) -> list[int]:

@@ -64,7 +64,7 @@ def metric_names() -> dict[str, tuple[Family, Mapping[str, Any]]]:
     """Every ``-m`` name: each family's, then its aliases (``cer``), with the fields each sets.
 
     >>> list(metric_names())
-    ['bleu', 'chrf', 'ter', 'wer', 'cer', 'mer', 'wil', 'wip', 'gleu', 'nist']
+    ['bleu', 'chrf', 'chrfpp', 'ter', 'wer', 'cer', 'mer', 'wil', 'wip', 'gleu', 'nist']
     """
     names: dict[str, tuple[Family, Mapping[str, Any]]] = {}
     for name, family in FAMILIES.items():

@@ -423,5 +423,9 @@ def sentence_chrf(
     return chrf.sentence_score(hyp, refs)
 
 
-FAMILY = Family(config=CHRFConfig, stats=CHRFStats, metric=CHRF)
+ALIASES: dict[str, dict[str, Any]] = {"chrfpp": {"word_order": 2}}
+"""``-m`` names of this family beside ``chrf``: ``chrfpp`` is chrF++ (word bigrams), so that one run
+can score chrF and chrF++ together."""
+
+FAMILY = Family(config=CHRFConfig, stats=CHRFStats, metric=CHRF, aliases=ALIASES)
 """chrF's entry in the registry (:mod:`understudy.metrics`)."""
