@@ -359,7 +359,7 @@ def test_correlate_prints_wmt24s_statistics_and_clusters(
     )
     assert status == 0, err
     assert (
-        "Significance clusters by acc-eq (average by item; PERM-BOTH" in out and "clusters by spa" not in out
+        "Significance clusters by acc-eq (average by item; pairs test" in out and "clusters by spa" not in out
     )
     assert "tie-calibrated pairwise accuracy by item" in out and "thresholds: BLEU 93.3" in out
 

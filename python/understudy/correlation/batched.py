@@ -100,6 +100,76 @@ class GroupedPearson:
         return average_defined(r)
 
 
+class MixedPearson:
+    """:class:`GroupedPearson` of both mixtures of two metrics (cells ``worse`` and ``better``)
+    from per-group sums that are linear in the swaps: one matrix product (or one sum per group)
+    per sum instead of a pass over every mixture. A group where some mixture could be constant
+    (each cell of it holds a value shared by all) is checked on the mixtures themselves."""
+
+    def __init__(self, layout: Layout, worse: NDArray[np.float64], better: NDArray[np.float64]):
+        self.pearson = GroupedPearson(layout)
+        self.worse, self.better = worse, better
+        gc = self.pearson.gold_centred
+        d = worse - better
+        self.vectors = np.stack([d, worse * worse - better * better, d * gc])
+        self.base = [np.add.reduceat(v, self.pearson.starts) for v in (better, better * better, better * gc)]
+        self.both = [
+            np.add.reduceat(w + b, self.pearson.starts)
+            for w, b in ((worse, better), (worse * worse, better * better), (worse * gc, better * gc))
+        ]
+        groups = len(self.pearson.starts)
+        self.dense = None
+        if groups <= 64:  # a dense cells x (3 groups) matrix: one BLAS product per block
+            self.dense = np.zeros((len(d), 3 * groups))
+            for k in range(3):
+                self.dense[np.arange(len(d)), k * groups + self.pearson.group] = self.vectors[k]
+        self.risky = self._maybe_constant(layout)
+
+    def _maybe_constant(self, layout: Layout) -> NDArray[np.bool_]:
+        """Groups where every cell holds the group's first worse or first better value."""
+        out = np.zeros(len(self.pearson.starts), dtype=bool)
+        first = self.pearson.starts[self.pearson.group]
+        for value in (self.worse[first], self.better[first]):
+            shared = (self.worse == value) | (self.better == value)
+            out |= np.logical_and.reduceat(shared, self.pearson.starts)
+        return out
+
+    def sums(self, swap: NDArray[np.bool_]) -> list[NDArray[np.float64]]:
+        """Per mixture and group: the swapped cells' sums of the three vectors."""
+        groups = len(self.pearson.starts)
+        if self.dense is not None:
+            flat = swap.astype(np.float64) @ self.dense
+            return [flat[:, k * groups : (k + 1) * groups] for k in range(3)]
+        return [np.add.reduceat(swap * v, self.pearson.starts, axis=1) for v in self.vectors]
+
+    def values(self, swap: NDArray[np.bool_]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """Average r of the first mixture (``worse`` where swapped) and of the second."""
+        moved = self.sums(swap)
+        first = [b + m for b, m in zip(self.base, moved, strict=True)]
+        second = [t - f for t, f in zip(self.both, first, strict=True)]
+        return self._average(first, swap, True), self._average(second, swap, False)
+
+    def _average(
+        self, sums: list[NDArray[np.float64]], swap: NDArray[np.bool_], first: bool
+    ) -> NDArray[np.float64]:
+        total, squares, cross = sums
+        n = self.pearson.lengths
+        with np.errstate(invalid="ignore", divide="ignore"):
+            spread = np.sqrt(np.maximum(squares - total * total / n, 0.0))
+            r = np.clip(cross / (spread * self.pearson.gold_norm), -1.0, 1.0)
+        r[:, self.pearson.undefined] = np.nan
+        if self.risky.any():
+            mixed = (
+                np.where(swap, self.worse, self.better) if first else np.where(swap, self.better, self.worse)
+            )
+            starts = self.pearson.starts
+            constant = np.maximum.reduceat(mixed, starts, axis=1) == np.minimum.reduceat(
+                mixed, starts, axis=1
+            )
+            r[constant & self.risky] = np.nan
+        return average_defined(r)
+
+
 class BatchedSpa:
     """Soft pairwise accuracy of each mixture (cells: every system's segments, in order) against
     the human p-values, with every mixture's permuted sums from one matrix product."""

@@ -41,6 +41,7 @@ from understudy.correlation.batched import (
     GroupedPearson,
     GroupedScalar,
     Layout,
+    MixedPearson,
     PerMixture,
     average_defined,
 )
@@ -122,10 +123,20 @@ def _cells(statistic: str, human: NDArray[np.float64], average_by: str) -> tuple
     return Layout(human, average_by), human
 
 
+Mixtures = Callable[[NDArray[np.bool_]], tuple[NDArray[np.float64], NDArray[np.float64]]]
+"""Given the swaps of a block, the statistic of each first mixture (worse where swapped) and second."""
+
+
+def _mixtures(stat: Batched, worse: NDArray[np.float64], better: NDArray[np.float64]) -> Mixtures:
+    def values(swap: NDArray[np.bool_]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        return stat(np.where(swap, worse, better)), stat(np.where(swap, better, worse))
+
+    return values
+
+
 def _count_blocks(
-    stat: Batched,
-    worse: NDArray[np.float64],
-    better: NDArray[np.float64],
+    values: Mixtures,
+    cells: int,
     delta: float,
     resamples: int,
     rng: np.random.RandomState,
@@ -133,11 +144,12 @@ def _count_blocks(
 ) -> tuple[int, int]:
     """Resample until ``resamples`` or an early stop; the count at least ``delta`` and the draws."""
     done = counted = 0
+    chunk = max(1, min(4 * CHUNK, CHUNK_DRAWS // cells))
     while done < resamples:
-        size = min(CHUNK, stopping.block_size - done % stopping.block_size, resamples - done)
-        swap = rng.random_sample((size, len(worse))) > 0.5
-        first, second = np.where(swap, worse, better), np.where(swap, better, worse)
-        counted += int(np.sum(stat(second) - stat(first) >= delta))
+        size = min(chunk, stopping.block_size - done % stopping.block_size, resamples - done)
+        swap = rng.random_sample((size, cells)) > 0.5
+        first, second = values(swap)
+        counted += int(np.sum(second - first >= delta))
         done += size
         if done % stopping.block_size == 0:
             p = counted / done
@@ -177,10 +189,15 @@ def perm_both(
     za, zb = _zscore(layout.of(a)), _zscore(layout.of(b))
     bound = np.zeros(h.shape)
     bound.reshape(-1)[layout.cells] = np.abs(za) + np.abs(zb)
-    stat = _batched(statistic, layout, seen, average_by, bound, spa)
-    delta = float(stat(za[None])[0] - stat(zb[None])[0])
+    values: Mixtures
+    if statistic == "pearson":
+        values = MixedPearson(layout, zb, za).values
+    else:
+        values = _mixtures(_batched(statistic, layout, seen, average_by, bound, spa), zb, za)
+    worse_first, better_second = values(np.ones((1, len(za)), dtype=bool))
+    delta = float(better_second[0] - worse_first[0])
     stream = rng if rng is not None else np.random.RandomState(seed)
-    counted, done = _count_blocks(stat, zb, za, delta, resamples, stream, stopping)
+    counted, done = _count_blocks(values, len(za), delta, resamples, stream, stopping)
     return PermBoth(names[0], names[1], statistic, average_by, counted / done, delta, done)
 
 
