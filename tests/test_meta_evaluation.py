@@ -382,3 +382,58 @@ def test_correlate_refuses_what_the_statistics_cannot_use(capfd: pytest.CaptureF
         "spa",
     )
     assert status == 1 and "--compare needs at least two metrics" in err
+
+
+def evalset(root: Path, human: np.ndarray, comet: np.ndarray) -> Path:
+    """The TED data in mt-metrics-eval's EvalSet layout, pair zh-en: both references (ref-A also
+    as a human output), the systems, MQM segment scores with None where unrated, COMET-style scores."""
+    folder = root / "wmt21.tedtalks"
+    files = {
+        "sources/zh-en.txt": "\n".join(["source"] * 529) + "\n",
+        "documents/zh-en.docs": "\n".join(["ted doc"] * 529) + "\n",
+        "references/zh-en.refA.txt": (TED / "ref-A.txt").read_text(encoding="utf-8"),
+        "references/zh-en.refB.txt": (TED / "ref-B.txt").read_text(encoding="utf-8"),
+        "system-outputs/zh-en/refA.txt": (TED / "ref-A.txt").read_text(encoding="utf-8"),
+    }
+    for s in SYSTEMS:
+        files[f"system-outputs/zh-en/{s}.txt"] = (TED / f"{s}.txt").read_text(encoding="utf-8")
+    rows = [
+        f"{s}\t{'None' if np.isnan(v) else repr(float(v))}"
+        for s, row in zip(SYSTEMS, human, strict=True)
+        for v in row
+    ]
+    files["human-scores/zh-en.mqm.seg.score"] = "\n".join(rows) + "\n"
+    rows = [f"{s}\t{float(v)!r}" for s, row in zip(SYSTEMS, comet, strict=True) for v in row]
+    files["metric-scores/zh-en/COMET-refB.seg.score"] = "\n".join(rows) + "\n"
+    files["metric-scores/zh-en/COMET-refA.seg.score"] = "\n".join(rows) + "\n"
+    for path, text in files.items():
+        (folder / path).parent.mkdir(parents=True, exist_ok=True)
+        (folder / path).write_text(text, encoding="utf-8")
+    return folder
+
+
+def test_correlate_reads_an_evalset_folder(
+    human: dict[str, np.ndarray],
+    metrics: dict[str, np.ndarray],
+    capfd: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
+    folder = evalset(tmp_path, human["gaps-cells"], metrics["COMET-style"])
+    argv = ["correlate", "--evalset", str(folder), "--lp", "zh-en", "--evalset-ref", "refB", "-m", "bleu"]
+    status, out, err = run(
+        capfd, *argv, "--statistics", "spa", "acc-eq", "--average-by", "item", "-f", "json"
+    )
+    assert status == 0, err
+    got = {(c["metric"], c["statistic"]): c["value"] for c in json.loads(out)["correlations"]}
+    h = human["gaps-cells"]
+    assert got[("COMET", "spa")] == soft_pairwise_accuracy(metrics["COMET-style"], h).value
+    assert got[("BLEU", "acc-eq")] == tie_calibrated_accuracy(metrics["BLEU"], h, "item").value
+    assert json.loads(out)["items"] == SYSTEMS  # refA, a human output, is left out
+    status, out, err = run(capfd, *argv[:-4], "--statistics", "spa", "-f", "json")  # refA, the default
+    assert status == 0 and "file:COMET-refA.seg.score" in json.loads(out)["metric_signatures"]["COMET"]
+    status, _, err = run(capfd, *argv[:-4], "--evalset-ref", "refC", "--statistics", "spa")
+    assert status == 1 and "no reference 'refC'; there are refA, refB" in err
+    status, _, err = run(capfd, "correlate", "--evalset", str(folder), "--statistics", "spa")
+    assert status == 1 and "--evalset needs --lp" in err
+    status, _, err = run(capfd, "correlate", "-i", "x.txt", "--statistics", "spa")
+    assert status == 1 and "correlate needs REF, --human (or --evalset DIR --lp PAIR)" in err

@@ -35,6 +35,7 @@ from understudy.correlation import (
     segment_resampler,
     unscored_notes,
 )
+from understudy.correlation.evalset import read_evalset
 from understudy.correlation.human import HumanScores, read_human
 from understudy.correlation.paper import (
     EVERY_SUBSET_UP_TO,
@@ -58,6 +59,9 @@ EXAMPLES = """examples:
   understudy correlate ref.de -i *.de --human h.tsv --metric-scores comet.tsv --compare
   understudy correlate ref.de -i *.de --human h.tsv -f json --plot regression.svg
   understudy correlate ref.de -i *.de --human mqm.tsv -m bleu --scores COMET-22=comet.out --compare
+  understudy correlate ref.zh -i *.txt --human mqm.tsv -m bleu chrf --statistics spa acc-eq \
+      --average-by item --compare --compare-test wmt24          WMT24's meta-evaluation, clusters
+  understudy correlate --evalset mt-metrics-eval-v2/wmt23 --lp en-de -m bleu --statistics spa
 
 A system's name is its file's name without the last extension (--names to give others); the
 human file must score every system (TSV/CSV 'system<TAB>score' or 'system<TAB>segment<TAB>score',
@@ -77,10 +81,25 @@ def add_parser(commands: Any) -> None:
         "them with human scores, with bootstrap intervals; as the BLEU paper's Section 5 does.",
         EXAMPLES.format(lower=", ".join(lower_is_better())),
     )
-    p.add_argument("refs", nargs="+", metavar="REF", help="reference file(s)")
-    p.add_argument("-i", "--input", nargs="+", required=True, metavar="HYP", help="system output files")
+    p.add_argument("refs", nargs="*", metavar="REF", help="reference file(s)")
+    p.add_argument("-i", "--input", nargs="+", metavar="HYP", help="system output files")
     p.add_argument("--names", nargs="+", metavar="NAME", help="the systems' names in the human file")
-    p.add_argument("--human", required=True, metavar="FILE", help="human scores (TSV, CSV, JSON or MQM)")
+    p.add_argument(
+        "--human",
+        metavar="FILE",
+        help="human scores (TSV, CSV, JSON or MQM); with --evalset, the scorer's name (default: the only "
+        "one, else mqm)",
+    )
+    p.add_argument(
+        "--evalset",
+        metavar="DIR",
+        help="an mt-metrics-eval EvalSet folder (references/, system-outputs/, human-scores/, "
+        "metric-scores/): its reference, systems, human scores and metric scores, for --lp",
+    )
+    p.add_argument("--lp", metavar="PAIR", help="the language pair of --evalset (en-de)")
+    p.add_argument(
+        "--evalset-ref", metavar="NAME", help="--evalset's reference (default: the only one, else refA)"
+    )
     p.add_argument(
         "--metric-scores",
         nargs="+",
@@ -266,8 +285,8 @@ def run(args: argparse.Namespace) -> int:
         from understudy.correlation.plot import checked_path
 
         checked_path(args.plot)  # before any work
+    human = _inputs(args)
     names = system_names(args)
-    human = read_human(args.human)
     check_coverage(human, names, args.human)
     warn_reference_as_system(args.refs, args.input)
     text = metrics_named(args) or not wants_scores(args)
@@ -347,6 +366,28 @@ def _meta(
         else []
     )
     return result, clusters
+
+
+def _inputs(args: argparse.Namespace) -> HumanScores:
+    """The human scores; with --evalset, its reference, systems and metric scores become REF, -i
+    (unless given) and --scores."""
+    if args.evalset is None:
+        missing = [
+            flag for flag, v in (("REF", args.refs), ("-i", args.input), ("--human", args.human)) if not v
+        ]
+        if missing:
+            raise CliError(f"correlate needs {', '.join(missing)} (or --evalset DIR --lp PAIR)")
+        return read_human(args.human)
+    if args.lp is None:
+        raise CliError("--evalset needs --lp (the language pair, as en-de)")
+    if args.refs:
+        raise CliError("--evalset gives the reference: name another with --evalset-ref, not as REF")
+    found = read_evalset(args.evalset, args.lp, args.evalset_ref, args.human)
+    args.refs = [str(found.reference)]
+    args.input = args.input or [str(p) for p in found.systems.values()]
+    args.scores += [f"{name}={path}" for name, path in found.metrics.items()]
+    args.human = found.human.source
+    return found.human
 
 
 def _alias_metric_scores(args: argparse.Namespace) -> None:
