@@ -16,6 +16,7 @@ __all__ = [
     "ngram_matches",
     "normalize",
     "pool_threads",
+    "spa_counts",
     "tie_search",
     "tokenize",
     "tokenizer_names",
@@ -76,3 +77,6 @@ def matched_tokens(
 def tie_search(
     human: NDArray[np.float64], metric: NDArray[np.float64]
 ) -> tuple[float, float, int] | None: ...
+def spa_counts(
+    sums: NDArray[np.float64], margin: NDArray[np.float64]
+) -> tuple[NDArray[np.int64], list[tuple[int, int, int]]]: ...

@@ -1,4 +1,5 @@
-//! The correlation statistics that need a loop NumPy cannot vectorise: acc_eq's threshold search.
+//! The correlation statistics that need a loop NumPy cannot vectorise: acc_eq's threshold search,
+//! and SPA's counts of permuted differences over many mixtures at once.
 
 use numpy::{PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::prelude::*;
@@ -29,4 +30,61 @@ pub fn tie_search(
     let (human, metric) = (rows(&human), rows(&metric));
     let found = py.detach(|| ties::tie_search(&human, &metric));
     Ok(found.map(|t| (t.value, t.threshold, t.groups)))
+}
+
+/// For each block `b` and pair `i < j` of systems (in `triu_indices` order): how many permutations
+/// `p` have `sums[p, b, i] - sums[p, b, j] < -margin[p, pair]` (surely at most 0), and every
+/// `(p, b, pair)` where the difference is within the margin (for an exact sum to decide).
+#[pyfunction]
+#[allow(clippy::type_complexity)]
+pub fn spa_counts<'py>(
+    py: Python<'py>,
+    sums: numpy::PyReadonlyArray3<'py, f64>,
+    margin: PyReadonlyArray2<'py, f64>,
+) -> PyResult<(Bound<'py, numpy::PyArray2<i64>>, Vec<(usize, usize, usize)>)> {
+    use numpy::{IntoPyArray, PyArrayMethods};
+    let sums = sums.as_array();
+    let margin = margin.as_array();
+    let (permutations, blocks, systems) = sums.dim();
+    let pairs: Vec<(usize, usize)> = (0..systems)
+        .flat_map(|i| (i + 1..systems).map(move |j| (i, j)))
+        .collect();
+    if margin.dim() != (permutations, pairs.len()) {
+        return Err(pyo3::exceptions::PyValueError::new_err(
+            "margin has the wrong shape",
+        ));
+    }
+    let (counts, unsure) = py.detach(|| {
+        use rayon::prelude::*;
+        let per_block: Vec<(Vec<i64>, Vec<(usize, usize, usize)>)> = (0..blocks)
+            .into_par_iter()
+            .map(|b| {
+                let mut counts = vec![0i64; pairs.len()];
+                let mut unsure = Vec::new();
+                for p in 0..permutations {
+                    for (k, &(i, j)) in pairs.iter().enumerate() {
+                        let difference = sums[[p, b, i]] - sums[[p, b, j]];
+                        let m = margin[[p, k]];
+                        if difference < -m {
+                            counts[k] += 1;
+                        } else if difference <= m {
+                            unsure.push((p, b, k));
+                        }
+                    }
+                }
+                (counts, unsure)
+            })
+            .collect();
+        let counts: Vec<i64> = per_block
+            .iter()
+            .flat_map(|(c, _)| c.iter().copied())
+            .collect();
+        let unsure = per_block
+            .into_iter()
+            .flat_map(|(_, u)| u)
+            .collect::<Vec<_>>();
+        (counts, unsure)
+    });
+    let array = counts.into_pyarray(py).reshape([blocks, pairs.len()])?;
+    Ok((array, unsure))
 }

@@ -7,7 +7,7 @@
 //! exception classes of `understudy.errors` through `From` conversions ([`errors`]).
 //! One scorer class serves every family ([`scorer`]); each family's file in [`families`]
 //! reads its configuration by name. [`text`] holds BLEU's tokenizer and the C library's
-//! `log` and `exp`; [`analysis`] the report's corpus analyses; [`correlation`] acc_eq's search; [`oom`] the allocator that
+//! `log` and `exp`; [`analysis`] the report's corpus analyses; [`correlation`] acc_eq's search and SPA's counts; [`oom`] the allocator that
 //! reports a failed allocation as one line instead of aborting.
 
 mod analysis;
@@ -45,5 +45,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(analysis::ngram_matches, m)?)?;
     m.add_function(wrap_pyfunction!(analysis::matched_tokens, m)?)?;
     m.add_function(wrap_pyfunction!(correlation::tie_search, m)?)?;
+    m.add_function(wrap_pyfunction!(correlation::spa_counts, m)?)?;
     Ok(())
 }

@@ -588,9 +588,13 @@ def _text(
     source = Path(args.human).name
     count = f"{len(result.items)} {result.level}s"
     unit = "them" if f"resample:{result.level}s" in result.signature else "the segments, systems rescored"
+    intervals = (
+        f"; 95% intervals from {result.n_bootstrap} bootstrap resamples of {unit}"
+        if meta_evaluation.classic(stats)
+        else ""
+    )
     lines = [
-        f"{level}-level correlation with {source} ({count}; 95% intervals from "
-        f"{result.n_bootstrap} bootstrap resamples of {unit})",
+        f"{level}-level correlation with {source} ({count}{intervals})",
         "",
         text_table(header, _rows(result, stats, w)),
     ]

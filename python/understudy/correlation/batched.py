@@ -171,30 +171,46 @@ class MixedPearson:
 
 
 class BatchedSpa:
-    """Soft pairwise accuracy of each mixture (cells: every system's segments, in order) against
-    the human p-values, with every mixture's permuted sums from one matrix product."""
+    """Soft pairwise accuracy of each mixture of two metrics (cells: every system's segments, in
+    order) against the human p-values. The second mixture's permuted sums are the two metrics'
+    together less the first's, so one matrix product serves both (with twice the error margin)."""
 
     def __init__(
-        self, human: NDArray[np.float64], signs: PermutationSigns, bound_scores: NDArray[np.float64]
+        self,
+        human: NDArray[np.float64],
+        signs: PermutationSigns,
+        worse: NDArray[np.float64],
+        better: NDArray[np.float64],
     ):
         self.keep = rated_segments(human)
         self.systems = human.shape[0]
         self.signs = signs
         self.human_p = signs.p_values(human[:, self.keep])
         self.i, self.j = np.triu_indices(self.systems, 1)
-        # |a mixture| <= |metric 1| + |metric 2|, cell by cell: one error bound serves every mixture.
-        self.margin = signs.margin(bound_scores[:, self.keep])
+        self.worse, self.better = worse, better
+        shape = (self.systems, -1)
+        # |a mixture| <= |worse| + |better|, cell by cell: one error bound serves every mixture.
+        self.margin = signs.margin((np.abs(worse) + np.abs(better)).reshape(shape))
+        self.together = signs.sums_of_many((worse + better).reshape(1, *shape))[:, 0, :]
 
-    def __call__(self, mixed: NDArray[np.float64]) -> NDArray[np.float64]:
-        """One SPA per row of ``mixed`` (rows of systems x kept segments, flattened)."""
-        blocks = mixed.reshape(len(mixed), self.systems, -1)
-        counts = self.signs.counts_of_many(blocks, self.i, self.j, self.margin)
+    def _spa(self, counts: NDArray[np.int64]) -> NDArray[np.float64]:
         p = np.full((self.systems, self.systems), np.nan)
-        out = np.empty(len(mixed))
+        out = np.empty(len(counts))
         for k, row in enumerate(counts):
             p[self.i, self.j] = row / self.signs.permutations
             out[k] = one_minus_pce(self.human_p, p)
         return out
+
+    def values(self, swap: NDArray[np.bool_]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """SPA of each first mixture (``worse`` where swapped) and of each second."""
+        first = np.where(swap, self.worse, self.better).reshape(len(swap), self.systems, -1)
+        second = np.where(swap, self.better, self.worse).reshape(len(swap), self.systems, -1)
+        sums = self.signs.sums_of_many(first)
+        counts = self.signs.counts_of_many(first, self.i, self.j, self.margin, sums)
+        rest = self.signs.counts_of_many(
+            second, self.i, self.j, 2 * self.margin, self.together[:, None, :] - sums
+        )
+        return self._spa(counts), self._spa(rest)
 
 
 class GroupedScalar:

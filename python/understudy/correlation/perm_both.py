@@ -38,7 +38,6 @@ from numpy.typing import NDArray
 from understudy.correlation.batched import (
     Batched,
     BatchedSpa,
-    GroupedPearson,
     GroupedScalar,
     Layout,
     MixedPearson,
@@ -91,25 +90,39 @@ def _spa_human(human: NDArray[np.float64]) -> NDArray[np.float64]:
     return out
 
 
-def _batched(
+Mixtures = Callable[[NDArray[np.bool_]], tuple[NDArray[np.float64], NDArray[np.float64]]]
+"""Given the swaps of a block, the statistic of each first mixture (worse where swapped) and second."""
+
+
+def _mixtures(stat: Batched, worse: NDArray[np.float64], better: NDArray[np.float64]) -> Mixtures:
+    def values(swap: NDArray[np.bool_]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        return stat(np.where(swap, worse, better)), stat(np.where(swap, better, worse))
+
+    return values
+
+
+def _values(
     statistic: str,
     layout: Layout,
     human: NDArray[np.float64],
     average_by: str,
-    bound: NDArray[np.float64],
+    mixed: tuple[NDArray[np.float64], NDArray[np.float64]],
     spa: tuple[int, int],
-) -> Batched:
-    """The statistic of a block of mixtures laid out as ``layout``."""
+) -> Mixtures:
+    """The statistic of both mixtures of ``mixed`` (worse, better: cells laid out as ``layout``)."""
     if statistic == "pearson":
-        return GroupedPearson(layout)
+        return MixedPearson(layout, *mixed).values
     if statistic == "spa":
         signs = PermutationSigns(int((~np.isnan(human).any(axis=0)).sum()), *spa)
-        return BatchedSpa(human, signs, bound)
+        return BatchedSpa(human, signs, *mixed).values
+    stat: Batched
     if statistic == "acc-eq":
-        return PerMixture(lambda m: tie_calibrated_accuracy(m, human, average_by).value, human.shape)
-    if statistic in STATISTICS:
-        return GroupedScalar(layout, STATISTICS[statistic], statistic in ("pearson", "spearman"))
-    raise ConfigError(f"unknown statistic {statistic!r} for PERM-BOTH")
+        stat = PerMixture(lambda m: tie_calibrated_accuracy(m, human, average_by).value, human.shape)
+    elif statistic in STATISTICS:
+        stat = GroupedScalar(layout, STATISTICS[statistic], statistic in ("pearson", "spearman"))
+    else:
+        raise ConfigError(f"unknown statistic {statistic!r} for PERM-BOTH")
+    return _mixtures(stat, *mixed)
 
 
 def _cells(statistic: str, human: NDArray[np.float64], average_by: str) -> tuple[Layout, NDArray[np.float64]]:
@@ -121,17 +134,6 @@ def _cells(statistic: str, human: NDArray[np.float64], average_by: str) -> tuple
     if statistic == "acc-eq":  # every cell, every system's segments in order: acc-eq groups them itself
         return Layout(np.where(np.isnan(human), 0.0, human), "none"), human
     return Layout(human, average_by), human
-
-
-Mixtures = Callable[[NDArray[np.bool_]], tuple[NDArray[np.float64], NDArray[np.float64]]]
-"""Given the swaps of a block, the statistic of each first mixture (worse where swapped) and second."""
-
-
-def _mixtures(stat: Batched, worse: NDArray[np.float64], better: NDArray[np.float64]) -> Mixtures:
-    def values(swap: NDArray[np.bool_]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-        return stat(np.where(swap, worse, better)), stat(np.where(swap, better, worse))
-
-    return values
 
 
 def _count_blocks(
@@ -187,13 +189,7 @@ def perm_both(
     if not len(layout.cells):
         raise InputError("no cell has a human score")
     za, zb = _zscore(layout.of(a)), _zscore(layout.of(b))
-    bound = np.zeros(h.shape)
-    bound.reshape(-1)[layout.cells] = np.abs(za) + np.abs(zb)
-    values: Mixtures
-    if statistic == "pearson":
-        values = MixedPearson(layout, zb, za).values
-    else:
-        values = _mixtures(_batched(statistic, layout, seen, average_by, bound, spa), zb, za)
+    values = _values(statistic, layout, seen, average_by, (zb, za), spa)
     worse_first, better_second = values(np.ones((1, len(za)), dtype=bool))
     delta = float(better_second[0] - worse_first[0])
     stream = rng if rng is not None else np.random.RandomState(seed)

@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from understudy import _core
 from understudy.errors import ConfigError, InputError
 from understudy.stats import Stats
 
@@ -121,22 +122,28 @@ class PermutationSigns:
         out: NDArray[np.float64] = bound[:, i] + bound[:, j]
         return out
 
+    def sums_of_many(self, blocks: NDArray[np.float64]) -> NDArray[np.float64]:
+        """Per permutation, block and system: the sum of the swapped segments' scores."""
+        many, systems, segments = blocks.shape
+        flat = blocks.transpose(2, 0, 1).reshape(segments, many * systems)
+        sums: NDArray[np.float64] = (self.swapped @ flat).reshape(self.permutations, many, systems)
+        return sums
+
     def counts_of_many(
         self,
         blocks: NDArray[np.float64],
         i: NDArray[np.intp],
         j: NDArray[np.intp],
         margin: NDArray[np.float64],
+        sums: NDArray[np.float64] | None = None,
     ) -> NDArray[np.int64]:
         """For each systems x segments matrix of ``blocks``, how many permutations give each pair
-        ``(i, j)`` a difference at least the observed one: float64 sums where ``margin`` (from
-        :meth:`margin`) decides, exactly rounded sums where it does not."""
-        many, systems, segments = blocks.shape
-        flat = blocks.transpose(2, 0, 1).reshape(segments, many * systems)
-        sums = (self.swapped @ flat).reshape(self.permutations, many, systems)
-        difference = sums[:, :, i] - sums[:, :, j]
-        counts: NDArray[np.int64] = np.sum(difference < -margin[:, None, :], axis=0)
-        for row, block, pair in np.argwhere(np.abs(difference) <= margin[:, None, :]):
+        ``(i, j)`` a difference at least the observed one: float64 sums (``sums``, or
+        :meth:`sums_of_many`) where ``margin`` (from :meth:`margin`) decides, exactly rounded
+        sums where it does not."""
+        sums = self.sums_of_many(blocks) if sums is None else sums
+        counts, unsure = _core.spa_counts(np.ascontiguousarray(sums), np.ascontiguousarray(margin))
+        for row, block, pair in unsure:
             taken = self.swapped[row] > 0
             both = np.concatenate([blocks[block, i[pair], taken], -blocks[block, j[pair], taken]])
             counts[block, pair] += math.fsum(both) <= 0
