@@ -43,17 +43,17 @@ pub fn spa_counts<'py>(
     margin: PyReadonlyArray2<'py, f64>,
 ) -> PyResult<(Bound<'py, numpy::PyArray2<i64>>, Vec<(usize, usize, usize)>)> {
     use numpy::{IntoPyArray, PyArrayMethods};
-    let sums = sums.as_array();
-    let margin = margin.as_array();
-    let (permutations, blocks, systems) = sums.dim();
+    let (permutations, blocks, systems) = sums.as_array().dim();
     let pairs: Vec<(usize, usize)> = (0..systems)
         .flat_map(|i| (i + 1..systems).map(move |j| (i, j)))
         .collect();
-    if margin.dim() != (permutations, pairs.len()) {
+    if margin.as_array().dim() != (permutations, pairs.len()) {
         return Err(pyo3::exceptions::PyValueError::new_err(
             "margin has the wrong shape",
         ));
     }
+    let sums = sums.as_slice()?;
+    let margin = margin.as_slice()?;
     let (counts, unsure) = py.detach(|| {
         use rayon::prelude::*;
         let per_block: Vec<(Vec<i64>, Vec<(usize, usize, usize)>)> = (0..blocks)
@@ -62,13 +62,19 @@ pub fn spa_counts<'py>(
                 let mut counts = vec![0i64; pairs.len()];
                 let mut unsure = Vec::new();
                 for p in 0..permutations {
-                    for (k, &(i, j)) in pairs.iter().enumerate() {
-                        let difference = sums[[p, b, i]] - sums[[p, b, j]];
-                        let m = margin[[p, k]];
-                        if difference < -m {
-                            counts[k] += 1;
-                        } else if difference <= m {
-                            unsure.push((p, b, k));
+                    let row = &sums[(p * blocks + b) * systems..][..systems];
+                    let bound = &margin[p * pairs.len()..][..pairs.len()];
+                    let mut close = false;
+                    for ((&(i, j), &m), count) in pairs.iter().zip(bound).zip(counts.iter_mut()) {
+                        let difference = row[i] - row[j];
+                        *count += i64::from(difference < -m);
+                        close |= difference.abs() <= m;
+                    }
+                    if close {
+                        for (k, (&(i, j), &m)) in pairs.iter().zip(bound).enumerate() {
+                            if (row[i] - row[j]).abs() <= m {
+                                unsure.push((p, b, k));
+                            }
                         }
                     }
                 }
