@@ -1030,6 +1030,16 @@ def _ted_matrices() -> tuple[object, object, object]:
     return human, chrf, bleu
 
 
+def _ted_stats() -> dict[str, list[object]]:
+    """Each system's BLEU, chrF and TER statistics against ref-B (the corpus metrics)."""
+    from understudy import BLEU, CHRF, TER
+
+    systems = sorted(p.stem for p in TED.glob("*.txt") if not p.stem.startswith("ref-"))
+    ref = [read(str(TED / "ref-B.txt"))]
+    texts = [read(str(TED / f"{s}.txt")) for s in systems]
+    return {type(m).__name__: [m.segment_stats(t, ref) for t in texts] for m in (BLEU(), CHRF(), TER())}
+
+
 def _mtme(path: Path) -> object:
     import importlib.util
 
@@ -1048,7 +1058,7 @@ def task_meta(repeat: int, slow_repeat: int, mtme: Path | None) -> list[tuple[st
     import numpy as np
     import scipy.stats
     from understudy.correlation.perm_both import EarlyStopping, pairs_perm_both, perm_both
-    from understudy.correlation.spa import soft_pairwise_accuracy
+    from understudy.correlation.spa import soft_pairwise_accuracy, spa_corpus
     from understudy.correlation.ties import tie_calibrated_accuracy
 
     human, chrf, bleu = _ted_matrices()
@@ -1075,6 +1085,8 @@ def task_meta(repeat: int, slow_repeat: int, mtme: Path | None) -> list[tuple[st
             chrf, bleu, human, "item", k, 1, whole
         ),
     }
+    for name, stats in _ted_stats().items():
+        ours[f"spa-corpus, {name}"] = lambda stats=stats: spa_corpus(stats, human)
     theirs: dict[str, tuple[Callable[[], object], float]] = {}
     if m is not None:
         pce = functools.partial(m.stats.PairwiseConfidenceError, num_sys=n, filter_nones=False)
@@ -1107,7 +1119,8 @@ def task_meta(repeat: int, slow_repeat: int, mtme: Path | None) -> list[tuple[st
                 )
             )
         elif m is not None:
-            rows.append(Timing("mt-metrics-eval", float("nan"), "enumerates every pair in Python lists"))
+            why = "cannot: no corpus metric" if "corpus" in name else "enumerates every pair in Python lists"
+            rows.append(Timing("mt-metrics-eval", float("nan"), why))
         tables.append((f"20. {name}, TED zh-en 13 x 529", rows))
     return tables
 
