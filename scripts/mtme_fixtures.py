@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 import scipy.stats
+from understudy._atomic import atomic_write
 
 REPO = Path(__file__).resolve().parent.parent
 DATA = REPO.parent / "shared" / "data" / "wmt21-ted-zh-en-mqm"
@@ -330,7 +331,8 @@ def main() -> int:
     fixture["acc_eq"] = acc_eq_cases(m, human, metrics)
     fixture["perm_both"] = perm_both_cases(m, human, metrics)
     fixture["clusters"] = cluster_cases(m, human, metrics)
-    args.out.write_text(json.dumps(fixture, indent=1) + "\n", encoding="utf-8")
+    with atomic_write(args.out) as out:
+        out.write((json.dumps(fixture, indent=1) + "\n").encode("utf-8"))
     return 0
 
 
