@@ -29,7 +29,8 @@ from typing import Any, ClassVar, TypeVar
 
 from understudy import _core
 from understudy._moved import forwarding
-from understudy.errors import ConfigError, SignatureError
+from understudy.errors import ConfigError, InputTypeError, SignatureError
+from understudy.tokens import TokenWriter
 
 C = TypeVar("C", bound="MetricConfig")
 
@@ -68,6 +69,14 @@ class Option:
     omit_default: bool = False
     """Left out of the signature at its default, so signatures from before the key existed
     (and sacrebleu's) stay as they were; ``absent`` reads the default back."""
+    tokens: Any = None
+    """The value the field takes when tokens are scored (BLEU's tokenizer: ``none``)."""
+    text_only: bool = False
+    """The option means something for text only (removing punctuation, a tokenizer's
+    normalisation): tokens are refused unless it is at its default."""
+    lowers_tokens: tuple[Any, str] | None = None
+    """``(value, fold)``: at ``value``, string tokens are lowercased first, as ``fold``
+    (``unicode``: Python's ``str.lower``; ``ascii``: A-Z only) says."""
 
     @property
     def dest(self) -> str:
@@ -111,6 +120,8 @@ class MetricConfig:
     (BLEU, chrF, TER) keep sacrebleu's signatures, recognised by their keys."""
     cli_group: ClassVar[str | None] = None
     """The title of the family's group of command-line options (none: among the general ones)."""
+    tokens_refused: ClassVar[str | None] = None
+    """Why the family cannot score tokens (none: it can, see :meth:`for_tokens`)."""
 
     @property
     def name(self) -> str:
@@ -191,6 +202,33 @@ class MetricConfig:
         """
         changes = {name: opt.sentence for name, opt in self.options() if opt.sentence is not None}
         return dataclasses.replace(self, **changes)
+
+    def for_tokens(self: C) -> tuple[C, TokenWriter]:
+        """This configuration as token input is scored (each field that declares a ``tokens``
+        value takes it), and the writer of the tokens as words (:mod:`understudy.tokens`).
+
+        >>> from understudy import BLEUConfig
+        >>> config, writer = BLEUConfig(lowercase=True).for_tokens()
+        >>> config.tokenize, writer.fold
+        ('none', 'unicode')
+        """
+        if not self.from_text or self.tokens_refused is not None:
+            raise InputTypeError(f"{self.name} scores text, not tokens: {self.tokens_refused or 'no text'}")
+        changes: dict[str, Any] = {}
+        fold = None
+        for name, opt in self.options():
+            value = getattr(self, name)
+            if opt.text_only and value != _default(type(self), name):
+                flag = opt.flags[0] if opt.flags else name
+                raise ConfigError(
+                    f"{self.name}: {flag} {value} applies to text; tokens are compared as they are given"
+                )
+            if opt.tokens is not None:
+                changes[name] = opt.tokens
+            if opt.lowers_tokens is not None and value == opt.lowers_tokens[0]:
+                fold = opt.lowers_tokens[1]
+        normalize = getattr(self, "normalize_unicode", "none")
+        return dataclasses.replace(self, **changes), TokenWriter(normalize, fold)
 
     @classmethod
     def field_values(cls, values: Mapping[str, Any], sentence_level: bool = False) -> dict[str, Any]:

@@ -19,7 +19,7 @@ import os
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -37,6 +37,7 @@ from understudy.errors import (
 )
 from understudy.stats import Stats
 from understudy.threads import resolve_threads
+from understudy.tokens import Hyps, Refs, TokenSegment, TokenWriter, is_segment, is_tokens, refs_are_tokens
 
 if TYPE_CHECKING:
     from understudy.accumulator import Accumulator
@@ -204,12 +205,52 @@ class Metric(ABC, Generic[S]):
         self.threads = resolve_threads(threads)
         self._references: list[list[str | None]] | None = None
         self._cache: _Scorer | None = None
-        if references is not None:
+        self._tokens: tuple[Metric[S], TokenWriter] | None = None
+        self._token_refs: Refs | None = None
+        if references is not None and refs_are_tokens(references):
+            self._token_refs = references
+            metric, writer = self._for_tokens(False)
+            self._tokens = (
+                type(self).from_config(metric.config, writer.streams(references), self.threads),
+                writer,
+            )
+        elif references is not None:
             streams = check_refs(references, None)
             if not streams[0]:
                 raise EmptyInputError("the reference streams have no segments")
             self._cache = self._scorer_with(streams)
             self._references = streams
+
+    def _for_tokens(self, uses_cache: bool) -> tuple[Metric[S], TokenWriter]:
+        """The metric object that scores this one's token input (the configuration's
+        :meth:`~understudy.config.MetricConfig.for_tokens`), with the writer of tokens as words;
+        ``uses_cache``: the tokens are to be scored against the cached references."""
+        if self._tokens is None:
+            if uses_cache and self._cache is not None:
+                raise InputTypeError(
+                    "the hypotheses are tokens but this metric's references are text: give both the same way"
+                )
+            config, writer = self.config.for_tokens()
+            self._tokens = (type(self).from_config(config, threads=self.threads), writer)
+        return self._tokens
+
+    def _route(self, hyps: Any, refs: Any) -> tuple[Metric[S], Any, Any]:
+        """Where ``hyps`` against ``refs`` (``None``: the cached ones) are scored: here when
+        they are text, else by the token metric (:meth:`_for_tokens`), written as words."""
+        if not is_tokens(hyps):
+            if (refs is None and self._token_refs is not None) or (
+                refs is not None and refs_are_tokens(refs)
+            ):
+                raise InputTypeError(
+                    "the references are tokens but the hypotheses are text: give both the same way"
+                )
+            return self, hyps, refs
+        if refs is not None and not refs_are_tokens(refs):
+            raise InputTypeError(
+                "the hypotheses are tokens but the references are text: give both the same way"
+            )
+        metric, writer = self._for_tokens(refs is None)
+        return metric, writer.lines(hyps, "hyps"), None if refs is None else writer.streams(refs)
 
     def _scorer(self) -> _Scorer:
         """A new scorer for this configuration (no references): the core's, given the text in
@@ -262,9 +303,10 @@ class Metric(ABC, Generic[S]):
         """Refuse sentences too long for this metric's memory bounds (none by default)."""
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # Pickled by configuration (and the reference text, when cached): the compiled
+        # Pickled by configuration (and the references, when cached): the compiled
         # scorer is rebuilt on the other side.
-        return (type(self).from_config, (self.config, self._references, self.threads))
+        references = self._references if self._token_refs is None else self._token_refs
+        return (type(self).from_config, (self.config, references, self.threads))
 
     def _scorer_with(self, streams: list[list[str | None]]) -> _Scorer:
         self._check_sizes("references", streams)
@@ -287,13 +329,23 @@ class Metric(ABC, Generic[S]):
     def _stats(self, rows: NDArray[np.int64], refs_per_segment: NDArray[np.int64]) -> S:
         return self.stats_type(rows, refs_per_segment, self.config)
 
-    def segment_stats(self, hyps: Sequence[str], refs: RefStreams | None = None) -> S:
-        """Per-segment sufficient statistics of ``hyps`` against ``refs`` (or the cached ones)."""
-        checked = check_hyps(hyps)
-        if refs is None:
+    def segment_stats(self, hyps: Hyps, refs: Refs | None = None) -> S:
+        """Per-segment sufficient statistics of ``hyps`` against ``refs`` (or the cached ones).
+
+        Text or tokens (see :mod:`understudy.tokens`): a token list per segment, or token ids.
+
+        >>> from understudy import BLEU
+        >>> BLEU().segment_stats([[5, 6, 7, 8]], [[[5, 6, 7, 8]]]).rows.tolist()  # lengths, matches, totals
+        [[4, 4, 4, 3, 2, 1, 4, 3, 2, 1]]
+        """
+        metric, texts, given = self._route(hyps, refs)
+        if metric is not self:
+            return metric.segment_stats(texts, given)
+        checked = check_hyps(texts)
+        if given is None:
             return self.segment_stats_many([checked])[0]
         # References used once: not cached.
-        streams = check_refs(refs, len(checked))
+        streams = check_refs(given, len(checked))
         self._check_sizes("hypotheses", [checked])
         self._check_sizes("references", streams)
         scorer = self._scorer()
@@ -301,7 +353,7 @@ class Metric(ABC, Generic[S]):
             rows, refs_per_segment = scorer.sentence_stats(checked, streams)
         return self._stats(self._select(rows, refs_per_segment, 1)[:, 0, :], refs_per_segment)
 
-    def segment_stats_many(self, systems: Sequence[Sequence[str]], refs: RefStreams | None = None) -> list[S]:
+    def segment_stats_many(self, systems: Sequence[Hyps], refs: Refs | None = None) -> list[S]:
         """:meth:`segment_stats` of several systems at once, faster than one by one.
 
         Each segment's references are loaded once for all systems, so scoring many
@@ -309,16 +361,23 @@ class Metric(ABC, Generic[S]):
         """
         if isinstance(systems, str) or not isinstance(systems, Sequence) or not systems:
             raise InputTypeError("systems must be a non-empty sequence of hypothesis lists")
-        checked = [check_hyps(hyps) for hyps in systems]
+        metric, first, given = self._route(systems[0], refs)
+        if metric is not self:
+            writer = self._for_tokens(given is None)[1]
+            written = [first] + [
+                writer.lines(hyps, f"system {k} hyps") for k, hyps in enumerate(systems[1:], 2)
+            ]
+            return metric.segment_stats_many(written, given)
+        checked = [check_hyps(cast(Sequence[str], hyps)) for hyps in systems]
         for k, hyps in enumerate(checked[1:], 2):
             if len(hyps) != len(checked[0]):
                 raise LengthMismatchError(
                     f"system 1 has {len(checked[0])} segments but system {k} has {len(hyps)}"
                 )
-        if refs is None:
+        if given is None:
             scorer = self._cached(len(checked[0]))
         else:
-            scorer = self._scorer_with(check_refs(refs, len(checked[0])))
+            scorer = self._scorer_with(check_refs(given, len(checked[0])))
         self._check_sizes("hypotheses", checked)
         with explaining_bad_text("hypotheses", checked):
             rows = scorer.stats_many(checked)
@@ -326,22 +385,22 @@ class Metric(ABC, Generic[S]):
         per_system = self._select(rows, refs_per_segment, len(checked))
         return [self._stats(per_system[:, k, :], refs_per_segment) for k in range(len(checked))]
 
-    def corpus_score(self, hyps: Sequence[str], refs: RefStreams | None = None) -> Any:
+    def corpus_score(self, hyps: Hyps, refs: Refs | None = None) -> Any:
         """The corpus score of ``hyps`` against ``refs`` (or the cached references)."""
         return self.segment_stats(hyps, refs).score()
 
-    def corpus_scores(self, systems: Sequence[Sequence[str]], refs: RefStreams | None = None) -> list[Any]:
+    def corpus_scores(self, systems: Sequence[Hyps], refs: Refs | None = None) -> list[Any]:
         """The corpus score of each system: ``[corpus_score(hyps) for hyps in systems]``, faster."""
         return [stats.score() for stats in self.segment_stats_many(systems, refs)]
 
-    def sentence_scores(self, hyps: Sequence[str], refs: RefStreams | None = None) -> NDArray[np.float64]:
+    def sentence_scores(self, hyps: Hyps, refs: Refs | None = None) -> NDArray[np.float64]:
         """The sentence score of every segment at once (references cached when ``refs`` is omitted)."""
         return self.segment_stats(hyps, refs).sentence_scores()
 
-    def sentence_score(self, hyp: str, refs: Sequence[str | None]) -> Any:
-        """The score of one hypothesis against its references (a list of strings)."""
-        if not isinstance(hyp, str):
-            raise InputTypeError(f"hyp must be a string, not {type(hyp).__name__}")
+    def sentence_score(self, hyp: str | TokenSegment, refs: Sequence[str | TokenSegment | None]) -> Any:
+        """The score of one hypothesis against its references (a list of strings, or of token lists)."""
+        if not isinstance(hyp, str) and not is_segment(hyp):
+            raise InputTypeError(f"hyp must be a string or a list of tokens, not {type(hyp).__name__}")
         if isinstance(refs, str) or not isinstance(refs, Sequence):
             raise InputTypeError("refs must be a list of reference strings for this one hypothesis")
         return self.corpus_score([hyp], [[ref] for ref in refs])
@@ -355,8 +414,8 @@ class Metric(ABC, Generic[S]):
 
     def pairwise(
         self,
-        hyps: Sequence[str],
-        refs: Sequence[str],
+        hyps: Hyps,
+        refs: Hyps,
         progress: Callable[[int, int], None] | None = None,
     ) -> NDArray[np.float64]:
         """The sentence score of every hypothesis against every reference, as its only reference.
@@ -366,8 +425,11 @@ class Metric(ABC, Generic[S]):
         minimum-Bayes-risk decoding. Each sentence is prepared once.
         ``progress(done, total)`` is called after each block of hypotheses.
         """
-        hyp_list = check_sentences("hyps", hyps)
-        ref_list = check_sentences("refs", refs)
+        if is_tokens(hyps) or is_tokens(refs):
+            metric, writer = self._for_tokens(False)
+            return metric.pairwise(writer.lines(hyps, "hyps"), writer.lines(refs, "refs"), progress)
+        hyp_list = check_sentences("hyps", cast(Sequence[str], hyps))
+        ref_list = check_sentences("refs", cast(Sequence[str], refs))
         if not hyp_list or not ref_list:
             return np.zeros((len(hyp_list), len(ref_list)), dtype=np.float64)
         _check_fits(len(hyp_list), len(ref_list))

@@ -26,6 +26,7 @@ pub mod ter;
 pub mod text;
 pub mod ties;
 pub mod tok13a;
+pub mod token_ids;
 pub mod tokenize;
 pub mod wer;
 #[rustfmt::skip]

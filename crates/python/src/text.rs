@@ -95,3 +95,26 @@ pub fn exp<'py>(
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
     map_f64(py, values, f64::exp)
 }
+
+/// The line of each segment of a flat batch of integer tokens (token ids): segment `i` is
+/// `ids[bounds[i]:bounds[i + 1]]`, each id written as one word no word tokenizer changes
+/// (`17`; `n5` for -5), joined by single spaces.
+#[pyfunction]
+pub fn id_lines(
+    py: Python<'_>,
+    ids: PyReadonlyArray1<'_, i64>,
+    bounds: PyReadonlyArray1<'_, i64>,
+) -> PyResult<Vec<String>> {
+    let ids = ids.as_slice()?;
+    let bounds: Option<Vec<usize>> = bounds
+        .as_slice()?
+        .iter()
+        .map(|&b| usize::try_from(b).ok())
+        .collect();
+    let lines = bounds.and_then(|b| py.detach(|| understudy_core::token_ids::id_lines(ids, &b)));
+    lines.ok_or_else(|| {
+        pyo3::exceptions::PyValueError::new_err(
+            "bounds must start at 0, never decrease and end at the number of ids",
+        )
+    })
+}

@@ -47,6 +47,7 @@ from understudy.result import Result
 from understudy.scoring import exp, ln
 from understudy.signature import Signature
 from understudy.stats import Stats
+from understudy.tokens import Hyps, Refs, TokenSegment
 
 # -- configuration ---------------------------------------------------------------------------
 
@@ -128,6 +129,7 @@ smooth_value=None, max_ngram_order=2, effective_order=False)
         "Korean target, as in sacrebleu; ja-mecab, ko-mecab and the SentencePiece ones flores101, "
         "flores200, spBLEU-1K need the extras ja, ko, spm)",
         key="tok",
+        tokens="none",
         encode=_tokenizer_signature,
         decode=lambda text: {"tokenize": base_name(text)},
     )
@@ -135,6 +137,7 @@ smooth_value=None, max_ngram_order=2, effective_order=False)
         False,
         flags=("-lc", "--lowercase"),
         help="case-insensitive BLEU",
+        lowers_tokens=(True, "unicode"),
         key="case",
         short="c",
         text=("lc", "mixed"),
@@ -566,17 +569,17 @@ class BLEU(Metric[BLEUStats]):
         found = _core.matched_tokens(texts, streams, tokenizer, lowercase, self.config.max_ngram_order)
         return [(line.split(" ") if line else [], list(levels)) for line, levels in found]
 
-    def corpus_score(self, hyps: Sequence[str], refs: RefStreams | None = None) -> BLEUResult:
+    def corpus_score(self, hyps: Hyps, refs: Refs | None = None) -> BLEUResult:
         """Corpus BLEU of ``hyps`` against ``refs`` (or the cached references)."""
         return self.segment_stats(hyps, refs).score()
 
-    def corpus_scores(
-        self, systems: Sequence[Sequence[str]], refs: RefStreams | None = None
-    ) -> list[BLEUResult]:
+    def corpus_scores(self, systems: Sequence[Hyps], refs: Refs | None = None) -> list[BLEUResult]:
         """Corpus BLEU of each system: ``[corpus_score(hyps) for hyps in systems]``, faster."""
         return [stats.score() for stats in self.segment_stats_many(systems, refs)]
 
-    def sentence_score(self, hyp: str, refs: Sequence[str | None]) -> BLEUResult:
+    def sentence_score(
+        self, hyp: str | TokenSegment, refs: Sequence[str | TokenSegment | None]
+    ) -> BLEUResult:
         """Sentence BLEU of one hypothesis against its references (a list of strings).
 
         As in sacrebleu, this uses the scorer's ``effective_order`` (off by default);

@@ -38,6 +38,7 @@ from understudy.result import Result
 from understudy.scoring import Weak
 from understudy.signature import Signature
 from understudy.stats import Stats
+from understudy.tokens import Hyps, Refs, TokenSegment
 
 # -- configuration ---------------------------------------------------------------------------
 
@@ -67,6 +68,7 @@ class CHRFConfig(TextConfig):
     title: ClassVar[str] = "chrF"
     names_metric: ClassVar[bool] = False
     cli_group: ClassVar[str | None] = "chrF (-m chrf)"
+    tokens_refused: ClassVar[str | None] = "it compares characters: give each segment as a string"
     signature_order: ClassVar[tuple[str, ...]] = ("case", "eff", "nc", "nw", "space", "beta")
 
     char_order: int = option(
@@ -371,17 +373,17 @@ class CHRF(Metric[CHRFStats]):
                     f"orders counts at most {limit} characters a sentence (memory); split the segment"
                 )
 
-    def corpus_score(self, hyps: Sequence[str], refs: RefStreams | None = None) -> CHRFResult:
+    def corpus_score(self, hyps: Hyps, refs: Refs | None = None) -> CHRFResult:
         """Corpus chrF of ``hyps`` against ``refs`` (or the cached references)."""
         return self.segment_stats(hyps, refs).score()
 
-    def corpus_scores(
-        self, systems: Sequence[Sequence[str]], refs: RefStreams | None = None
-    ) -> list[CHRFResult]:
+    def corpus_scores(self, systems: Sequence[Hyps], refs: Refs | None = None) -> list[CHRFResult]:
         """Corpus chrF of each system, faster than one by one."""
         return [stats.score() for stats in self.segment_stats_many(systems, refs)]
 
-    def sentence_score(self, hyp: str, refs: Sequence[str | None]) -> CHRFResult:
+    def sentence_score(
+        self, hyp: str | TokenSegment, refs: Sequence[str | TokenSegment | None]
+    ) -> CHRFResult:
         """Sentence chrF of one hypothesis against its references."""
         result: CHRFResult = super().sentence_score(hyp, refs)
         return result

@@ -38,6 +38,7 @@ from understudy.metric import Family, Metric, RefStreams
 from understudy.result import Result
 from understudy.signature import Signature
 from understudy.stats import Stats
+from understudy.tokens import Hyps, Refs, TokenSegment
 
 # -- configuration ---------------------------------------------------------------------------
 
@@ -83,11 +84,13 @@ class GLEUConfig(TextConfig):
         choices=TOKENIZERS,
         help="tokenizer (default 13a, as HF evaluate's google_bleu; none: NLTK's tokens, space-separated)",
         key="tok",
+        tokens="none",
     )
     lowercase: bool = option(
         False,
         flags=("--gleu-lowercase",),
         help="lowercase first",
+        lowers_tokens=(True, "unicode"),
         key="case",
         short="c",
         text=("lc", "mixed"),
@@ -228,11 +231,13 @@ class GLEU(Metric[GLEUStats]):
         config = GLEUConfig(tokenize, lowercase, min_len, max_len, normalize_unicode=normalize_unicode)
         self._setup(config, references, threads)
 
-    def corpus_score(self, hyps: Sequence[str], refs: RefStreams | None = None) -> GLEUResult:
+    def corpus_score(self, hyps: Hyps, refs: Refs | None = None) -> GLEUResult:
         """The corpus GLEU of ``hyps`` against ``refs`` (or the cached references)."""
         return self.segment_stats(hyps, refs).score()
 
-    def sentence_score(self, hyp: str, refs: Sequence[str | None]) -> GLEUResult:
+    def sentence_score(
+        self, hyp: str | TokenSegment, refs: Sequence[str | TokenSegment | None]
+    ) -> GLEUResult:
         """The GLEU of one hypothesis against its best reference."""
         result: GLEUResult = super().sentence_score(hyp, refs)
         return result

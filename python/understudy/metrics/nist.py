@@ -42,6 +42,7 @@ from understudy.metric import Family, Metric, RefStreams
 from understudy.result import Result
 from understudy.signature import Signature
 from understudy.stats import Stats
+from understudy.tokens import Hyps, Refs, TokenSegment
 
 # -- configuration ---------------------------------------------------------------------------
 
@@ -70,6 +71,9 @@ class NISTConfig(TextConfig):
     scale: ClassVar[float] = 10.0
     needs_corpus: ClassVar[bool] = True
     cli_group: ClassVar[str | None] = "NIST (-m nist; mteval-v13a.pl's)"
+    tokens_refused: ClassVar[str | None] = (
+        "mteval-v13a's tokenization is part of it: give each segment as a string"
+    )
 
     preserve_case: bool = option(
         False,
@@ -229,11 +233,13 @@ class NIST(Metric[NISTStats]):
             NISTConfig(preserve_case, fix_zero, normalize_unicode=normalize_unicode), references, threads
         )
 
-    def corpus_score(self, hyps: Sequence[str], refs: RefStreams | None = None) -> NISTResult:
+    def corpus_score(self, hyps: Hyps, refs: Refs | None = None) -> NISTResult:
         """The corpus NIST of ``hyps`` against ``refs`` (or the cached references)."""
         return self.segment_stats(hyps, refs).score()
 
-    def sentence_score(self, hyp: str, refs: Sequence[str | None]) -> NISTResult:
+    def sentence_score(
+        self, hyp: str | TokenSegment, refs: Sequence[str | TokenSegment | None]
+    ) -> NISTResult:
         """The NIST of one hypothesis, its references its corpus."""
         result: NISTResult = super().sentence_score(hyp, refs)
         return result

@@ -31,6 +31,7 @@ from understudy.result import Result
 from understudy.scoring import Weak
 from understudy.signature import Signature
 from understudy.stats import Stats
+from understudy.tokens import Hyps, Refs, TokenSegment
 
 # -- configuration ---------------------------------------------------------------------------
 
@@ -69,6 +70,7 @@ class TERConfig(TextConfig):
         False,
         flags=("--ter-normalized",),
         help="Tercom's normalization and tokenization",
+        text_only=True,
         key="norm",
         short="nr",
         text=("yes", "no"),
@@ -77,6 +79,7 @@ class TERConfig(TextConfig):
         False,
         flags=("--ter-no-punct",),
         help="remove punctuation",
+        text_only=True,
         key="punct",
         short="pn",
         text=("no", "yes"),
@@ -85,6 +88,7 @@ class TERConfig(TextConfig):
         False,
         flags=("--ter-asian-support",),
         help="split CJK characters and punctuation",
+        text_only=True,
         key="asian",
         short="as",
         text=("yes", "no"),
@@ -93,6 +97,7 @@ class TERConfig(TextConfig):
         False,
         flags=("--ter-case-sensitive",),
         help="do not lowercase",
+        lowers_tokens=(False, "unicode"),
         key="case",
         short="c",
         text=("mixed", "lc"),
@@ -280,17 +285,15 @@ class TER(Metric[TERStats]):
         )
         self._setup(config, references, threads)
 
-    def corpus_score(self, hyps: Sequence[str], refs: RefStreams | None = None) -> TERResult:
+    def corpus_score(self, hyps: Hyps, refs: Refs | None = None) -> TERResult:
         """Corpus TER of ``hyps`` against ``refs`` (or the cached references)."""
         return self.segment_stats(hyps, refs).score()
 
-    def corpus_scores(
-        self, systems: Sequence[Sequence[str]], refs: RefStreams | None = None
-    ) -> list[TERResult]:
+    def corpus_scores(self, systems: Sequence[Hyps], refs: Refs | None = None) -> list[TERResult]:
         """Corpus TER of each system, faster than one by one."""
         return [stats.score() for stats in self.segment_stats_many(systems, refs)]
 
-    def sentence_score(self, hyp: str, refs: Sequence[str | None]) -> TERResult:
+    def sentence_score(self, hyp: str | TokenSegment, refs: Sequence[str | TokenSegment | None]) -> TERResult:
         """Sentence TER of one hypothesis against its references."""
         result: TERResult = super().sentence_score(hyp, refs)
         return result

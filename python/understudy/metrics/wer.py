@@ -35,6 +35,7 @@ from understudy.normalization import normalize
 from understudy.result import Result
 from understudy.signature import Signature
 from understudy.stats import Stats
+from understudy.tokens import Hyps, Refs, TokenSegment
 
 # -- configuration ---------------------------------------------------------------------------
 
@@ -77,16 +78,24 @@ class WERConfig(TextConfig):
         flags=("--wer-unit",),
         choices=UNITS,
         help="words (default), or characters: CER (as -m cer)",
+        text_only=True,
         key="unit",
         short="u",
     )
     lowercase: bool = option(
-        False, flags=("--wer-lowercase",), help="lowercase first", key="case", short="c", text=("lc", "mixed")
+        False,
+        flags=("--wer-lowercase",),
+        help="lowercase first",
+        lowers_tokens=(True, "unicode"),
+        key="case",
+        short="c",
+        text=("lc", "mixed"),
     )
     no_punct: bool = option(
         False,
         flags=("--wer-no-punct",),
         help="remove punctuation (Unicode category P)",
+        text_only=True,
         key="punct",
         short="pn",
         text=("no", "yes"),
@@ -282,7 +291,7 @@ class WER(Metric[WERStats]):
         config = WERConfig(measure, unit, lowercase, no_punct, normalize_unicode=normalize_unicode)
         self._setup(config, references, threads)
 
-    def corpus_score(self, hyps: Sequence[str], refs: RefStreams | None = None) -> WERResult:
+    def corpus_score(self, hyps: Hyps, refs: Refs | None = None) -> WERResult:
         """The corpus measure of ``hyps`` against ``refs`` (or the cached references)."""
         return self.segment_stats(hyps, refs).score()
 
@@ -304,7 +313,7 @@ class WER(Metric[WERStats]):
             for k, ref, hyp, chunks in found
         ]
 
-    def sentence_score(self, hyp: str, refs: Sequence[str | None]) -> WERResult:
+    def sentence_score(self, hyp: str | TokenSegment, refs: Sequence[str | TokenSegment | None]) -> WERResult:
         """The measure of one hypothesis against its closest reference."""
         result: WERResult = super().sentence_score(hyp, refs)
         return result

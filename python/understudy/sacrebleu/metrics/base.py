@@ -24,6 +24,7 @@ from understudy.result import sacrebleu_text
 from understudy.signature import Signature as _Signature
 from understudy.significance import bootstrap_ci
 from understudy.stats import Stats
+from understudy.tokens import TokenSegment
 
 SEED_ENV = "SACREBLEU_SEED"
 """The environment variable sacrebleu reads its resampling seed from (``none``: random)."""
@@ -188,7 +189,9 @@ class CompatMetric(Metric[Any]):
         """The sacrebleu score of these statistics (TER sums lengths as sacrebleu does)."""
         return as_score(stats.score())
 
-    def sentence_score(self, hypothesis: str, references: Sequence[str | None]) -> Any:
+    def sentence_score(
+        self, hypothesis: str | TokenSegment, references: Sequence[str | TokenSegment | None]
+    ) -> Any:
         """The score of one hypothesis against its references (a list of strings)."""
         # Metric.sentence_score checks the arguments and calls corpus_score above.
         return Metric.sentence_score(self, hypothesis, references)

@@ -1,0 +1,91 @@
+//! Integer tokens (token ids) as words.
+//!
+//! Token input is scored exactly as if each distinct token were a word: every word
+//! tokenizer of the core (all but `char`) leaves a run of ASCII digits and lowercase
+//! letters whole and unchanged, so an id written as one ("17", "n5" for -5) is one word, equal to
+//! another word exactly when the ids are equal. Writing the words here keeps the
+//! per-token work of a batch of ids out of Python.
+
+use std::fmt::Write;
+
+/// Appends the word of `id`: its decimal digits, after an `n` when it is negative.
+pub fn write_id(id: i64, out: &mut String) {
+    if id < 0 {
+        out.push('n');
+    }
+    // Writing to a String cannot fail.
+    let _ = write!(out, "{}", id.unsigned_abs());
+}
+
+/// The line of each segment of a flat batch: segment `i` is
+/// `ids[bounds[i]..bounds[i + 1]]`, written as words joined by single spaces.
+///
+/// `bounds` must start at 0, never decrease and end at `ids.len()`; `None` otherwise.
+pub fn id_lines(ids: &[i64], bounds: &[usize]) -> Option<Vec<String>> {
+    let valid = bounds.first().is_some_and(|&b| b == 0)
+        && bounds.last() == Some(&ids.len())
+        && bounds.windows(2).all(|w| w[0] <= w[1]);
+    if !valid {
+        return None;
+    }
+    let lines = bounds
+        .windows(2)
+        .map(|w| {
+            let segment = &ids[w[0]..w[1]];
+            let mut line = String::with_capacity(segment.len() * 6);
+            for (k, &id) in segment.iter().enumerate() {
+                if k > 0 {
+                    line.push(' ');
+                }
+                write_id(id, &mut line);
+            }
+            line
+        })
+        .collect();
+    Some(lines)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::split;
+    use crate::{BleuConfig, Tokenizer};
+
+    #[test]
+    fn ids_become_distinct_words() {
+        let lines = id_lines(&[3, -3, 0, i64::MIN, i64::MAX, 7], &[0, 5, 5, 6]).unwrap();
+        assert_eq!(
+            lines,
+            vec![
+                "3 n3 0 n9223372036854775808 9223372036854775807".to_string(),
+                String::new(),
+                "7".to_string(),
+            ]
+        );
+    }
+
+    #[test]
+    fn bad_bounds_are_refused() {
+        assert!(id_lines(&[1, 2], &[0, 1]).is_none());
+        assert!(id_lines(&[1, 2], &[1, 2]).is_none());
+        assert!(id_lines(&[1, 2], &[0, 2, 1, 2]).is_none());
+        assert!(id_lines(&[], &[]).is_none());
+        assert_eq!(id_lines(&[], &[0]), Some(vec![]));
+    }
+
+    #[test]
+    fn every_tokenizer_keeps_the_words_whole() {
+        let line = &id_lines(&[12, -4, 0, 99, -100], &[0, 5]).unwrap()[0];
+        for name in Tokenizer::NAMES.into_iter().filter(|&n| n != "char") {
+            for lowercase in [false, true] {
+                let config = BleuConfig::new(name.parse().unwrap(), lowercase, 4).unwrap();
+                let tokenized = &config.tokenize_lines(&[line.as_str()])[0];
+                assert_eq!(
+                    split(tokenized).collect::<Vec<_>>(),
+                    split(line).collect::<Vec<_>>(),
+                    "{name}"
+                );
+            }
+        }
+    }
+}
