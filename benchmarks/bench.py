@@ -42,6 +42,9 @@ Tasks (the issue's numbering):
                          SPA, acc-eq by item/system/none, PERM-BOTH (1000 resamples) of Pearson by
                          none/system/item, of SPA and of acc-eq as WMT24 runs it, beside
                          mt-metrics-eval with --mtme PATH (not on PyPI: see scripts/mtme_fixtures.py)
+  token-ids              sentence BLEU of 3004 segments given as token ids (an RL reward), beside
+                         NLTK's sentence_bleu on the same ids, understudy.nltk, and sacrebleu on the
+                         decoded text
   given-bs, given-ar, given-pairs   paired bootstrap, randomization and all pairs with clusters
                          on given segment scores (synthetic, COMET-like), beside the same on BLEU
                          and comet-compare's algorithm (t-test and 300 x 40% bootstrap)
@@ -1050,6 +1053,85 @@ def _mtme(path: Path) -> object:
     return fixtures.load(path)
 
 
+def token_id_corpus(data: Path) -> tuple[list[list[int]], list[list[int]], list[str], list[str]]:
+    """System 1 and the reference of WMT17 as token ids (13a tokens, ids by first occurrence), and
+    the same tokens as text ("decoded"): what an RL loop scores and what sacrebleu is given."""
+    from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+
+    ref, systems = _systems(data)
+    tok, vocabulary = Tokenizer13a(), {}
+    decoded = ([tok(h) for h in systems[0]], [tok(r) for r in ref])
+    hyp_ids, ref_ids = (
+        [[vocabulary.setdefault(w, len(vocabulary)) for w in line.split()] for line in side]
+        for side in decoded
+    )
+    return hyp_ids, ref_ids, *decoded
+
+
+def task_token_ids(data: Path, repeat: int, slow_repeat: int) -> list[Timing]:
+    """Sentence BLEU of 3004 segments given as token ids, beside NLTK's sentence_bleu on the same
+    ids (smoothing method 1, as RL rewards use it), understudy.nltk's (NLTK's numbers) and
+    sacrebleu's sentence_bleu on the decoded text."""
+    import warnings
+
+    import numpy as np
+    import sacrebleu
+    from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
+    from understudy import BLEU
+    from understudy.nltk import bleu_score
+
+    hyp_ids, ref_ids, hyps, refs = token_id_corpus(data)
+    arrays = ([np.array(h) for h in hyp_ids], [np.array(r) for r in ref_ids])
+    metric = BLEU(effective_order=True)
+    theirs = [sacrebleu.sentence_bleu(h, [r], tokenize="none").score for h, r in zip(hyps, refs, strict=True)]
+    if metric.sentence_scores(arrays[0], [arrays[1]]).tolist() != theirs:
+        raise SystemExit("sentence BLEU of token ids differs from sacrebleu's on the decoded text")
+    method1, ours = SmoothingFunction().method1, bleu_score.SmoothingFunction().method1
+    pairs = list(zip(ref_ids, hyp_ids, strict=True))
+    if [bleu_score.sentence_bleu([r], h, smoothing_function=ours) for r, h in pairs] != [
+        sentence_bleu([r], h, smoothing_function=method1) for r, h in pairs
+    ]:
+        raise SystemExit("understudy.nltk differs from NLTK's sentence_bleu")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return [
+            Timing(
+                "understudy BLEU.sentence_scores, NumPy arrays",
+                median_time(lambda: metric.sentence_scores(arrays[0], [arrays[1]]), repeat),
+            ),
+            Timing(
+                "understudy BLEU.sentence_scores, lists of ints",
+                median_time(lambda: metric.sentence_scores(hyp_ids, [ref_ids]), repeat),
+            ),
+            Timing(
+                "nltk sentence_bleu per sentence (method1)",
+                median_time(
+                    lambda: [sentence_bleu([r], h, smoothing_function=method1) for r, h in pairs], slow_repeat
+                ),
+                "the same ids",
+            ),
+            Timing(
+                "understudy.nltk sentence_bleu per sentence (method1)",
+                median_time(
+                    lambda: [bleu_score.sentence_bleu([r], h, smoothing_function=ours) for r, h in pairs],
+                    slow_repeat,
+                ),
+                "NLTK's numbers, one call a sentence",
+            ),
+            Timing(
+                "sacrebleu sentence_bleu per sentence",
+                median_time(
+                    lambda: [
+                        sacrebleu.sentence_bleu(h, [r], tokenize="none")
+                        for h, r in zip(hyps, refs, strict=True)
+                    ],
+                    slow_repeat,
+                ),
+                "the decoded text",
+            ),
+        ]
+
+
 def task_meta(repeat: int, slow_repeat: int, mtme: Path | None) -> list[tuple[str, list[Timing]]]:
     """WMT24's meta-evaluation on TED zh-en: each computation beside mt-metrics-eval's (--mtme),
     PERM-BOTH with 1000 resamples and no early stopping (the same draws on both sides)."""
@@ -1189,6 +1271,7 @@ def main() -> int:
             "nist",
             "ledger",
             "meta",
+            "token-ids",
         ],
     )
     parser.add_argument("--dask-segments", type=int, default=DASK_SEGMENTS, help="segments of the dask task")
@@ -1306,6 +1389,10 @@ def main() -> int:
         "long-line": (
             "14. BLEU of one 100 MB line against another",
             lambda: task_long_line(args.data, slow_repeat),
+        ),
+        "token-ids": (
+            "21. Sentence BLEU of token ids, 3004 segments (an RL reward)",
+            lambda: task_token_ids(args.data, repeat, slow_repeat),
         ),
         "dask": (
             f"13. Corpus BLEU of {args.dask_segments:,} segments: Dask (2 workers, shards) and one process",

@@ -37,7 +37,16 @@ from understudy.errors import (
 )
 from understudy.stats import Stats
 from understudy.threads import resolve_threads
-from understudy.tokens import Hyps, Refs, TokenSegment, TokenWriter, is_segment, is_tokens, refs_are_tokens
+from understudy.tokens import (
+    Hyps,
+    Refs,
+    TokenSegment,
+    TokenWriter,
+    id_batch,
+    is_segment,
+    is_tokens,
+    refs_are_tokens,
+)
 
 if TYPE_CHECKING:
     from understudy.accumulator import Accumulator
@@ -338,6 +347,9 @@ class Metric(ABC, Generic[S]):
         >>> BLEU().segment_stats([[5, 6, 7, 8]], [[[5, 6, 7, 8]]]).rows.tolist()  # lengths, matches, totals
         [[4, 4, 4, 3, 2, 1, 4, 3, 2, 1]]
         """
+        fast = self._id_stats(hyps, refs) if refs is not None else None
+        if fast is not None:
+            return fast
         metric, texts, given = self._route(hyps, refs)
         if metric is not self:
             return metric.segment_stats(texts, given)
@@ -352,6 +364,28 @@ class Metric(ABC, Generic[S]):
         with explaining_bad_text("hypotheses", [checked]), explaining_bad_text("references", streams, True):
             rows, refs_per_segment = scorer.sentence_stats(checked, streams)
         return self._stats(self._select(rows, refs_per_segment, 1)[:, 0, :], refs_per_segment)
+
+    def _id_stats(self, hyps: Hyps, refs: Refs) -> S | None:
+        """Token ids against references used once, straight to the core (no lines made in
+        Python): the reward of a batch in a training loop. ``None`` where this does not apply
+        (text, string tokens, missing references, a scorer that prepares its text, a family that
+        bounds sentence sizes); the general path then scores them, or says what is wrong."""
+        if not (is_tokens(hyps) and refs_are_tokens(refs)):
+            return None
+        flat, streams = id_batch(hyps), [id_batch(stream) for stream in refs]
+        if (
+            flat is None
+            or len(flat[1]) < 2
+            or not streams
+            or any(s is None or len(s[1]) != len(flat[1]) for s in streams)
+        ):
+            return None
+        metric = self._for_tokens(False)[0]
+        scorer = metric._scorer()
+        if type(metric)._check_sizes is not Metric._check_sizes or not isinstance(scorer, _core.Scorer):
+            return None
+        rows, refs_per_segment = scorer.sentence_stats_ids(*flat, [s for s in streams if s is not None])
+        return metric._stats(metric._select(rows, refs_per_segment, 1)[:, 0, :], refs_per_segment)
 
     def segment_stats_many(self, systems: Sequence[Hyps], refs: Refs | None = None) -> list[S]:
         """:meth:`segment_stats` of several systems at once, faster than one by one.

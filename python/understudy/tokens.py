@@ -117,6 +117,28 @@ def _plain_segments(segments: Sequence[Any]) -> bool:
     return kinds <= {np.ndarray} or kinds <= {list, tuple}
 
 
+def id_batch(segments: Any) -> tuple[NDArray[np.int64], NDArray[np.int64]] | None:
+    """``segments`` as one int64 array of ids and the segments' bounds in it, when every segment
+    is integers (a 2-D array, arrays, or lists of ints); else ``None``.
+
+    >>> ids, bounds = id_batch([[7, 8], [], [9]])
+    >>> ids.tolist(), bounds.tolist()
+    ([7, 8, 9], [0, 2, 2, 3])
+    """
+    if isinstance(segments, np.ndarray):
+        if (
+            segments.ndim != 2
+            or segments.dtype.kind not in "iu"
+            or (segments.dtype.kind == "u" and segments.size and int(segments.max()) > _I64_MAX)
+        ):
+            return None
+        n, width = segments.shape
+        return segments.astype(np.int64).ravel(), np.arange(n + 1, dtype=np.int64) * width
+    if not isinstance(segments, Sequence) or isinstance(segments, str | bytes):
+        return None
+    return _flat_ids(segments) if _plain_segments(segments) else None
+
+
 @dataclass(frozen=True)
 class TokenWriter:
     """Writes token segments as lines of words, after the configuration's Unicode
@@ -139,11 +161,9 @@ class TokenWriter:
             segments = list(segments)
         elif isinstance(segments, str | bytes) or not isinstance(segments, Sequence):
             raise InputTypeError(f"{what} must be a list of segments, not a {type(segments).__name__}")
-        if _plain_segments(segments):
-            # The common case, token ids in lists or arrays: one call into the core.
-            flat = _flat_ids(segments)
-            if flat is not None:
-                return _core.id_lines(*flat)
+        flat = id_batch(segments)
+        if flat is not None:  # the common case, token ids in lists or arrays: one call into the core
+            return _core.id_lines(*flat)
         present = [i for i, s in enumerate(segments) if s is not None] if allow_none else range(len(segments))
         for i in present:
             if not is_segment(segments[i]):

@@ -1,5 +1,6 @@
 //! Borrowing Python strings and running chunked work with the GIL released.
 
+use numpy::PyReadonlyArray1;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 use understudy_core::family::PairTable;
@@ -134,4 +135,30 @@ pub fn pair_rows<'py>(
         },
     )?;
     rows_array(py, rows, width)
+}
+
+/// The lines of a flat batch of token ids (written on `threads` threads, the GIL released), or a
+/// `ValueError` for bounds that do not cut it.
+pub fn id_lines(
+    py: Python<'_>,
+    threads: usize,
+    ids: &PyReadonlyArray1<'_, i64>,
+    bounds: &PyReadonlyArray1<'_, i64>,
+) -> PyResult<Vec<String>> {
+    let bounds: Option<Vec<usize>> = bounds
+        .as_slice()?
+        .iter()
+        .map(|&b| usize::try_from(b).ok())
+        .collect();
+    let ids = ids.as_slice()?;
+    let lines = bounds.and_then(|b| {
+        pools::run(py, threads, b.len(), |exec| {
+            understudy_core::token_ids::id_lines(ids, &b, exec)
+        })
+    });
+    lines.ok_or_else(|| {
+        pyo3::exceptions::PyValueError::new_err(
+            "bounds must start at 0, never decrease and end at the number of ids",
+        )
+    })
 }

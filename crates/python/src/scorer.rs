@@ -5,7 +5,7 @@
 //! see [`crate::families`]); everything here is written once against
 //! [`understudy_core::family::Family`] and names no metric.
 
-use numpy::{PyArray1, PyArray2};
+use numpy::{PyArray1, PyArray2, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyType};
 use understudy_core::family::{Family, PairTable};
@@ -13,7 +13,7 @@ use understudy_core::refset::{check_parallel, ReferenceStore};
 use understudy_core::{CoreError, Exec};
 
 use crate::convert::{
-    borrow_all, borrow_streams, borrow_systems, chunked, counts_array, pair_rows, rows_array,
+    self, borrow_all, borrow_streams, borrow_systems, chunked, counts_array, pair_rows, rows_array,
     Streams, CHUNK,
 };
 use crate::errors::{config_error, Result};
@@ -251,6 +251,34 @@ impl Scorer {
         let (rows, counts) = self
             .inner
             .sentence_stats(py, self.threads, &hyps, &streams)?;
+        Ok((
+            rows_array(py, rows, self.inner.row_width())?,
+            counts_array(py, &counts),
+        ))
+    }
+
+    /// [`Scorer::sentence_stats`] of token ids: the hypotheses are `hyp_ids` cut at
+    /// `hyp_bounds` (segment `i` is `ids[bounds[i]..bounds[i + 1]]`), each reference stream an
+    /// `(ids, bounds)` pair; every id is written as one word (`token_ids`) here, in Rust.
+    #[allow(clippy::type_complexity)]
+    fn sentence_stats_ids<'py>(
+        &self,
+        py: Python<'py>,
+        hyp_ids: PyReadonlyArray1<'py, i64>,
+        hyp_bounds: PyReadonlyArray1<'py, i64>,
+        streams: Vec<(PyReadonlyArray1<'py, i64>, PyReadonlyArray1<'py, i64>)>,
+    ) -> Result<(Rows<'py>, Bound<'py, PyArray1<i64>>)> {
+        let hyps = convert::id_lines(py, self.threads, &hyp_ids, &hyp_bounds)?;
+        let refs = streams
+            .iter()
+            .map(|(ids, bounds)| convert::id_lines(py, self.threads, ids, bounds))
+            .collect::<PyResult<Vec<_>>>()?;
+        let hyps: Vec<&str> = hyps.iter().map(String::as_str).collect();
+        let refs: Vec<Vec<Option<&str>>> = refs
+            .iter()
+            .map(|s| s.iter().map(|r| Some(r.as_str())).collect())
+            .collect();
+        let (rows, counts) = self.inner.sentence_stats(py, self.threads, &hyps, &refs)?;
         Ok((
             rows_array(py, rows, self.inner.row_width())?,
             counts_array(py, &counts),

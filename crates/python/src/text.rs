@@ -100,21 +100,12 @@ pub fn exp<'py>(
 /// `ids[bounds[i]:bounds[i + 1]]`, each id written as one word no word tokenizer changes
 /// (`17`; `n5` for -5), joined by single spaces.
 #[pyfunction]
+#[pyo3(signature = (ids, bounds, threads = 1))]
 pub fn id_lines(
     py: Python<'_>,
     ids: PyReadonlyArray1<'_, i64>,
     bounds: PyReadonlyArray1<'_, i64>,
+    threads: usize,
 ) -> PyResult<Vec<String>> {
-    let ids = ids.as_slice()?;
-    let bounds: Option<Vec<usize>> = bounds
-        .as_slice()?
-        .iter()
-        .map(|&b| usize::try_from(b).ok())
-        .collect();
-    let lines = bounds.and_then(|b| py.detach(|| understudy_core::token_ids::id_lines(ids, &b)));
-    lines.ok_or_else(|| {
-        pyo3::exceptions::PyValueError::new_err(
-            "bounds must start at 0, never decrease and end at the number of ids",
-        )
-    })
+    crate::convert::id_lines(py, threads, &ids, &bounds)
 }
