@@ -69,7 +69,8 @@ def build_parser(bare: bool = False) -> _Parser:
         score_parser = parser.commands["score"]
         score_parser.prog = "understudy"
         score_parser.help_command = "understudy score"
-        score_parser.set_defaults(bare=True, command="score")
+        # sacrebleu's p-values (strictly more extreme resamples), as its command line counts them.
+        score_parser.set_defaults(bare=True, command="score", p_values="sacrebleu")
     return parser
 
 

@@ -9,6 +9,7 @@ import textwrap
 from collections.abc import Callable
 from typing import Any
 
+from understudy.cli import sacrebleu_tables
 from understudy.cli.output import encode, stdout, write
 from understudy.cli.table import Table, emit
 from understudy.result import Result
@@ -63,6 +64,14 @@ def print_corpus(results: list[tuple[str, list[Result]]], args: argparse.Namespa
     """One system: each metric's line (JSON: its record, a list for several); several: a table."""
     if getattr(args, "bare", False) and (len(results) == 1 or args.format == "json"):
         print_sacrebleu_corpus(results, args)
+        return
+    if getattr(args, "bare", False) and args.format in ("text", "latex") and not args.score_only:
+        columns = {
+            r.name: [s[k].sacrebleu_format(args.width, True) for _, s in results]
+            for k, r in enumerate(results[0][1])
+        }
+        signatures = {r.name: r.signature.format(args.short) for r in results[0][1]}
+        sacrebleu_tables.print_table([name for name, _ in results], columns, signatures, args)
         return
     if args.score_only:
         numbers = [[r.format(args.width, score_only=True) for r in scores] for _, scores in results]

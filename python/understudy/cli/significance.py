@@ -10,6 +10,7 @@ import argparse
 from dataclasses import replace
 from typing import Any
 
+from understudy.cli import sacrebleu_tables
 from understudy.cli.given import add_scores_options, given_scores, given_stats, wants_scores
 from understudy.cli.output import (
     CliError,
@@ -88,6 +89,9 @@ def _metric_name(signature: Signature) -> str:
 def print_paired(results: list[PairedResult], args: argparse.Namespace) -> None:
     """Paired tests, one per metric: each system's score, mean ± 95% interval and p-value against
     the baseline, a pair of columns per metric."""
+    if getattr(args, "bare", False) and args.format in ("json", "text", "latex"):
+        sacrebleu_tables.print_paired(results, args)
+        return
     first = results[0]
     names = [f"Baseline: {first.baseline.name}", *(s.name for s in first.systems)]
     header = ["System"]
