@@ -308,3 +308,15 @@ def test_the_grid_without_tabulate_names_the_extra(
     status, out, err = run(capfd, str(REF), "-i", *map(str, SYSTEMS[:2]), "-f", "text")
     assert status != 0 and out == ""
     assert err.strip().endswith("pip install 'understudy[tables]'") and len(err.strip().splitlines()) == 1
+
+
+def test_bare_ter_with_three_references_is_sacrebleus_float_sum(
+    capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Averages over 3 references are not exact floats: sacrebleu adds them in order, understudy's
+    # own score sums exactly; the bare form gives sacrebleu's number to the bit.
+    argv = [str(REF), *map(str, SYSTEMS[1:3]), "-i", str(SYSTEMS[0]), "-m", "ter", "-w", "14"]
+    theirs = json.loads(run_sacrebleu(argv, capfd, monkeypatch))["score"]
+    assert json.loads(run(capfd, *argv)[1])["score"] == theirs
+    exact = json.loads(run(capfd, "score", *argv)[1])["score"]
+    assert abs(exact - theirs) < 1e-9

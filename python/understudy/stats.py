@@ -147,6 +147,15 @@ class Stats(ABC, Generic[C, R]):
         """The corpus score of all segments together."""
         return self._results(self.total()[None, :], [self.signature])[0]
 
+    sums_as_sacrebleu: ClassVar[bool] = False
+    """Whether sacrebleu's corpus score of these rows can differ from :meth:`score` in the last
+    bits (it sums floats where understudy sums integers): see :meth:`sacrebleu_score`."""
+
+    def sacrebleu_score(self) -> R:
+        """The corpus score as sacrebleu 2.6.0 computes it, to the bit: :meth:`score`, except in
+        families that declare :attr:`sums_as_sacrebleu` (TER's float sum of lengths)."""
+        return self.score()
+
     def sentence_scores(self) -> NDArray[np.float64]:
         """The score of every segment, vectorised."""
         return self.scores_of(self.rows).astype(np.float64)

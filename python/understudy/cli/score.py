@@ -171,7 +171,9 @@ def run(args: argparse.Namespace) -> int:
     elif args.detail and testset is not None:
         return _run_detail(args, metrics, testset, tag)
     sentences = SentenceWriter(args, tag) if args.sentence_level else None
-    keep_rows = bool(paired or args.confidence or args.log)
+    # The bare form prints sacrebleu's numbers: where its float sums differ, they need every row.
+    sacrebleu_sums = getattr(args, "bare", False) and any(m.stats_type.sums_as_sacrebleu for m in metrics)
+    keep_rows = bool(paired or args.confidence or args.log or sacrebleu_sums)
     scored = score_stream(args, metrics, keep_rows=keep_rows, testset=testset, sentences=sentences)
     if scored is None:
         return 0
@@ -230,9 +232,14 @@ def _print_scored(
         cis = [tag(bootstrap_ci(per[0], args.confidence_n, args.seed, names[0])) for per in stats]
         print_confidence(cis, [per[0] for per in stats], args)
         return
+    if getattr(args, "bare", False) and stats is not None:
+        texts = [
+            [tag(per[k].sacrebleu_score()) for per in stats[: len(totals or [])]] for k in range(len(names))
+        ]
+    else:
+        texts = [[tag(t[k].score()) for t in totals or []] for k in range(len(names))]
     results = [
-        (name, [*(tag(t[k].score()) for t in totals or []), *(tag(g.corpus_score(name)) for g in given)])
-        for k, name in enumerate(names)
+        (name, [*texts[k], *(tag(g.corpus_score(name)) for g in given)]) for k, name in enumerate(names)
     ]
     print_corpus(results, args)
 

@@ -226,6 +226,22 @@ class TERStats(Stats[TERConfig, TERResult]):
         """TER of each row."""
         return score_ter_rows(rows, self.config, float32)
 
+    sums_as_sacrebleu: ClassVar[bool] = True
+
+    def sacrebleu_score(self) -> TERResult:
+        """The corpus TER as sacrebleu sums it: the segments' average reference lengths added as
+        floats, in order (:func:`sacrebleu_length`); with 1, 2 or 4 references, :meth:`score`.
+
+        >>> from understudy import TER
+        >>> stats = TER().segment_stats(["a b", "c"], [["a b c", "c"], ["a b", "d"], ["a", "c d"]])
+        >>> stats.sacrebleu_score().ref_length == 6 / 3 + 4 / 3  # (3 + 2 + 1) / 3, then (1 + 1 + 2) / 3
+        True
+        """
+        total = self.total()
+        length = sacrebleu_length(self.rows)
+        score = float(score_ter_rows(total[None, :], self.config, ref_length=np.array([length]))[0])
+        return TERResult(score, int(total[0]), length, self.signature)
+
     def _results(self, rows: NDArray[np.int64], signatures: Sequence[Signature]) -> list[TERResult]:
         scores = score_ter_rows(rows, self.config)
         scale = self.config.length_scale

@@ -22,7 +22,6 @@ import numpy as np
 import understudy
 from understudy.metric import RefStreams
 from understudy.metrics.bleu import BLEUConfig, score_rows
-from understudy.metrics.ter import sacrebleu_length, score_ter_rows
 from understudy.sacrebleu.metrics.base import BLEUScore, CHRFScore, CompatMetric, Score, Signature, TERScore
 from understudy.stats import Stats
 
@@ -123,10 +122,8 @@ class TER(CompatMetric, understudy.TER):  # type: ignore[misc]
     """
 
     def _score_of(self, stats: Stats[Any, Any]) -> Score:
-        length = sacrebleu_length(stats.rows)
-        total = stats.total()[None, :]
-        score = float(score_ter_rows(total, self.config, ref_length=np.array([length]))[0])
-        return TERScore(score, int(total[0, 0]), length)
+        result = stats.sacrebleu_score()
+        return TERScore(result.score, result.num_edits, result.ref_length)
 
 
 METRICS: dict[str, Any] = {"BLEU": BLEU, "CHRF": CHRF, "TER": TER}
