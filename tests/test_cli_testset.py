@@ -221,3 +221,60 @@ def test_the_target_language_picks_mecab_as_in_sacrebleu(tmp_path, capfd) -> Non
     with pytest.warns(UserWarning, match="consider the 'ja-mecab' tokenizer"):
         status, out, _ = run(capfd, "score", str(ref), "-i", str(ref), "-l", "en-ja", "-tok", "char", "-b")
     assert (status, out) == (0, "100.0\n")
+
+
+def test_gate_against_a_test_set_is_the_gate_against_its_reference_file(
+    wmt_sgml, capfd, tmp_path: Path
+) -> None:
+    base, cand = map(str, SYSTEMS[:2])
+    for filters in ([], ["--origlang", "de"]):
+        status, out, err = run(capfd, "testset", "echo", "wmt97", "ref", "-l", "en-de", *filters)
+        assert status == 0, err
+        ref = tmp_path / "ref.de"
+        ref.write_text(out, encoding="utf-8")
+        kept = out.splitlines()
+        by_file = run(capfd, "gate", str(ref), "--baseline", base, "--candidate", cand, "-f", "json")
+        if filters:
+            # The filtered systems are the lines of the kept documents: score the file form on those.
+            keep = [k for k in range(3004) if (k // DOC_SIZE) % 3 == 0]
+            for name, path in (("base", base), ("cand", cand)):
+                lines = read_raw(Path(path))
+                (tmp_path / name).write_text("".join(lines[k] + "\n" for k in keep), encoding="utf-8")
+            assert len(keep) == len(kept)
+            by_file = run(
+                capfd,
+                "gate",
+                str(ref),
+                "--baseline",
+                str(tmp_path / "base"),
+                "--candidate",
+                str(tmp_path / "cand"),
+                "-f",
+                "json",
+            )
+        by_set = run(
+            capfd,
+            "gate",
+            "-t",
+            "wmt97",
+            "-l",
+            "en-de",
+            *filters,
+            "--baseline",
+            base,
+            "--candidate",
+            cand,
+            "-f",
+            "json",
+        )
+        assert by_set[0] == by_file[0] and by_set[0] in (0, 1), by_set[2]
+        ours, theirs = json.loads(by_set[1])["results"][0], json.loads(by_file[1])["results"][0]
+        assert (ours["baseline"], ours["candidate"], ours["p_value"]) == (
+            theirs["baseline"],
+            theirs["candidate"],
+            theirs["p_value"],
+        )
+    status, _, err = run(
+        capfd, "gate", str(REF), "-t", "wmt97", "-l", "en-de", "--baseline", base, "--candidate", cand
+    )
+    assert status != 0 and "-t NAME -l PAIR" in err

@@ -18,11 +18,13 @@ from understudy.cli.output import (
     metrics_named,
     print_error,
     read_parallel,
+    read_texts,
     scorers,
     write,
 )
 from understudy.cli.table import text_table
-from understudy.errors import IncomparableError
+from understudy.cli.testset import add_cache_options, add_filter_options, testset_refs
+from understudy.errors import IncomparableError, LengthMismatchError
 from understudy.gate import GateResult, GateVerdict, gate
 from understudy.ledger import Ledger
 from understudy.significance import Test
@@ -32,6 +34,7 @@ EXAMPLES = """examples:
   understudy gate ref.de --baseline base.de --candidate new.de                BLEU, paired bootstrap
   understudy gate ref.de --baseline base.de --candidate new.de -m bleu chrf --max-drop 1.0
   understudy gate ref.de --baseline base.de --candidate new.de --min-score 25 --junit gate.xml
+  understudy gate -t wmt17 -l en-de --baseline base.de --candidate new.de     a built-in test set
   understudy gate --baseline ledger:12 --candidate ledger:15                  records of the ledger
   understudy gate --baseline tag:release --candidate tag:nightly -m bleu chrf  the latest of each tag
 
@@ -65,6 +68,9 @@ def add_parser(commands: Any) -> None:
     p.add_argument("--seed", type=int, default=12345, help="the tests' seed (default: 12345)")
     p.add_argument("--junit", metavar="FILE", help="also write the verdict as JUnit XML")
     p.add_argument("-f", "--format", choices=("text", "json"), default="text", help="default: text")
+    p.add_argument("-t", "--test-set", metavar="NAME", help="a built-in test set as the references (with -l)")
+    add_filter_options(p)
+    add_cache_options(p)
     add_threads_option(p)
     add_ledger_option(p)
     p.set_defaults(run=run)
@@ -108,14 +114,34 @@ def _pairs(args: argparse.Namespace) -> list[tuple[Stats[Any, Any], Stats[Any, A
         return [(base[m], cand[m]) for m in shared]
     if any(forms):
         raise CliError("give --baseline and --candidate both as files or both from the ledger")
-    if not args.refs:
-        raise CliError("the systems are files: give the reference file(s) first")
-    refs, systems = read_parallel(args.refs, [args.baseline, args.candidate])
+    refs, systems = _texts(args)
     pairs = []
     for metric in scorers(args, sentence_level=False):
         base_stats, cand_stats = metric.segment_stats_many(systems, refs)
         pairs.append((base_stats, cand_stats))
     return pairs
+
+
+def _texts(args: argparse.Namespace) -> tuple[list[list[str]], list[list[str]]]:
+    """The reference streams (files, or ``-t``'s test set, filtered as asked) and the two systems."""
+    if bool(args.refs) == bool(args.test_set):
+        raise CliError("the systems are files: give the reference file(s) first, or -t NAME -l PAIR")
+    if not args.test_set:
+        return read_parallel(args.refs, [args.baseline, args.candidate])
+    testset = testset_refs(args)
+    refs = [lines for _, lines in testset.streams]
+    systems = read_texts([args.baseline, args.candidate])
+    for path, lines in zip([args.baseline, args.candidate], systems, strict=True):
+        if len(lines) != len(refs[0]):
+            raise LengthMismatchError(
+                f"{args.test_set} {args.langpair} has {len(refs[0])} segments but {path} has {len(lines)}"
+            )
+    if testset.keep is not None:
+        keep = testset.keep
+        refs, systems = (
+            [[x for x, k in zip(s, keep, strict=True) if k] for s in side] for side in (refs, systems)
+        )
+    return refs, systems
 
 
 def run(args: argparse.Namespace) -> int:
