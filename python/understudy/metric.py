@@ -317,6 +317,14 @@ class Metric(ABC, Generic[S]):
         references = self._references if self._token_refs is None else self._token_refs
         return (type(self).from_config, (self.config, references, self.threads))
 
+    def _once(self) -> _Scorer:
+        """The scorer of references used once (its sentence statistics keep nothing), built on
+        first use: a call on a sentence or two then costs no new compiled scorer."""
+        once: _Scorer | None = self.__dict__.get("_once_scorer")
+        if once is None:
+            once = self.__dict__["_once_scorer"] = self._scorer()
+        return once
+
     def _scorer_with(self, streams: list[list[str | None]]) -> _Scorer:
         self._check_sizes("references", streams)
         scorer = self._scorer()
@@ -360,7 +368,7 @@ class Metric(ABC, Generic[S]):
         streams = check_refs(given, len(checked))
         self._check_sizes("hypotheses", [checked])
         self._check_sizes("references", streams)
-        scorer = self._scorer()
+        scorer = self._once()
         with explaining_bad_text("hypotheses", [checked]), explaining_bad_text("references", streams, True):
             rows, refs_per_segment = scorer.sentence_stats(checked, streams)
         return self._stats(self._select(rows, refs_per_segment, 1)[:, 0, :], refs_per_segment)
@@ -381,7 +389,7 @@ class Metric(ABC, Generic[S]):
         ):
             return None
         metric = self._for_tokens(False)[0]
-        scorer = metric._scorer()
+        scorer = metric._once()
         if type(metric)._check_sizes is not Metric._check_sizes or not isinstance(scorer, _core.Scorer):
             return None
         rows, refs_per_segment = scorer.sentence_stats_ids(*flat, [s for s in streams if s is not None])

@@ -66,7 +66,8 @@ def is_segment(value: Any) -> bool:
     >>> is_segment([1]), is_segment('a')
     (True, False)
     """
-    if isinstance(value, np.ndarray):
+    kind = type(value)
+    if kind is list or kind is tuple or kind is np.ndarray:  # the common kinds, without the ABC check
         return True
     return isinstance(value, Sequence) and not isinstance(value, str | bytes)
 
@@ -92,6 +93,9 @@ def _int_word(token: int) -> str:
 def _flat_ids(segments: Sequence[Any]) -> tuple[NDArray[np.int64], NDArray[np.int64]] | None:
     """All segments' integer tokens as one int64 array and the segments' bounds in it, when
     every token is an integer within int64 (else ``None``: the segments are walked one by one)."""
+    first = next((s[0] for s in segments if len(s)), None)
+    if isinstance(first, str):
+        return None  # string tokens: no array to build
     lengths = np.fromiter((len(s) for s in segments), dtype=np.int64, count=len(segments))
     if all(isinstance(s, np.ndarray) for s in segments):
         flat = np.concatenate(segments) if segments else np.zeros(0, dtype=np.int64)
@@ -182,6 +186,10 @@ class TokenWriter:
             if segment.ndim != 1 or segment.dtype.kind not in "iu":
                 raise InputTypeError(f"{what}[{i}] is an array of {segment.dtype}; token ids are integers")
             segment = segment.tolist()
+        if all(type(t) is str for t in segment):  # the common case, in one pass
+            return " ".join(
+                ["s" + t.encode("utf-8", "surrogatepass").hex() for t in self._prepare(list(segment))]
+            )
         strings = [t for t in segment if isinstance(t, str)]
         prepared = iter(self._prepare(strings))
         words = []
