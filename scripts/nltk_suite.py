@@ -15,13 +15,14 @@ understudy's module of that name. What is not run is listed, with the reason, in
 
 from __future__ import annotations
 
-import hashlib
-import os
 import subprocess
 import sys
 import tarfile
 import tempfile
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import published_sdist
 
 REPO = Path(__file__).resolve().parent.parent
 VERSION = "3.10.4"
@@ -110,25 +111,10 @@ def test_docstring(module, test):
     assert failures == 0, f"{{failures}} of {{len(test.examples)}} examples of {{test.name}} failed"
 '''
 
-PIP_DOWNLOAD = [sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:"]
-
-
-def sha256_of(path: Path) -> str:
-    """The hex SHA-256 of a file."""
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
 
 def fetch() -> Path:
     """The verified sdist, downloaded with pip the first time."""
-    if not SDIST.is_file() or sha256_of(SDIST) != SDIST_SHA256:
-        SDIST.parent.mkdir(exist_ok=True)
-        with tempfile.TemporaryDirectory(dir=SDIST.parent) as folder:
-            subprocess.run([*PIP_DOWNLOAD, "--dest", folder, f"nltk=={VERSION}"], check=True)
-            got = Path(folder) / SDIST.name
-            if sha256_of(got) != SDIST_SHA256:
-                raise SystemExit(f"{got.name}: SHA-256 is {sha256_of(got)}, expected {SDIST_SHA256}")
-            got.replace(SDIST)
-    return SDIST
+    return published_sdist.fetch(SDIST, SDIST_SHA256, f"nltk=={VERSION}")
 
 
 def unpack(root: Path) -> None:
@@ -146,21 +132,14 @@ def unpack(root: Path) -> None:
 
 def run(extra: list[str] | None = None, baseline: bool = False) -> subprocess.CompletedProcess[str]:
     """NLTK's tests against understudy.nltk (or, with ``baseline``, NLTK); pytest's output is returned."""
-    if not SDIST.is_file() or sha256_of(SDIST) != SDIST_SHA256:
-        raise SystemExit(f"{SDIST} is missing or not the published sdist: run '{sys.argv[0]} fetch'")
+    published_sdist.check(SDIST, SDIST_SHA256)
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder)
         unpack(root)
         deselect = [arg for test in EXCLUDED for arg in ("--deselect", test)]
-        argv = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-rf", "--rootdir", str(root)]
-        env = {**os.environ, "UNDERSTUDY_NLTK_BASELINE": "1" if baseline else ""}
-        return subprocess.run(
-            [*argv, "-c", "/dev/null", "--doctest-glob=*.doctest", *deselect, *(extra or []), "."],
-            cwd=root,
-            capture_output=True,
-            text=True,
-            check=False,
-            env=env,
+        env = {"UNDERSTUDY_NLTK_BASELINE": "1" if baseline else ""}
+        return published_sdist.pytest_in(
+            root, ["--doctest-glob=*.doctest", *deselect, *(extra or []), "."], env
         )
 
 

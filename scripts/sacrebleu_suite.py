@@ -13,13 +13,15 @@ internals are deselected, each with its reason (``EXCLUDED``).
 
 from __future__ import annotations
 
-import hashlib
 import shutil
 import subprocess
 import sys
 import tarfile
 import tempfile
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import published_sdist
 
 REPO = Path(__file__).resolve().parent.parent
 SDIST = REPO / ".cache" / "sacrebleu-2.6.0.tar.gz"
@@ -57,38 +59,14 @@ def pytest_report_header(config):
 '''
 
 
-PIP_DOWNLOAD = [sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:"]
-
-
-def sha256_of(path: Path) -> str:
-    """The hex SHA-256 of a file."""
-    digest = hashlib.sha256()
-    with path.open("rb") as f:
-        for block in iter(lambda: f.read(1 << 16), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def fetch() -> Path:
     """The verified sdist, downloaded with pip the first time."""
-    if not SDIST.is_file() or sha256_of(SDIST) != SDIST_SHA256:
-        SDIST.parent.mkdir(exist_ok=True)
-        with tempfile.TemporaryDirectory(dir=SDIST.parent) as folder:
-            subprocess.run(
-                [*PIP_DOWNLOAD, "--dest", folder, "sacrebleu==2.6.0"],
-                check=True,
-            )
-            got = Path(folder) / SDIST.name
-            if sha256_of(got) != SDIST_SHA256:
-                raise SystemExit(f"{got.name}: SHA-256 is {sha256_of(got)}, expected {SDIST_SHA256}")
-            got.replace(SDIST)
-    return SDIST
+    return published_sdist.fetch(SDIST, SDIST_SHA256, "sacrebleu==2.6.0")
 
 
 def run(extra: list[str] | None = None) -> subprocess.CompletedProcess[str]:
     """sacrebleu's tests against understudy.sacrebleu; pytest's output is returned, not printed."""
-    if not SDIST.is_file() or sha256_of(SDIST) != SDIST_SHA256:
-        raise SystemExit(f"{SDIST} is missing or not the published sdist: run '{sys.argv[0]} fetch'")
+    published_sdist.check(SDIST, SDIST_SHA256)
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder)
         (root / "test").mkdir()
@@ -103,14 +81,7 @@ def run(extra: list[str] | None = None) -> subprocess.CompletedProcess[str]:
         (root / "test" / "conftest.py").write_text(CONFTEST, encoding="utf-8")
         deselect = [arg for test in EXCLUDED if "::" in test for arg in ("--deselect", test)]
         ignore = [f"--ignore={test}" for test in EXCLUDED if "::" not in test]
-        argv = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-rf", "--rootdir", str(root)]
-        return subprocess.run(
-            [*argv, "-c", "/dev/null", *deselect, *ignore, *(extra or []), "test"],
-            cwd=root,
-            capture_output=True,
-            text=True,
-            check=False,
-        )
+        return published_sdist.pytest_in(root, [*deselect, *ignore, *(extra or []), "test"])
 
 
 def main() -> int:

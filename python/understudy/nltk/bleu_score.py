@@ -177,6 +177,14 @@ def sentence_bleu(
     return corpus_bleu([references], [hypothesis], weights, smoothing_function, auto_reweigh)
 
 
+def _context(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, Any, int | None]:
+    """The ``references``, ``hypothesis`` and ``hyp_len`` NLTK passes its smoothing methods 4-7,
+    by position or by name."""
+    names = ("references", "hypothesis", "hyp_len")
+    given = dict(zip(names, args, strict=False)) | {k: v for k, v in kwargs.items() if k in names}
+    return given.get("references"), given.get("hypothesis"), given.get("hyp_len")
+
+
 class SmoothingFunction:
     """The smoothing methods 0-7 of Chen and Cherry (2014) as NLTK implements them; pass one as
     ``smoothing_function`` (``SmoothingFunction().method1``).
@@ -226,16 +234,9 @@ class SmoothingFunction:
                 k += 1
         return p_n
 
-    def method4(
-        self,
-        p_n: list[Precision],
-        references: Any = None,
-        hypothesis: Any = None,
-        hyp_len: int | None = None,
-        *args: Any,
-        **kwargs: Any,
-    ) -> list[Precision]:
+    def method4(self, p_n: list[Precision], *args: Any, **kwargs: Any) -> list[Precision]:
         """Smaller smoothed counts for shorter hypotheses: 1 / (2^k * k_param / ln(length))."""
+        _, hypothesis, hyp_len = _context(args, kwargs)
         k = 1
         length = hyp_len if hyp_len else len(hypothesis)
         for i, p_i in enumerate(p_n):
@@ -245,16 +246,9 @@ class SmoothingFunction:
                 k += 1
         return p_n
 
-    def method5(
-        self,
-        p_n: list[Precision],
-        references: Any = None,
-        hypothesis: Any = None,
-        hyp_len: int | None = None,
-        *args: Any,
-        **kwargs: Any,
-    ) -> list[Precision]:
+    def method5(self, p_n: list[Precision], *args: Any, **kwargs: Any) -> list[Precision]:
         """Each precision averaged with its neighbours' (the n+1 after the last: the 5-gram one)."""
+        references, hypothesis, _ = _context(args, kwargs)
         following = [*p_n, modified_precision(references, hypothesis, 5)]
         previous = p_n[0] + 1
         for i, p_i in enumerate(p_n):
@@ -262,37 +256,21 @@ class SmoothingFunction:
             previous = p_n[i]
         return p_n
 
-    def method6(
-        self,
-        p_n: list[Precision],
-        references: Any = None,
-        hypothesis: Any = None,
-        hyp_len: int | None = None,
-        *args: Any,
-        **kwargs: Any,
-    ) -> list[Precision]:
+    def method6(self, p_n: list[Precision], *args: Any, **kwargs: Any) -> list[Precision]:
         """Interpolation with a prior from the two lower orders' ratio (Gao and He 2013); needs a
         non-zero trigram precision, as NLTK checks (its message says bigrams)."""
         assert p_n[2], "This smoothing method requires non-zero precision for bigrams."
-        length = len(as_tokens(hypothesis))
+        length = len(as_tokens(_context(args, kwargs)[1]))
         for i in range(2, len(p_n)):
             prior = 0 if p_n[i - 2] == 0 else p_n[i - 1] ** 2 / p_n[i - 2]
             ngrams = max(0, length - i)
             p_n[i] = (p_n[i].numerator + self.alpha * prior) / (ngrams + self.alpha)
         return p_n
 
-    def method7(
-        self,
-        p_n: list[Precision],
-        references: Any = None,
-        hypothesis: Any = None,
-        hyp_len: int | None = None,
-        *args: Any,
-        **kwargs: Any,
-    ) -> list[Precision]:
+    def method7(self, p_n: list[Precision], *args: Any, **kwargs: Any) -> list[Precision]:
         """Methods 4 then 5."""
-        p_n = self.method4(p_n, references, hypothesis, hyp_len)
-        return self.method5(p_n, references, hypothesis, hyp_len)
+        p_n = self.method4(p_n, *args, **kwargs)
+        return self.method5(p_n, *args, **kwargs)
 
 
 __all__ = [
