@@ -150,11 +150,7 @@ def main() -> int:
     if command in ("fetch", "all"):
         fetch()
     if command in ("run", "all"):
-        result = run(rest, baseline="--baseline" in sys.argv)
-        print(result.stdout + result.stderr, end="")
-        for test, why in EXCLUDED.items():
-            print(f"not run: {test}: {why}")
-        return result.returncode
+        return published_sdist.report(run(rest, baseline="--baseline" in sys.argv), EXCLUDED)
     return 0
 
 

@@ -54,3 +54,11 @@ def pytest_in(
         check=False,
         env={**os.environ, **(env or {})},
     )
+
+
+def report(result: subprocess.CompletedProcess[str], excluded: dict[str, str]) -> int:
+    """Print a suite's output and what it left out (with why); its exit status."""
+    print(result.stdout + result.stderr, end="")
+    for test, why in excluded.items():
+        print(f"not run: {test}: {why}")
+    return result.returncode

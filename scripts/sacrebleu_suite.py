@@ -90,11 +90,7 @@ def main() -> int:
     if command in ("fetch", "all"):
         fetch()
     if command in ("run", "all"):
-        result = run(sys.argv[2:])
-        print(result.stdout + result.stderr, end="")
-        for test, why in EXCLUDED.items():
-            print(f"not run: {test}: {why}")
-        return result.returncode
+        return published_sdist.report(run(sys.argv[2:]), EXCLUDED)
     return 0
 
 
