@@ -26,6 +26,7 @@ from typing import Any
 from understudy.errors import InputError
 from understudy.metrics.bleu import BLEU
 from understudy.metrics.wer import CER, WER
+from understudy.nltk._layout import streams
 from understudy.tokenizers import tokenize
 
 Tokenizer = Callable[[str], Sequence[Any]]
@@ -99,9 +100,7 @@ def _bleu(
 ) -> dict[str, Any]:
     refs = [[list(tokenizer(r)) for r in segment] for segment in _as_lists(references)]
     hyps = [list(tokenizer(p)) for p in predictions]
-    width = max((len(segment) for segment in refs), default=0)
-    streams = [[segment[k] if k < len(segment) else None for segment in refs] for k in range(width)]
-    totals = BLEU(max_ngram_order=max_order).segment_stats(hyps, streams).total()
+    totals = BLEU(max_ngram_order=max_order).segment_stats(hyps, streams(refs, len(hyps))).total()
     shortest = sum(min(len(r) for r in segment) for segment in refs)
     counts = totals.tolist()
     return nmt_bleu(counts[2 : 2 + max_order], counts[2 + max_order :], counts[0], shortest, smooth)

@@ -22,6 +22,7 @@ from understudy.cli.output import (
     scorers,
     write,
 )
+from understudy.cli.stream import kept
 from understudy.cli.table import text_table
 from understudy.cli.testset import add_cache_options, add_filter_options, testset_refs
 from understudy.errors import IncomparableError, LengthMismatchError
@@ -137,10 +138,7 @@ def _texts(args: argparse.Namespace) -> tuple[list[list[str]], list[list[str]]]:
                 f"{args.test_set} {args.langpair} has {len(refs[0])} segments but {path} has {len(lines)}"
             )
     if testset.keep is not None:
-        keep = testset.keep
-        refs, systems = (
-            [[x for x, k in zip(s, keep, strict=True) if k] for s in side] for side in (refs, systems)
-        )
+        refs, systems = kept(refs, testset.keep), kept(systems, testset.keep)
     return refs, systems
 
 
