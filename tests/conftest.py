@@ -5,11 +5,13 @@ from __future__ import annotations
 import logging
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from understudy.cli import main
+
+from tests import postgres_server
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLE = REPO / "data" / "wmt17-en-de"
@@ -42,6 +44,36 @@ def wmt17_systems(wmt17_dir: Path) -> dict[str, list[str]]:
     paths = sorted(p for p in wmt17_dir.glob("newstest2017.*.de") if ".ref." not in p.name)
     assert len(paths) == 16
     return {p.name.split(".")[1]: read_raw(p) for p in paths}
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[postgres_server.Server]:
+    """A real PostgreSQL server on 127.0.0.1 for this test process (tests/postgres_server.py)."""
+    try:
+        server = postgres_server.start()
+    except (OSError, KeyError, RuntimeError) as err:
+        if os.environ.get("CI"):
+            pytest.fail(f"no PostgreSQL server for the ledger's tests: {err}")
+        pytest.skip(f"no PostgreSQL server for the ledger's tests: {err}")
+    yield server
+    server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def new_ledger(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[str], str]:
+    """Where a new, empty ledger is, by name, on each backend: the ledger's tests run on both.
+    The same name gives the same ledger."""
+    made: dict[str, str] = {}
+
+    def location(name: str = "l") -> str:
+        if name not in made:
+            if request.param == "sqlite":
+                made[name] = str(tmp_path / f"{name}.sqlite")
+            else:
+                made[name] = request.getfixturevalue("postgres").database()
+        return made[name]
+
+    return location
 
 
 def run_cli(capture: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

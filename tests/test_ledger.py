@@ -13,25 +13,33 @@ import stat
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 from understudy import BLEU
 from understudy.errors import ConfigError, IncomparableError, InputTypeError, LedgerError
 from understudy.ledger import LEDGER_ENV, Ledger, default_location
-from understudy.ledger.schema import SCHEMA_VERSION
+from understudy.ledger.database import SQLITE, Database, open_database
+from understudy.ledger.schema import SCHEMA_VERSION, statements
 from understudy.metrics import FAMILIES
 from understudy.stats import Stats
 
 from tests.families import TEST_FAMILIES
+from tests.postgres_server import PASSWORD, Server
+
+NewLedger = Callable[..., str]
+"""The ``new_ledger`` fixture (tests/conftest.py): a new ledger's location, on each backend."""
 
 
 def test_every_familys_statistics_come_back_exactly(
-    tmp_path: Path, wmt17_ref: list[str], wmt17_systems: dict[str, list[str]]
+    new_ledger: NewLedger, wmt17_ref: list[str], wmt17_systems: dict[str, list[str]]
 ) -> None:
     hyps, refs = wmt17_systems["uedin-nmt"], [wmt17_ref]
-    with Ledger(tmp_path / "l.sqlite") as ledger:
+    with Ledger(new_ledger()) as ledger:
         for family in TEST_FAMILIES.values():
             config = family.examples[-1]
             stats = FAMILIES[config.metric].metric.from_config(config).segment_stats(hyps, refs)
@@ -44,23 +52,23 @@ def test_every_familys_statistics_come_back_exactly(
             assert kept.score == stats.score().score == back.score().score
             assert kept.signature == str(stats.signature) and kept.segments == len(hyps)
     # A second opening reads what the first wrote.
-    with Ledger(tmp_path / "l.sqlite") as again:
+    with Ledger(new_ledger()) as again:
         assert [r.note for r in again.records()] == [f.examples[-1].metric for f in TEST_FAMILIES.values()]
 
 
 AWKWARD = [
     'it\'s "quoted"',
     "x'); DROP TABLE records; --",
-    "nul\x00byte",
+    "back\\slash %s %(x)s ? $1",
     "é e\u0301 中文 \U0001f600",
     "m" * 1_000_000,
     "",
 ]
 
 
-def test_awkward_text_is_kept_exactly_and_invalid_text_refused(tmp_path: Path) -> None:
+def test_awkward_text_is_kept_exactly_and_invalid_text_refused(new_ledger: NewLedger) -> None:
     stats = BLEU().segment_stats(["a b"], [["a b"]])
-    with Ledger(tmp_path / "l.sqlite") as ledger:
+    with Ledger(new_ledger()) as ledger:
         ids = [
             ledger.append(stats, text, text, tags=[text, "t"], note=text, command=text) for text in AWKWARD
         ]
@@ -73,6 +81,8 @@ def test_awkward_text_is_kept_exactly_and_invalid_text_refused(tmp_path: Path) -
         assert len(ledger.records()) == len(AWKWARD)  # the injection attempt was a name, nothing more
         with pytest.raises(InputTypeError, match="system is not valid Unicode"):
             ledger.append(stats, "bad \ud800", "toy")
+        with pytest.raises(InputTypeError, match="note contains a NUL character"):
+            ledger.append(stats, "s", "toy", note="nul\x00byte")  # PostgreSQL could not keep it
         with pytest.raises(InputTypeError, match="tag is text, not int"):
             ledger.append(stats, "s", "toy", tags=[3])  # type: ignore[list-item]
         assert len(ledger.records()) == len(AWKWARD)  # a refused record leaves nothing
@@ -80,9 +90,9 @@ def test_awkward_text_is_kept_exactly_and_invalid_text_refused(tmp_path: Path) -
             ledger.get(99)
 
 
-def test_incomparable_records_are_refused_naming_what_differs(tmp_path: Path) -> None:
+def test_incomparable_records_are_refused_naming_what_differs(new_ledger: NewLedger) -> None:
     hyps, refs = ["the cat sat", "a dog"], [["the cat sat down", "a dog barked"]]
-    with Ledger(tmp_path / "l.sqlite") as ledger:
+    with Ledger(new_ledger()) as ledger:
         base = ledger.append(BLEU().segment_stats(hyps, refs), "a", "toy")
         same = ledger.append(BLEU().segment_stats(hyps[::-1], refs), "b", "toy")
         ledger.check_comparable(base, same)
@@ -97,16 +107,27 @@ def test_incomparable_records_are_refused_naming_what_differs(tmp_path: Path) ->
             ledger.check_comparable(base, shorter)
 
 
-def _append_one(path: str, k: int) -> int:
+def _append_one(path: str, k: int, start: Any, ids: Any) -> None:
     stats = BLEU().segment_stats([f"word {k} and more"] * 50, [["word 1 and more"] * 50])
     with Ledger(path) as ledger:
-        return ledger.append(stats, f"system-{k}", "toy", tags=[f"k{k}", "all"])
+        start.wait(timeout=60)  # every process has its ledger open: now all append at once
+        ids.put(ledger.append(stats, f"system-{k}", "toy", tags=[f"k{k}", "all"]))
 
 
-def test_32_processes_appending_at_once_each_leave_one_whole_record(tmp_path: Path) -> None:
-    path = str(tmp_path / "l.sqlite")
-    with multiprocessing.get_context("spawn").Pool(32) as pool:
-        ids = pool.starmap(_append_one, [(path, k) for k in range(32)])
+def test_32_processes_appending_at_once_each_leave_one_whole_record(new_ledger: NewLedger) -> None:
+    path = new_ledger()
+    Ledger(path).close()  # created first: opening a new ledger at once is another test's
+    # Forked from one process that imported understudy, not 32 imports: fresh processes all the same.
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["understudy", "understudy.ledger", "tests.test_ledger"])
+    start, queue = context.Barrier(32), context.Queue()
+    writers = [context.Process(target=_append_one, args=(path, k, start, queue)) for k in range(32)]
+    for writer in writers:
+        writer.start()
+    ids = [queue.get(timeout=120) for _ in writers]
+    for writer in writers:
+        writer.join(timeout=60)
+        assert writer.exitcode == 0
     assert sorted(ids) == list(range(1, 33))
     with Ledger(path) as ledger:
         records = ledger.records()
@@ -115,6 +136,28 @@ def test_32_processes_appending_at_once_each_leave_one_whole_record(tmp_path: Pa
         assert len(ledger.records(tag="all")) == 32
         for r in records:
             assert ledger.stats(r.id).score().score == r.score
+
+
+def _open_new(path: str, start: Any, done: Any) -> None:
+    start.wait(timeout=60)
+    with Ledger(path) as ledger:
+        done.put(len(ledger.records()))
+
+
+def test_processes_opening_a_new_ledger_at_once_create_it_once(new_ledger: NewLedger) -> None:
+    path = new_ledger()
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["understudy", "understudy.ledger", "tests.test_ledger"])
+    start, queue = context.Barrier(16), context.Queue()
+    openers = [context.Process(target=_open_new, args=(path, start, queue)) for _ in range(16)]
+    for opener in openers:
+        opener.start()
+    assert [queue.get(timeout=120) for _ in openers] == [0] * 16
+    for opener in openers:
+        opener.join(timeout=60)
+        assert opener.exitcode == 0
+    with _raw(path) as raw:
+        assert raw.execute("SELECT key, value FROM meta") == [("schema_version", str(SCHEMA_VERSION))]
 
 
 WRITER = """
@@ -129,42 +172,68 @@ with Ledger(sys.argv[1]) as ledger:
 """
 
 
-def test_a_writer_killed_mid_append_leaves_a_valid_ledger(tmp_path: Path) -> None:
-    path = tmp_path / "l.sqlite"
+def test_a_writer_killed_mid_append_leaves_a_valid_ledger(new_ledger: NewLedger) -> None:
+    path = new_ledger()
     for delay in (0.05, 0.2, 0.6):
-        child = subprocess.Popen([sys.executable, "-c", WRITER, str(path)], stdout=subprocess.PIPE, text=True)
+        child = subprocess.Popen([sys.executable, "-c", WRITER, path], stdout=subprocess.PIPE, text=True)
         assert child.stdout is not None and child.stdout.readline() == "ready\n"
         time.sleep(delay)
         os.kill(child.pid, signal.SIGKILL)
         child.wait()
-    with sqlite3.connect(path) as raw:
-        assert raw.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    if not path.startswith("postgresql://"):
+        with sqlite3.connect(path) as raw:
+            assert raw.execute("PRAGMA integrity_check").fetchone() == ("ok",)
     with Ledger(path) as ledger:
         records = ledger.records()
         assert records, "the writer appended nothing before it was killed"
         # Every record whole: its tags with it, its statistics readable, its score theirs.
         assert all(r.tags == ("x", "y") and len(r.note) == 10000 for r in records)
         assert all(ledger.stats(r.id).score().score == r.score for r in records[-3:])
+        ledger.append(BLEU().segment_stats(["a"], [["a"]]), "after", "toy")  # and writable
+        assert ledger.records()[-1].system == "after"
 
 
-def test_an_old_ledger_is_migrated_and_a_newer_one_refused_untouched(tmp_path: Path) -> None:
-    empty = tmp_path / "empty.sqlite"
-    sqlite3.connect(empty).close()  # version 0: a file with nothing in it
+def _tables(db: Database) -> list[tuple[str, ...]]:
+    """Every table of the database, with its rows when it is ``meta``: what must not change."""
+    if db.dialect is SQLITE:
+        names = db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+    else:
+        names = db.execute("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'")
+    found = sorted(str(name) for (name,) in names)
+    return [tuple(found), *(db.execute("SELECT * FROM meta") if "meta" in found else [])]
+
+
+def test_an_old_ledger_is_migrated_and_a_newer_one_refused_untouched(new_ledger: NewLedger) -> None:
+    empty = new_ledger("empty")  # version 0: a database with nothing in it
     with Ledger(empty) as ledger:
         assert ledger.records() == []
-    with sqlite3.connect(empty) as raw:
-        assert raw.execute("SELECT value FROM meta").fetchone() == (str(SCHEMA_VERSION),)
-    newer = tmp_path / "newer.sqlite"
-    with sqlite3.connect(newer) as raw:
+    with _raw(empty) as raw:
+        assert raw.execute("SELECT value FROM meta") == [(str(SCHEMA_VERSION),)]
+    newer = new_ledger("newer")
+    with _raw(newer) as raw:
         raw.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
         raw.execute("INSERT INTO meta VALUES ('schema_version', '99')")
-    before = newer.read_bytes()
+        before = _tables(raw)
     with pytest.raises(LedgerError, match="schema version 99, newer than this understudy's"):
         Ledger(newer)
-    assert newer.read_bytes() == before
+    with _raw(newer) as raw:
+        assert _tables(raw) == before == [("meta",), ("schema_version", "99")]
+    if not newer.startswith("postgresql://"):
+        with sqlite3.connect(newer) as check:  # not even the journal mode changed
+            assert check.execute("PRAGMA journal_mode").fetchone() == ("delete",)
 
 
-def test_the_file_follows_the_umask_and_urls_never_show_a_password(
+@contextmanager
+def _raw(location: str) -> Iterator[Database]:
+    """A ledger's database opened without the ledger (no migration), closed on leaving."""
+    db = open_database(location, timeout=10)
+    try:
+        yield db
+    finally:
+        db.close()
+
+
+def test_the_file_follows_the_umask_and_the_default_location(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     old = os.umask(0o077)
@@ -175,7 +244,7 @@ def test_the_file_follows_the_umask_and_urls_never_show_a_password(
     mode = stat.S_IMODE((tmp_path / "private" / "l.sqlite").stat().st_mode)
     assert mode & 0o077 == 0 and not mode & stat.S_IWOTH
     with pytest.raises(ConfigError) as refused:
-        Ledger("postgresql://alice:s3cret@db.example:5432/scores")
+        Ledger("mysql://alice:s3cret@db.example:5432/scores")
     assert "s3cret" not in str(refused.value) and "alice:***@db.example" in str(refused.value)
     monkeypatch.setenv(LEDGER_ENV, str(tmp_path / "env.sqlite"))
     assert default_location() == str(tmp_path / "env.sqlite")
@@ -184,12 +253,38 @@ def test_the_file_follows_the_umask_and_urls_never_show_a_password(
     assert default_location() == str(tmp_path / "data" / "understudy" / "ledger.sqlite")
 
 
-def test_score_log_then_list_show_and_compare(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_postgresql_password_is_never_printed_nor_kept(
+    postgres: Server, capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.conftest import SAMPLE, run_cli
+
+    url = postgres.database()
+    wrong = url.replace(url.split(":")[2].split("@")[0], "wr0ng-pw-x")
+    with pytest.raises(LedgerError) as refused:
+        Ledger(wrong)
+    assert "wr0ng-pw-x" not in str(refused.value) and "understudy:***@127.0.0.1" in str(refused.value)
+    ref, system = str(SAMPLE / "newstest2017.ref.en-de.de"), str(SAMPLE / "newstest2017.online-A.0.en-de.de")
+    code, out, err = run_cli(capfd, "score", ref, "-i", system, "-b", "--log", "--ledger", url)
+    assert code == 0 and "kept records 1-1 in postgresql://understudy:***@127.0.0.1" in err
+    monkeypatch.setenv(LEDGER_ENV, url)  # every subcommand honours it
+    code, out, err = run_cli(capfd, "ledger", "list", "-f", "json")
+    (record,) = json.loads(out)
+    assert "--ledger postgresql://understudy:***@127.0.0.1" in record["command"]
+    code, wrong_out, wrong_err = run_cli(capfd, "ledger", "list", "--ledger", wrong)
+    assert code == 1 and wrong_err.startswith("understudy: error: ledger postgresql://understudy:***@")
+    everything = out + err + wrong_out + wrong_err + str(refused.value)
+    for secret in (PASSWORD, url.split(":")[2].split("@")[0], "wr0ng-pw-x"):
+        assert secret not in everything
+
+
+def test_score_log_then_list_show_and_compare(
+    new_ledger: NewLedger, capsys: pytest.CaptureFixture[str]
+) -> None:
     from tests.conftest import SAMPLE, run_cli
 
     ref = str(SAMPLE / "newstest2017.ref.en-de.de")
     systems = [str(SAMPLE / f"newstest2017.{n}.en-de.de") for n in ("uedin-nmt.4722", "online-A.0")]
-    ledger = ["--ledger", str(tmp_path / "l.sqlite")]
+    ledger = ["--ledger", new_ledger()]
     code, out, err = run_cli(
         capsys,
         "score",
@@ -238,13 +333,12 @@ def _texts(system: str, ref: str) -> tuple[list[str], list[list[str]]]:
     return read_lines(system), [read_lines(ref)]
 
 
-def _version_1_ledger(path: Path, stats_bytes: bytes) -> None:
+def _version_1_ledger(location: str, stats_bytes: bytes) -> None:
     """A ledger as version 1 of the schema wrote it, with one record, made with version 1's SQL."""
-    from understudy.ledger.schema import MIGRATIONS
-
-    with sqlite3.connect(path) as raw:
+    with _raw(location) as raw:
         raw.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-        raw.executescript(MIGRATIONS[0])
+        for statement in statements(0, raw.dialect):
+            raw.execute(statement)
         raw.execute("INSERT INTO meta VALUES ('schema_version', '1')")
         raw.execute(
             "INSERT INTO records (created, system, metric, signature, testset, hypotheses, score, segments, "
@@ -256,60 +350,79 @@ def _version_1_ledger(path: Path, stats_bytes: bytes) -> None:
         raw.execute("INSERT INTO tags VALUES (1, 'v1')")
 
 
-def test_a_version_1_ledger_is_migrated_with_its_records(tmp_path: Path) -> None:
+def test_a_version_1_ledger_is_migrated_with_its_records(new_ledger: NewLedger) -> None:
     stats = BLEU().segment_stats(["a b c d"], [["a b c d"]])
-    path = tmp_path / "v1.sqlite"
+    path = new_ledger("v1")
     _version_1_ledger(path, stats.to_bytes())
     with Ledger(path) as ledger:
         (old,) = ledger.records()
         assert (old.system, old.tags, old.score) == ("old", ("v1",), 100.0)  # as version 1 wrote them
         assert np.array_equal(ledger.stats(old.id).rows, stats.rows)
-        assert len(old.uid) == 32  # given one by the migration
+        assert len(old.uid) == 32 and int(old.uid, 16) >= 0  # given one by the migration
         ledger.append(stats, "new", "toy")
         assert len({r.uid for r in ledger.records()}) == 2
-    with sqlite3.connect(path) as raw:
-        assert raw.execute("SELECT value FROM meta").fetchone() == (str(SCHEMA_VERSION),)
+    with _raw(path) as raw:
+        assert raw.execute("SELECT value FROM meta") == [(str(SCHEMA_VERSION),)]
 
 
-def test_import_adds_each_record_once_and_export_keeps_everything(tmp_path: Path) -> None:
+def _import_round(a: Ledger, b: Ledger) -> None:
     hyps, refs = ["the cat sat", "a dog"], [["the cat sat down", "a dog barked"]]
-    with Ledger(tmp_path / "a.sqlite") as a, Ledger(tmp_path / "b.sqlite") as b:
-        a.append(BLEU().segment_stats(hyps, refs), "x", "toy", tags=["t1", "t2"], note=AWKWARD[2])
-        b.append(BLEU().segment_stats(hyps[::-1], refs), "y", "toy")
-        assert b.import_records(a) == (1, 0)
-        assert b.import_records(a) == (0, 1)  # idempotent
-        a.append(BLEU().segment_stats(hyps, refs), "z", "toy")
-        assert b.import_records(a) == (1, 1)
-        copied = {r.uid: r for r in b.records()}
-        for record in a.records():
-            mine = copied[record.uid]
-            assert dataclasses.replace(mine, id=record.id) == record
-            assert np.array_equal(b.stats(mine.id).rows, a.stats(record.id).rows)
+    a.append(BLEU().segment_stats(hyps, refs), "x", "toy", tags=["t1", "t2"], note=AWKWARD[2])
+    b.append(BLEU().segment_stats(hyps[::-1], refs), "y", "toy")
+    assert b.import_records(a) == (1, 0)
+    assert b.import_records(a) == (0, 1)  # idempotent
+    a.append(BLEU().segment_stats(hyps, refs), "z", "toy")
+    assert b.import_records(a) == (1, 1)
+    copied = {r.uid: r for r in b.records()}
+    for record in a.records():
+        mine = copied[record.uid]
+        assert dataclasses.replace(mine, id=record.id) == record
+        assert np.array_equal(b.stats(mine.id).rows, a.stats(record.id).rows)
 
 
-def test_history_and_export_on_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_import_adds_each_record_once_and_keeps_everything(new_ledger: NewLedger) -> None:
+    with Ledger(new_ledger("a")) as a, Ledger(new_ledger("b")) as b:
+        _import_round(a, b)
+
+
+def test_records_move_between_sqlite_and_postgresql_unchanged(postgres: Server, tmp_path: Path) -> None:
+    with Ledger(tmp_path / "a.sqlite") as lite, Ledger(postgres.database()) as team:
+        _import_round(lite, team)
+        assert lite.import_records(team) == (1, 2)  # and back: team's own record joins the file's two
+        assert sorted(lite.records(), key=lambda r: r.uid) == sorted(
+            (
+                dataclasses.replace(r, id=mine.id)
+                for r in team.records()
+                for mine in lite.records()
+                if mine.uid == r.uid
+            ),
+            key=lambda r: r.uid,
+        )
+
+
+def test_history_and_export_on_the_command_line(
+    new_ledger: NewLedger, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     from understudy.significance import bootstrap_ci
 
     from tests.conftest import SAMPLE, run_cli
 
     ref = str(SAMPLE / "newstest2017.ref.en-de.de")
-    ledger = ["--ledger", str(tmp_path / "l.sqlite")]
+    ledger = ["--ledger", new_ledger()]
     for name in ("uedin-nmt.4722", "online-A.0"):
         system = str(SAMPLE / f"newstest2017.{name}.en-de.de")
         code, _, err = run_cli(capsys, "score", ref, "-i", system, "-b", "--log", "--tag", "run", *ledger)
         assert code == 0, err
     code, out, _ = run_cli(capsys, "ledger", "history", "tag:run", "-n", "200", "-f", "json", *ledger)
     points = json.loads(out)
-    with Ledger(tmp_path / "l.sqlite") as kept:
+    with Ledger(new_ledger()) as kept:
         want = [bootstrap_ci(kept.stats(p["id"]), 200).system for p in points]
     assert [(p["mean"], p["ci"]) for p in points] == [(w.mean, w.ci) for w in want]
     code, _, _ = run_cli(capsys, "ledger", "export", str(tmp_path / "all.jsonl"), *ledger)
     lines = [json.loads(line) for line in (tmp_path / "all.jsonl").read_text(encoding="utf-8").splitlines()]
     assert [line["id"] for line in lines] == [1, 2]
     assert Stats.from_bytes(base64.b64decode(lines[0]["stats"])).score().score == lines[0]["score"]
-    code, _, err = run_cli(
-        capsys, "ledger", "import", str(tmp_path / "l.sqlite"), "--ledger", str(tmp_path / "m.sqlite")
-    )
+    code, _, err = run_cli(capsys, "ledger", "import", new_ledger(), "--ledger", new_ledger("m"))
     assert code == 0 and "2 record(s) added, 0 already there" in err
     code, _, err = run_cli(capsys, "ledger", "import", str(tmp_path / "none.sqlite"), *ledger)
     assert code == 1 and "none.sqlite: no such ledger to import from" in err

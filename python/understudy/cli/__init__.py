@@ -28,6 +28,7 @@ from understudy.cli.output import CliError, print_error, printable
 from understudy.cli.progress import quiet
 from understudy.cli.sacrebleu_cli import is_bare
 from understudy.errors import UnderstudyError
+from understudy.ledger.database import redacted
 from understudy.metrics import family_titles
 
 _SUBCOMMANDS = (score, significance, correlate, report, pairwise, tokenize, testset, ledger, gate)
@@ -150,7 +151,8 @@ def _parse(words: list[str]) -> argparse.Namespace | int:
     if args.command is None:
         parser.print_help(sys.stderr)
         return 2
-    args.command_line = shlex.join(["understudy", *words])  # what a ledger record keeps
+    # What a ledger record keeps, without a database URL's password.
+    args.command_line = redacted(shlex.join(["understudy", *words]))
     return args
 
 

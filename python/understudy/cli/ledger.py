@@ -15,7 +15,7 @@ from understudy._atomic import atomic_write
 from understudy.cli.output import CliError, add_command
 from understudy.cli.significance import print_paired
 from understudy.cli.table import Table, emit
-from understudy.ledger import LEDGER_ENV, Ledger, Record, default_location
+from understudy.ledger import LEDGER_ENV, Ledger, Record, default_location, redacted
 from understudy.significance import paired_test
 from understudy.stats import Stats
 
@@ -28,8 +28,10 @@ EXAMPLES = f"""examples:
   understudy ledger history tag:run-7 -m bleu                  scores over time, with 95% intervals
   understudy ledger export all.jsonl                           every record, statistics included
   understudy ledger import ../team/ledger.sqlite               the records this ledger lacks
+  understudy ledger list --ledger postgresql://me:pw@db.example/scores    a team's shared ledger
 
-The ledger is --ledger PATH, else ${LEDGER_ENV}, else {default_location()}.
+The ledger is --ledger PATH-or-URL, else ${LEDGER_ENV}, else {redacted(default_location())}: a SQLite
+file, or a PostgreSQL database (pip install 'understudy[ledger]'; its password is never shown).
 Records whose signatures or test sets differ are never compared: the error says what differs.
 """
 
@@ -38,8 +40,9 @@ def add_ledger_option(parser: argparse.ArgumentParser | Any) -> None:
     """``--ledger PATH``: the ledger a command reads or appends to."""
     parser.add_argument(
         "--ledger",
-        metavar="PATH",
-        help=f"the ledger (a SQLite file; default: ${LEDGER_ENV}, else {default_location()})",
+        metavar="PATH-or-URL",
+        help=f"the ledger: a SQLite file, or a postgresql://USER:PASSWORD@HOST/DB URL (the 'ledger' "
+        f"extra); default: ${LEDGER_ENV}, else {redacted(default_location())}",
     )
 
 
@@ -235,15 +238,14 @@ def run_export(args: argparse.Namespace) -> int:
         for record in ledger.records():
             line = {**_record(record), "stats": base64.b64encode(ledger.stats(record.id).to_bytes()).decode()}
             fh.write(json.dumps(line, ensure_ascii=False).encode() + b"\n")
-    sys.stderr.write(
-        f"understudy: exported the records of {args.ledger or default_location()} to {args.out}\n"
-    )
+        where = ledger.location
+    sys.stderr.write(f"understudy: exported the records of {where} to {args.out}\n")
     return 0
 
 
 def run_import(args: argparse.Namespace) -> int:
     """Add another ledger's records this one lacks."""
-    if args.source != ":memory:" and not os.path.exists(args.source):
+    if "://" not in args.source and args.source != ":memory:" and not os.path.exists(args.source):
         raise CliError(f"{args.source}: no such ledger to import from")
     with Ledger(args.source) as source, Ledger(args.ledger) as ledger:
         added, present = ledger.import_records(source)

@@ -27,17 +27,16 @@ understudy.errors.IncomparableError: records 1 and 3 differ in the signature's t
 from __future__ import annotations
 
 import os
-import sqlite3
 import uuid
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from os import PathLike
 from pathlib import Path
 from typing import Any
 
-from understudy.errors import ConfigError, IncomparableError, InputTypeError, LedgerError
+from understudy.errors import IncomparableError, InputTypeError, LedgerError
+from understudy.ledger.database import SQLITE, Database, open_database, redacted
 from understudy.ledger.schema import check_version, migrate
 from understudy.signature import Signature
 from understudy.stats import Stats
@@ -95,31 +94,23 @@ _COLUMNS = ", ".join((*_FIELDS, "command", "note", "revision", "uid"))
 
 class Ledger:
     """A ledger in a SQLite file (``location``; ``:memory:`` for one held in memory), created
-    with its folder when missing and migrated to this package's schema on open."""
+    with its folder when missing, or in a PostgreSQL database (a ``postgresql://`` URL, with the
+    ``ledger`` extra); migrated to this package's schema on open."""
 
     def __init__(self, location: str | PathLike[str] | None = None, timeout: float = 60.0) -> None:
         where = str(default_location() if location is None else location)
-        if "://" in where:
-            raise ConfigError(f"ledger {_redacted(where)}: only SQLite files are supported so far")
+        self._db = open_database(where, timeout)
         try:
-            if where != ":memory:":
-                Path(where).parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(where, timeout=timeout, isolation_level=None)
-        except (sqlite3.Error, OSError) as err:
-            raise LedgerError(f"ledger {where}: {err}") from err
-        try:
-            self._db.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
             check_version(self._db)
-            if where != ":memory:":
+            if self._db.dialect is SQLITE and where != ":memory:":
                 # Readers never wait for a writer; a killed writer's partial transaction is rolled back.
                 self._db.execute("PRAGMA journal_mode = WAL")
             migrate(self._db)
-        except (sqlite3.Error, LedgerError) as err:
+        except LedgerError:
             self._db.close()
-            if isinstance(err, LedgerError):
-                raise
-            raise LedgerError(f"ledger {where}: {err}") from err
-        self.location = where
+            raise
+        self.location = self._db.location
+        """Where the ledger is, printable (a URL without its password)."""
 
     def close(self) -> None:
         """Close the ledger's connection."""
@@ -130,16 +121,6 @@ class Ledger:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-    @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
-            yield self._db
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
-        self._db.execute("COMMIT")
 
     def append(
         self,
@@ -169,18 +150,10 @@ class Ledger:
             "stats": stats.to_bytes(),
         }
         row["uid"] = uuid.uuid4().hex
-        with self._transaction() as db:
-            return self._insert(db, row, [_text("tag", tag) for tag in tags])
-
-    @staticmethod
-    def _insert(db: sqlite3.Connection, row: dict[str, object], tags: list[str]) -> int:
-        columns = ", ".join(row)
-        cursor = db.execute(
-            f"INSERT INTO records ({columns}) VALUES ({', '.join('?' * len(row))})", list(row.values())
-        )
-        record = cursor.lastrowid
+        named = [_text("tag", tag) for tag in tags]
+        with self._db.transaction() as db:
+            record = _insert(db, row, named)
         assert record is not None
-        db.executemany("INSERT OR IGNORE INTO tags VALUES (?, ?)", [(record, tag) for tag in tags])
         return record
 
     def import_records(self, source: Ledger) -> tuple[int, int]:
@@ -188,17 +161,14 @@ class Ledger:
         its time, tags and statistics, in one transaction; ``(added, already here)``."""
         fields = [f for f in _COLUMNS.split(", ") if f != "id"]
         added = present = 0
-        with self._transaction() as db:
+        with self._db.transaction() as db:
             known = {uid for (uid,) in db.execute("SELECT uid FROM records")}
             for record in source.records():
-                if record.uid in known:
-                    present += 1
-                    continue
                 row: dict[str, object] = {f: getattr(record, f) for f in fields}
-                (row["stats"],) = source._db.execute(
-                    "SELECT stats FROM records WHERE id = ?", (record.id,)
-                ).fetchone()
-                self._insert(db, row, list(record.tags))
+                row["stats"] = source._stats_bytes(record.id)
+                if record.uid in known or _insert(db, row, list(record.tags)) is None:
+                    present += 1  # here before, or put here meanwhile by another import
+                    continue
                 known.add(record.uid)
                 added += 1
         return added, present
@@ -220,27 +190,30 @@ class Ledger:
             where.append("id IN (SELECT record FROM tags WHERE tag = ?)")
             args.append(_text("tag", tag))
         clause = f" WHERE {' AND '.join(where)}" if where else ""
-        rows = self._db.execute(f"SELECT {_COLUMNS} FROM records{clause} ORDER BY id", args).fetchall()
+        rows = self._db.execute(f"SELECT {_COLUMNS} FROM records{clause} ORDER BY id", args)
         tags: dict[int, list[str]] = {}
-        for record, name in self._db.execute("SELECT record, tag FROM tags ORDER BY tag"):
+        for record, name in self._db.execute("SELECT record, tag FROM tags"):
             tags.setdefault(record, []).append(name)
-        return [replace(Record(*row), tags=tuple(tags.get(row[0], ()))) for row in rows]
+        # Sorted here, by code point: the databases' collations differ.
+        return [replace(Record(*row), tags=tuple(sorted(tags.get(row[0], ())))) for row in rows]
 
     def get(self, record: int) -> Record:
         """The record ``record``, or a :class:`LedgerError` saying there is none."""
-        row = self._db.execute(f"SELECT {_COLUMNS} FROM records WHERE id = ?", (record,)).fetchone()
-        if row is None:
+        rows = self._db.execute(f"SELECT {_COLUMNS} FROM records WHERE id = ?", (record,))
+        if not rows:
             raise LedgerError(f"the ledger {self.location} has no record {record}")
-        tags = [
-            t for (t,) in self._db.execute("SELECT tag FROM tags WHERE record = ? ORDER BY tag", (record,))
-        ]
-        return replace(Record(*row), tags=tuple(tags))
+        tags = sorted(t for (t,) in self._db.execute("SELECT tag FROM tags WHERE record = ?", (record,)))
+        return replace(Record(*rows[0]), tags=tuple(tags))
 
     def stats(self, record: int) -> Stats[Any, Any]:
         """The statistics record ``record`` keeps, exactly as appended."""
-        self.get(record)
-        (data,) = self._db.execute("SELECT stats FROM records WHERE id = ?", (record,)).fetchone()
-        return Stats.from_bytes(data, f"ledger record {record}")
+        return Stats.from_bytes(self._stats_bytes(record), f"ledger record {record}")
+
+    def _stats_bytes(self, record: int) -> bytes:
+        rows = self._db.execute("SELECT stats FROM records WHERE id = ?", (record,))
+        if not rows:
+            raise LedgerError(f"the ledger {self.location} has no record {record}")
+        return bytes(rows[0][0])
 
     def history(
         self, system: str | None = None, tag: str | None = None, metric: str | None = None, n: int = 1000
@@ -277,9 +250,28 @@ class Ledger:
                 )
 
 
+def _insert(db: Database, row: dict[str, object], tags: list[str]) -> int | None:
+    """Insert a record and its tags; its id, or None when a record of its uid is there."""
+    columns = ", ".join(row)
+    inserted = db.execute(
+        f"INSERT INTO records ({columns}) VALUES ({', '.join('?' * len(row))}) "
+        "ON CONFLICT (uid) DO NOTHING RETURNING id",
+        list(row.values()),
+    )
+    if not inserted:
+        return None
+    record = int(inserted[0][0])
+    for tag in dict.fromkeys(tags):
+        db.execute("INSERT INTO tags VALUES (?, ?)", (record, tag))
+    return record
+
+
 def _text(name: str, value: object) -> str:
     if not isinstance(value, str):
         raise InputTypeError(f"the ledger's {name} is text, not {type(value).__name__}")
+    if "\x00" in value:
+        # PostgreSQL cannot keep it, and a record must move between the two databases unchanged.
+        raise InputTypeError(f"the ledger's {name} contains a NUL character, which no ledger keeps")
     try:
         value.encode("utf-8")
     except UnicodeEncodeError as err:
@@ -287,14 +279,4 @@ def _text(name: str, value: object) -> str:
     return value
 
 
-def _redacted(url: str) -> str:
-    """A database URL without its password."""
-    scheme, sep, rest = url.partition("://")
-    credentials, at, host = rest.rpartition("@")
-    if not at:
-        return url
-    user = credentials.split(":", 1)[0]
-    return f"{scheme}{sep}{user}:***@{host}"
-
-
-__all__ = ["LEDGER_ENV", "HistoryPoint", "Ledger", "Record", "default_location"]
+__all__ = ["LEDGER_ENV", "HistoryPoint", "Ledger", "Record", "default_location", "redacted"]
