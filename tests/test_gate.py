@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -105,8 +106,8 @@ def test_a_ci_job_gets_exit_codes_json_and_junit(tmp_path: Path) -> None:
     assert wrong.returncode != 0 and "both as files or both from the ledger" in wrong.stderr
 
 
-def test_ledger_records_and_tags_gate_without_the_text(tmp_path: Path) -> None:
-    ledger = ["--ledger", str(tmp_path / "l.sqlite")]
+def test_ledger_records_and_tags_gate_without_the_text(new_ledger: Callable[[], str]) -> None:
+    ledger = ["--ledger", new_ledger()]  # a SQLite file, then a PostgreSQL database
     for system, tag in ((UEDIN, "release"), (ONLINE, "nightly")):
         scored = subprocess.run(
             [

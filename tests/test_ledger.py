@@ -160,6 +160,69 @@ def test_processes_opening_a_new_ledger_at_once_create_it_once(new_ledger: NewLe
         assert raw.execute("SELECT key, value FROM meta") == [("schema_version", str(SCHEMA_VERSION))]
 
 
+def test_history_plotted_one_line_per_system_or_tag(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("matplotlib")
+    from understudy.ledger.plot import history_figure
+
+    from tests.conftest import run_cli
+
+    refs = [["the cat sat on the mat", "a dog barked at the moon", "it is raining"] * 4]
+    tries = [
+        ["the cat sat on it", "a dog", "it is rain"],
+        ["the cat sat", "a dog barked at the sun", "it rains"],
+    ]
+    checkpoints = [tries[0] * 4, tries[1] * 4, tries[0] * 2 + tries[1] * 2]
+    path = str(tmp_path / "l.sqlite")
+    with Ledger(path) as ledger:
+        for k, hyps in enumerate(checkpoints):
+            for metric in (BLEU(), FAMILIES["chrf"].metric()):
+                ledger.append(metric.segment_stats(hyps, refs), f"ckpt-{k}", "toy", tags=["run"])
+        ledger.append(BLEU().segment_stats(checkpoints[0], refs), "baseline", "toy")
+        lines = {"tag:run": ledger.history(tag="run", n=50), "baseline": ledger.history("baseline", n=50)}
+    figure = history_figure(lines)
+    assert [axis.get_title() for axis in figure.axes] == ["BLEU", "chrF"]
+    bleu, chrf = figure.axes
+    assert bleu.get_legend_handles_labels()[1] == ["tag:run", "baseline"]
+    assert chrf.get_legend_handles_labels()[1] == ["tag:run"]  # the baseline has no chrF record
+    drawn = bleu.containers[0]
+    want = [p for p in lines["tag:run"] if p.record.metric == "bleu"]
+    assert list(drawn.lines[0].get_ydata()) == [p.record.score for p in want]
+    bars = drawn.lines[2][0].get_segments()  # each [(x, score - ci), (x, score + ci)]
+    assert [(b[1][1] - b[0][1]) / 2 for b in bars] == pytest.approx([p.ci for p in want], rel=1e-12)
+    assert all(p.ci > 0 for p in want)  # else the bars would prove nothing
+    code, out, err = run_cli(
+        capsys,
+        "ledger",
+        "history",
+        "tag:run",
+        "baseline",
+        "-m",
+        "bleu",
+        "-n",
+        "50",
+        "--plot",
+        str(tmp_path / "h.png"),
+        "--ledger",
+        path,
+        "-f",
+        "json",
+    )
+    assert code == 0, err
+    assert (tmp_path / "h.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert [(p["line"], p["system"]) for p in json.loads(out)] == [
+        ("tag:run", "ckpt-0"),
+        ("tag:run", "ckpt-1"),
+        ("tag:run", "ckpt-2"),
+        ("baseline", "baseline"),
+    ]
+    code, _, err = run_cli(
+        capsys, "ledger", "history", "baseline", "--plot", str(tmp_path / "h.pdf"), "--ledger", path
+    )
+    assert code != 0 and "a plot is written as .png or .svg, not '.pdf'" in err
+
+
 WRITER = """
 import sys
 from understudy import BLEU

@@ -135,8 +135,15 @@ def add_parser(commands: Any) -> None:
     )
     comparing.add_argument("-w", "--width", type=int, default=1, help="decimal places of scores (default: 1)")
     comparing.set_defaults(short=False)
-    history = actions.add_parser("history", help="a system's or a tag's records over time, with intervals")
-    history.add_argument("which", metavar="SYSTEM-or-tag:NAME")
+    history = actions.add_parser(
+        "history", help="systems' or tags' records over time, with intervals (--plot: a figure)"
+    )
+    history.add_argument(
+        "which", metavar="SYSTEM-or-tag:NAME", nargs="+", help="what each line follows: a system or a tag"
+    )
+    history.add_argument(
+        "--plot", metavar="FILE", help="also draw the history, one line per SYSTEM-or-tag:NAME (.png or .svg)"
+    )
     history.add_argument("-m", "--metric", help="only this metric's records")
     history.add_argument(
         "-n", type=int, default=1000, metavar="N", help="bootstrap resamples (default: 1000)"
@@ -201,34 +208,34 @@ def run_compare(args: argparse.Namespace) -> int:
 
 
 def run_history(args: argparse.Namespace) -> int:
-    """Print a system's or a tag's records in time order, with their intervals."""
-    tag = args.which[4:] if args.which.startswith("tag:") else None
-    system = None if tag is not None else args.which
+    """Print systems' or tags' records in time order, with their intervals; draw them with --plot."""
+    if args.plot:
+        from understudy.correlation.plot import checked_path
+
+        checked_path(args.plot)  # before any work
+    lines = {}
     with Ledger(args.ledger) as ledger:
-        points = ledger.history(system=system, tag=tag, metric=args.metric, n=args.n)
-    rows = [
-        [
-            str(p.record.id),
-            p.record.created[:19],
-            p.record.system,
-            p.record.metric,
-            f"{p.record.score:.2f}",
-            f"{p.mean:.2f} ± {p.ci:.2f}",
-            " ".join(p.record.tags),
-        ]
-        for p in points
-    ]
-    record = [{**_record(p.record), "mean": p.mean, "ci": p.ci} for p in points]
+        for which in args.which:
+            tag = which[4:] if which.startswith("tag:") else None
+            system = None if tag is not None else which
+            lines[which] = ledger.history(system=system, tag=tag, metric=args.metric, n=args.n)
+    if args.plot:
+        from understudy.ledger.plot import history_plot
+
+        history_plot(lines, args.plot)
+    several = len(lines) > 1
+    rows, record = [], []
+    for which, points in lines.items():
+        for p in points:
+            cells = [str(p.record.id), p.record.created[:19], p.record.system, p.record.metric]
+            cells += [f"{p.record.score:.2f}", f"{p.mean:.2f} ± {p.ci:.2f}", " ".join(p.record.tags)]
+            rows.append([which, *cells] if several else cells)
+            record.append({"line": which, **_record(p.record), "mean": p.mean, "ci": p.ci})
     header = ["id", "created (UTC)", "system", "metric", "score", "μ ± 95% CI", "tags"]
-    emit(
-        Table(
-            header,
-            rows,
-            notes=[f"{len(points)} record(s); intervals of {args.n} bootstrap resamples"],
-            record=record,
-        ),
-        args.format,
-    )
+    notes = [f"{len(record)} record(s); intervals of {args.n} bootstrap resamples"]
+    if args.plot:
+        notes.append(f"the history is drawn in {args.plot}")
+    emit(Table(["line", *header] if several else header, rows, notes=notes, record=record), args.format)
     return 0
 
 

@@ -54,7 +54,8 @@ def checked_path(path: str | PathLike[str]) -> tuple[str, str]:
     return target, extension[1:]
 
 
-def _save(figure: Any, plt: Any, target: str, kind: str) -> None:
+def save(figure: Any, plt: Any, target: str, kind: str) -> None:
+    """Write ``figure`` to ``target`` (from :func:`checked_path`) atomically, then close it."""
     figure.tight_layout()
     with atomic_write(target) as out:
         figure.savefig(out, format=kind)
@@ -74,7 +75,7 @@ def normalized_plot(
     axis.set_xticks(range(len(items)), [items[k] for k in order], rotation=45, ha="right", fontsize=7)
     axis.set_ylabel("range-normalized score")
     axis.legend(fontsize=7)
-    _save(figure, plt, target, kind)
+    save(figure, plt, target, kind)
 
 
 def adjacent_plot(differences: Sequence[AdjacentDifference], path: str | PathLike[str]) -> None:
@@ -89,7 +90,7 @@ def adjacent_plot(differences: Sequence[AdjacentDifference], path: str | PathLik
     labels = [f"{d.higher} - {d.lower}" for d in differences]
     axis.set_xticks(range(len(differences)), labels, rotation=45, ha="right", fontsize=7)
     axis.set_ylabel("human score difference")
-    _save(figure, plt, target, kind)
+    save(figure, plt, target, kind)
 
 
 def regression_figure(result: CorrelationResult, higher_is_better: Mapping[str, bool] | None = None) -> Any:
@@ -124,7 +125,15 @@ def regression_plot(
 ) -> None:
     """Write the regression of the human scores on each metric's scores to ``path``."""
     target, kind = checked_path(path)
-    _save(regression_figure(result, higher_is_better), pyplot(), target, kind)
+    save(regression_figure(result, higher_is_better), pyplot(), target, kind)
 
 
-__all__ = ["adjacent_plot", "checked_path", "normalized_plot", "regression_figure", "regression_plot"]
+__all__ = [
+    "adjacent_plot",
+    "checked_path",
+    "normalized_plot",
+    "pyplot",
+    "regression_figure",
+    "regression_plot",
+    "save",
+]

@@ -1,0 +1,62 @@
+"""The ledger's history as a figure: scores over time with their 95% intervals, one panel per
+metric and one line per system or tag. Needs matplotlib (extra ``plot``).
+
+>>> from understudy import BLEU
+>>> from understudy.ledger import Ledger
+>>> ledger = Ledger(":memory:")
+>>> refs = [["the cat sat on the mat", "a dog barked"]]
+>>> for hyps in (["the cat sat on a mat", "a dog barked"], refs[0]):
+...     _ = ledger.append(BLEU().segment_stats(hyps, refs), "ckpt", "toy", tags=["run-1"])
+>>> figure = history_figure({"tag:run-1": ledger.history(tag="run-1", n=100)})
+>>> (axis,) = figure.axes
+>>> axis.get_title(), axis.get_legend_handles_labels()[1]
+('BLEU', ['tag:run-1'])
+>>> [round(float(y), 2) for y in axis.containers[0].lines[0].get_ydata()]  # sacrebleu: 59.69, 100.00
+[59.69, 100.0]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from os import PathLike
+from typing import Any
+
+from understudy.ledger import HistoryPoint
+from understudy.metrics import FAMILIES
+
+
+def history_figure(lines: Mapping[str, Sequence[HistoryPoint]]) -> Any:
+    """A matplotlib figure of each line's records (its name: the system or ``tag:NAME`` it
+    follows): the score at the time it was kept, with the bootstrap interval (±), one panel per
+    metric."""
+    from understudy.correlation.plot import pyplot
+
+    plt = pyplot()
+    metrics = list(dict.fromkeys(p.record.metric for points in lines.values() for p in points))
+    figure, axes = plt.subplots(len(metrics) or 1, 1, figsize=(7, 2.6 * max(1, len(metrics))), squeeze=False)
+    for axis, metric in zip(axes[:, 0], metrics, strict=False):
+        for name, points in lines.items():
+            mine = [p for p in points if p.record.metric == metric]
+            if mine:
+                when = [datetime.fromisoformat(p.record.created) for p in mine]
+                scores = [p.record.score for p in mine]
+                axis.errorbar(when, scores, yerr=[p.ci for p in mine], marker="o", capsize=3, label=name)
+        family = FAMILIES.get(metric)
+        axis.set_title(family.config.title if family else metric)
+        axis.set_ylabel("score (95% CI)")
+        axis.legend(fontsize=7)
+    axes[-1, 0].set_xlabel("kept at (UTC)")
+    figure.autofmt_xdate()
+    return figure
+
+
+def history_plot(lines: Mapping[str, Sequence[HistoryPoint]], path: str | PathLike[str]) -> None:
+    """Write :func:`history_figure` to ``path`` (``.png`` or ``.svg``)."""
+    from understudy.correlation.plot import checked_path, pyplot, save
+
+    target, kind = checked_path(path)
+    save(history_figure(lines), pyplot(), target, kind)
+
+
+__all__ = ["history_figure", "history_plot"]
