@@ -36,8 +36,9 @@ Tasks (the issue's numbering):
   nist                   corpus NIST of the 16 systems beside NLTK's corpus_nist (13a tokens given),
                          and beside mteval-v13a.pl itself with --mteval PATH (Perl; the script
                          is not shipped: see scripts/mteval_fixtures.py)
-  ledger                 appending a 16-system run to a ledger, listing a tag's records among
-                         10,000, and understudy gate from kept rows beside score --paired-bs
+  ledger                 appending a 16-system run to a ledger, a tag's records and history
+                         among 10,000, in SQLite and (when its server programs are installed)
+                         PostgreSQL, and understudy gate from kept rows beside score --paired-bs
   meta                   WMT24's meta-evaluation on WMT21 TED zh-en (13 systems x 529 segments):
                          SPA, acc-eq by item/system/none, PERM-BOTH (1000 resamples) of Pearson by
                          none/system/item, of SPA and of acc-eq as WMT24 runs it, beside
@@ -67,6 +68,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = REPO.parent / "shared" / "data" / "wmt17-en-de"
@@ -874,27 +876,22 @@ def comet_compare_algorithm(scores: list[object], seed: int = 12345) -> None:
             (np.abs(delta) < 1e-4).sum(), (delta >= 1e-4).sum(), (delta <= -1e-4).sum()
 
 
-def task_ledger(data: Path, repeat: int) -> list[Timing]:
-    """The ledger: appending a 16-system run, listing a tag's records among 10,000, and the gate from
-    kept rows beside ``score --paired-bs`` on the same two files (both as the command line runs them)."""
-    import subprocess
-    import tempfile
-
+def _ledger_timings(new: Any, backend: str, stats: list[Any], repeat: int) -> tuple[list[Timing], str]:
+    """Appending a 16-system run, a tag's records and history among 10,000, on one backend; the
+    timings and the big ledger's location. ``new()`` gives a new, empty ledger's location."""
     from understudy import BLEU
     from understudy.ledger import Ledger
 
-    ref, systems = _systems(data)
-    stats = BLEU(references=[ref]).segment_stats_many(systems)
-    folder = Path(tempfile.mkdtemp(prefix="understudy-bench-ledger-"))
-    made = iter(range(1_000_000))
+    runs = new()  # runs appended to one ledger, as a team's accumulate (a new one is not timed)
+    Ledger(runs).close()
 
     def append_run() -> None:
-        with Ledger(folder / f"run-{next(made)}.sqlite") as ledger:
+        with Ledger(runs) as ledger:
             for k, s in enumerate(stats):
                 ledger.append(s, f"system-{k}", "wmt17:en-de", tags=["bench"])
 
-    big = folder / "big.sqlite"
-    small = BLEU().segment_stats(["a b c d"] * 10, [["a b c d"] * 10])
+    big = new()
+    small = BLEU().segment_stats(["a b c d", "a b c e"] * 5, [["a b c d"] * 10])
     with Ledger(big) as ledger:
         for k in range(10_000):
             ledger.append(small, f"ckpt-{k % 100}", "toy", tags=[f"run-{k % 100}"])
@@ -905,14 +902,66 @@ def task_ledger(data: Path, repeat: int) -> list[Timing]:
         with Ledger(big) as ledger:
             assert len(ledger.records(tag="run-7")) == 100
 
+    def history() -> None:
+        with Ledger(big) as ledger:
+            assert len(ledger.history(tag="run-7")) == 100
+
+    timings = [
+        Timing(
+            f"Ledger.append of 16 systems x 3004 segments (BLEU), {backend}", median_time(append_run, repeat)
+        ),
+        Timing(f"Ledger.records(tag=...) among 10,000 records, {backend}", median_time(listing, repeat)),
+        Timing(
+            f"Ledger.history(tag=...) among 10,000 records, {backend}",
+            median_time(history, repeat),
+            "100 records, 1000 resamples each",
+        ),
+    ]
+    return timings, big
+
+
+def _postgresql_ledgers() -> tuple[Any, Any] | None:
+    """A PostgreSQL server of the tests' kind (tests/postgres_server.py) and a maker of new
+    databases on it; None when the server programs are not installed."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from tests import postgres_server
+
+    try:
+        server = postgres_server.start()
+    except (OSError, KeyError, RuntimeError) as err:
+        print(f"bench: no PostgreSQL server ({err}); its rows are left out", file=sys.stderr)
+        return None
+    return server, server.database
+
+
+def task_ledger(data: Path, repeat: int) -> list[Timing]:
+    """The ledger on SQLite and PostgreSQL: appending a 16-system run, a tag's records and history
+    among 10,000, and the gate from kept rows beside ``score --paired-bs`` on the same two files
+    (both as the command line runs them)."""
+    import subprocess
+    import tempfile
+
+    from understudy import BLEU
+
+    ref, systems = _systems(data)
+    stats = BLEU(references=[ref]).segment_stats_many(systems)
+    folder = Path(tempfile.mkdtemp(prefix="understudy-bench-ledger-"))
+    made = iter(range(1_000_000))
+    timings, big = _ledger_timings(lambda: str(folder / f"l-{next(made)}.sqlite"), "SQLite", stats, repeat)
+    postgresql = _postgresql_ledgers()
+    if postgresql is not None:
+        server, new = postgresql
+        try:
+            timings += _ledger_timings(new, "PostgreSQL", stats, repeat)[0]
+        finally:
+            server.stop()
     cli = [sys.executable, "-m", "understudy"]
-    gate = [*cli, "gate", "--baseline", "ledger:10001", "--candidate", "ledger:10002", "--ledger", str(big)]
+    gate = [*cli, "gate", "--baseline", "ledger:10001", "--candidate", "ledger:10002", "--ledger", big]
     ref_path = str(data / "newstest2017.ref.en-de.de")
     paths = sorted(p for p in glob.glob(str(data / "newstest2017.*.de")) if ".ref." not in p)[:2]
     paired = [*cli, "score", ref_path, "-i", *paths, "--paired-bs", "-f", "text"]
     return [
-        Timing("Ledger.append of 16 systems x 3004 segments (BLEU)", median_time(append_run, repeat)),
-        Timing("Ledger.records(tag=...) among 10,000 records", median_time(listing, repeat)),
+        *timings,
         Timing(
             "understudy gate ledger:A ledger:B (1000 resamples)",
             median_time(lambda: subprocess.run(gate, check=False, capture_output=True), repeat),

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import shlex
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from understudy._atomic import atomic_write, writable
 from understudy.cli.given import add_scores_options, given_scores
+from understudy.cli.ledger import add_ledger_option
 from understudy.cli.output import (
     CliError,
     add_command,
@@ -22,6 +25,7 @@ from understudy.cli.output import (
 from understudy.cli.progress import Progress
 from understudy.cli.testset import add_cache_options, testset_refs
 from understudy.errors import LengthMismatchError
+from understudy.ledger import Ledger, redacted
 
 EXAMPLES = """examples:
   understudy report ref.de -i sys*.de -o report.html
@@ -30,6 +34,8 @@ EXAMPLES = """examples:
   understudy report ref.de -i sys*.de -o report.html --pair sysA.de sysB.de
   understudy report ref-B.txt -i sys/*.txt --human mqm_system_scores.tsv -o report.html
   understudy report ref.de -i sys*.de -m bleu chrf --scores COMET-22=comet.out -o report.html
+  understudy report --records tag:run-7 -o report.html          kept records, without the text
+  understudy report ref.de -i sys*.de -o report.html --history tag:run-7 baseline.de
 
 The page holds every metric's ranking with 95% intervals and significance clusters, the
 signature of each number and the command that reproduces it; BLEU's reading by the cloud
@@ -38,7 +44,8 @@ ratio, a histogram of sentence scores and the lowest-scoring segments; compare-m
 (scores by reference length, segments by sentence score, word F-measure by frequency); the
 n-grams one system matches more often than another and a filterable segment-by-segment diff
 of two systems (--pair; by default the two best) with matched n-grams shaded; with --human,
-each metric's correlation with the human scores and the regression plot. It is one file:
+each metric's correlation with the human scores and the regression plot; with --history, kept
+records over time. With --records, the page is made from the ledger's statistics alone. It is one file:
 inline CSS, SVG and script, nothing fetched, and every name and segment is escaped.
 """
 
@@ -54,7 +61,7 @@ def add_parser(commands: Any) -> None:
         EXAMPLES,
     )
     p.add_argument("refs", nargs="*", metavar="REF", help="reference file(s); or -t NAME -l PAIR")
-    p.add_argument("-i", "--input", nargs="+", required=True, metavar="HYP", help="system output files")
+    p.add_argument("-i", "--input", nargs="+", metavar="HYP", help="system output files")
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="the HTML file to write")
     p.add_argument("-t", "--test-set", metavar="NAME", help="a built-in test set (see 'understudy testset')")
     p.add_argument("-l", "--language-pair", dest="langpair", metavar="SRC-TRG", help="the pair of -t")
@@ -67,6 +74,21 @@ def add_parser(commands: Any) -> None:
         "--human", metavar="FILE", help="human scores of the systems (as for 'understudy correlate')"
     )
     p.add_argument("--names", nargs="+", metavar="NAME", help="the systems' names in the --human file")
+    kept = p.add_argument_group("from the ledger (understudy ledger)")
+    kept.add_argument(
+        "--records",
+        nargs="+",
+        metavar="ID-or-tag:NAME",
+        help="report kept records instead of files (tag:NAME: its latest record of each system and "
+        "metric); without the text, the sections that need it are left out, and the page says which",
+    )
+    kept.add_argument(
+        "--history",
+        nargs="+",
+        metavar="SYSTEM-or-tag:NAME",
+        help="add a history section: these systems' or tags' records over time, with intervals",
+    )
+    add_ledger_option(kept)
     add_cache_options(p)
     add_metric_options(p, language=False)
     add_scores_options(p)
@@ -75,12 +97,35 @@ def add_parser(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Score, build and write the report."""
-    from understudy.report import build, render
+    """Score, build and write the report (or build it from kept records)."""
+    from understudy.report import render
 
+    writable(args.output)  # before the work, not after it
+    command = (
+        "understudy " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:2] == ["report"] else ""
+    )
+    command = redacted(command or "understudy report ...")
+    with Progress("report", unit="steps") as bar:
+        report = (
+            _from_records(args, command, bar.update) if args.records else _scored(args, command, bar.update)
+        )
+    if args.history:
+        report = dataclasses.replace(report, history=_history(args))
+    html = render(report)
+    with atomic_write(args.output) as out:
+        out.write(html.encode("utf-8"))
+    print(f"understudy: wrote {args.output} ({len(html) // 1024} KB)", file=sys.stderr)
+    return 0
+
+
+def _scored(args: argparse.Namespace, command: str, progress: Callable[[int, int], None]) -> Any:
+    """The report of the files of -i against the references."""
+    from understudy.report import build
+
+    if not args.input:
+        raise CliError("give the systems' files (-i), or kept records (--records)")
     if bool(args.test_set) == bool(args.refs):
         raise CliError("give reference files or -t NAME -l PAIR (one of them)")
-    writable(args.output)  # before the work, not after it
     if args.test_set:
         refs = [lines for _, lines in testset_refs(args).streams]
     else:
@@ -94,32 +139,50 @@ def run(args: argparse.Namespace) -> int:
     given, _ = given_scores(args, args.input, len(refs[0]))
     pair = _pair(args.pair, args.input)
     human = _human(args)
-    command = (
-        "understudy " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:2] == ["report"] else ""
+    return build(
+        metrics,
+        args.input,
+        systems,
+        refs,
+        command,
+        args.n,
+        args.seed,
+        pair=pair,
+        human=human[0] if human else None,
+        human_source=Path(args.human).name if args.human else "",
+        human_names=human[1] if human else None,
+        progress=progress,
+        given=given,
+        human_unscored=human[2] if human else None,
+        human_segments=human[3] if human else None,
     )
-    with Progress("report", unit="steps") as bar:
-        report = build(
-            metrics,
-            args.input,
-            systems,
-            refs,
-            command or "understudy report ...",
-            args.n,
-            args.seed,
-            pair=pair,
-            human=human[0] if human else None,
-            human_source=Path(args.human).name if args.human else "",
-            human_names=human[1] if human else None,
-            progress=bar.update,
-            given=given,
-            human_unscored=human[2] if human else None,
-            human_segments=human[3] if human else None,
-        )
-    html = render(report)
-    with atomic_write(args.output) as out:
-        out.write(html.encode("utf-8"))
-    print(f"understudy: wrote {args.output} ({len(html) // 1024} KB)", file=sys.stderr)
-    return 0
+
+
+def _from_records(args: argparse.Namespace, command: str, progress: Callable[[int, int], None]) -> Any:
+    """The report of kept records: their statistics, without the text."""
+    from understudy.report.kept import build_from_stats, kept_statistics
+
+    given = [name for name, value in (("-i", args.input), ("REF", args.refs), ("-t", args.test_set)) if value]
+    given += [name for name, value in (("--pair", args.pair), ("--human", args.human)) if value]
+    if given:
+        raise CliError(f"--records reports kept statistics: {', '.join(given)} cannot be given with it")
+    with Ledger(args.ledger) as ledger:
+        per_metric, names = kept_statistics(ledger, args.records)
+    return build_from_stats(per_metric, names, command, args.n, args.seed, progress=progress)
+
+
+def _history(args: argparse.Namespace) -> Any:
+    """The history section of the systems or tags of --history."""
+    from understudy.report.kept import history_view
+
+    with Ledger(args.ledger) as ledger:
+        lines = {}
+        for which in args.history:
+            tag = which[4:] if which.startswith("tag:") else None
+            lines[which] = ledger.history(system=None if tag else which, tag=tag, n=args.n)
+    if not any(lines.values()):
+        raise CliError(f"--history: no record of {' or '.join(args.history)} in {ledger.location}")
+    return history_view(lines, args.n)
 
 
 def _pair(pair: list[str] | None, inputs: list[str]) -> tuple[int, int] | None:

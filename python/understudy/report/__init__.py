@@ -49,6 +49,7 @@ from understudy.stats import Stats
 
 if TYPE_CHECKING:
     from understudy.correlation import CorrelationResult
+    from understudy.report.kept import HistoryView
 
 _EXTRA = "reports need matplotlib, Jinja2 and SciPy: pip install 'understudy[report]'"
 
@@ -202,6 +203,10 @@ class Report:
     overview: Overview | None = None
     short: dict[str, str] = field(default_factory=dict)
     """Each system's short name (what the paths share cut away); the full name is a tooltip."""
+    history: HistoryView | None = None
+    """Kept records over time (``report --history``)."""
+    without_text: tuple[str, ...] = ()
+    """The sections left out of a report made from kept statistics alone (they need the text)."""
 
 
 def _pyplot() -> Any:
