@@ -107,6 +107,35 @@ def test_incomparable_records_are_refused_naming_what_differs(new_ledger: NewLed
             ledger.check_comparable(base, shorter)
 
 
+def test_query_by_time_compare_and_gate_from_the_api(new_ledger: NewLedger) -> None:
+    from understudy.gate import gate
+    from understudy.significance import paired_test
+
+    refs = [["the cat sat on the mat", "a dog barked at the moon", "it is raining"] * 6]
+    worse = ["the cat", "a dog barked", "rain"] * 6
+    with Ledger(new_ledger()) as ledger:
+        base = ledger.append(BLEU().segment_stats(refs[0], refs), "base", "toy")
+        cand = ledger.append(BLEU().segment_stats(worse, refs), "cand", "toy")
+        tokenized = ledger.append(BLEU(tokenize="char").segment_stats(worse, refs), "char", "toy")
+        first, second, third = ledger.query()
+        assert ledger.query(since=second.created) == [second, third]  # from that instant on
+        assert ledger.query(until=second.created) == [first]  # before it
+        assert ledger.query(until=first.created[:10]) == [first, second, third]  # a date: all its day
+        assert ledger.query(since="2999-01-01") == [] and ledger.query(until="2000-01-01T00:00") == []
+        with pytest.raises(InputTypeError, match="since is an ISO date or time"):
+            ledger.query(since="yesterday")
+        compared = ledger.compare(base, cand, n=300)
+        want = paired_test([ledger.stats(base), ledger.stats(cand)], ["1: base", "2: cand"], "bs", 300)
+        assert compared == want and compared.systems[0].p_value is not None
+        verdict = ledger.gate(base, cand, alpha=0.05, n=300)
+        assert verdict == gate(ledger.stats(base), ledger.stats(cand), alpha=0.05, n=300)
+        assert not verdict.passed and ledger.gate(cand, base, n=300).passed
+        with pytest.raises(IncomparableError, match="signature's tok: 13a against char"):
+            ledger.gate(base, tokenized)
+        with pytest.raises(IncomparableError, match="signature's tok"):
+            ledger.compare(base, cand, tokenized)
+
+
 def _append_one(path: str, k: int, start: Any, ids: Any) -> None:
     stats = BLEU().segment_stats([f"word {k} and more"] * 50, [["word 1 and more"] * 50])
     with Ledger(path) as ledger:

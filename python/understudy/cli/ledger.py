@@ -16,13 +16,13 @@ from understudy.cli.output import CliError, add_command
 from understudy.cli.significance import print_paired
 from understudy.cli.table import Table, emit
 from understudy.ledger import LEDGER_ENV, Ledger, Record, default_location, redacted
-from understudy.significance import paired_test
 from understudy.stats import Stats
 
 EXAMPLES = f"""examples:
   understudy score ref.de -i ckpt-10k.de --log --tag run-7     score, and keep the record
   understudy ledger list                                       every record, oldest first
   understudy ledger list --system ckpt-10k.de -m bleu -f json  one system's BLEU records as JSON
+  understudy ledger list --since 2026-11-01 --until 2026-11-24  the records kept in those days
   understudy ledger show 12                                    one record in full
   understudy ledger compare 12 15                              paired bootstrap from the kept rows
   understudy ledger history tag:run-7 -m bleu                  scores over time, with 95% intervals
@@ -121,6 +121,8 @@ def add_parser(commands: Any) -> None:
     listing.add_argument("--tag", help="only records with this tag")
     listing.add_argument("-m", "--metric", help="only this metric's records (bleu, chrf, ...)")
     listing.add_argument("--testset", help="only this test set's records")
+    listing.add_argument("--since", metavar="DATE", help="only records kept at or after DATE (ISO, UTC)")
+    listing.add_argument("--until", metavar="DATE", help="only records kept before DATE (a date: to its end)")
     showing = actions.add_parser("show", help="one record in full")
     showing.add_argument("record", type=int, metavar="ID")
     comparing = actions.add_parser(
@@ -169,7 +171,7 @@ def _record(record: Record) -> dict[str, Any]:
 def run_list(args: argparse.Namespace) -> int:
     """Print the records matching the filters."""
     with Ledger(args.ledger) as ledger:
-        found = ledger.records(args.system, args.tag, args.metric, args.testset)
+        found = ledger.records(args.system, args.tag, args.metric, args.testset, args.since, args.until)
     rows = [
         [str(r.id), r.created[:19], r.system, r.metric, f"{r.score:.2f}", r.testset, " ".join(r.tags)]
         for r in found
@@ -199,11 +201,8 @@ def run_show(args: argparse.Namespace) -> int:
 def run_compare(args: argparse.Namespace) -> int:
     """Paired tests of the records against the first, once every one is comparable with it."""
     with Ledger(args.ledger) as ledger:
-        for other in args.records[1:]:
-            ledger.check_comparable(args.records[0], other)
-        stats = [ledger.stats(record) for record in args.records]
-        names = [f"{record}: {ledger.get(record).system}" for record in args.records]
-    print_paired([paired_test(stats, names, "ar" if args.paired_ar else "bs", args.n)], args)
+        result = ledger.compare(*args.records, test="ar" if args.paired_ar else "bs", n=args.n)
+    print_paired([result], args)
     return 0
 
 

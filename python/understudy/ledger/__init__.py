@@ -30,16 +30,20 @@ import os
 import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from os import PathLike
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from understudy.errors import IncomparableError, InputTypeError, LedgerError
 from understudy.ledger.database import SQLITE, Database, open_database, redacted
 from understudy.ledger.schema import check_version, migrate
 from understudy.signature import Signature
+from understudy.significance import DEFAULT_SEED, PairedResult, Test, paired_test
 from understudy.stats import Stats
+
+if TYPE_CHECKING:
+    from understudy.gate import GateResult
 
 LEDGER_ENV = "UNDERSTUDY_LEDGER"
 """The environment variable naming the ledger every command uses unless told another."""
@@ -179,8 +183,11 @@ class Ledger:
         tag: str | None = None,
         metric: str | None = None,
         testset: str | None = None,
+        since: str | None = None,
+        until: str | None = None,
     ) -> list[Record]:
-        """The records matching every filter given, oldest first."""
+        """The records matching every filter given, oldest first. ``since`` and ``until`` are ISO
+        dates or times (UTC unless they say otherwise); a date alone as ``until`` takes in its day."""
         where, args = [], []
         for column, value in (("system", system), ("metric", metric), ("testset", testset)):
             if value is not None:
@@ -189,6 +196,10 @@ class Ledger:
         if tag is not None:
             where.append("id IN (SELECT record FROM tags WHERE tag = ?)")
             args.append(_text("tag", tag))
+        for bound, value, test in (("since", since, ">="), ("until", until, "<")):
+            if value is not None:
+                where.append(f"created {test} ?")
+                args.append(_instant(bound, value))
         clause = f" WHERE {' AND '.join(where)}" if where else ""
         rows = self._db.execute(f"SELECT {_COLUMNS} FROM records{clause} ORDER BY id", args)
         tags: dict[int, list[str]] = {}
@@ -196,6 +207,8 @@ class Ledger:
             tags.setdefault(record, []).append(name)
         # Sorted here, by code point: the databases' collations differ.
         return [replace(Record(*row), tags=tuple(sorted(tags.get(row[0], ())))) for row in rows]
+
+    query = records
 
     def get(self, record: int) -> Record:
         """The record ``record``, or a :class:`LedgerError` saying there is none."""
@@ -228,6 +241,25 @@ class Ledger:
             assert found.mean is not None and found.ci is not None
             points.append(HistoryPoint(record, found.mean, found.ci))
         return points
+
+    def compare(
+        self, baseline: int, *others: int, test: Test = "bs", n: int | None = None, seed: int = DEFAULT_SEED
+    ) -> PairedResult:
+        """Paired tests of records ``others`` against ``baseline`` from their kept rows, once each is
+        comparable with it (``test``: ``bs`` bootstrap, ``ar`` randomization)."""
+        for other in others:
+            self.check_comparable(baseline, other)
+        ids = (baseline, *others)
+        names = [f"{record}: {self.get(record).system}" for record in ids]
+        return paired_test([self.stats(record) for record in ids], names, test, n, seed)
+
+    def gate(self, baseline: int, candidate: int, **options: Any) -> GateResult:
+        """The gate's verdict on record ``candidate`` against record ``baseline`` (``options`` as
+        :func:`understudy.gate.gate` takes them: ``alpha``, ``max_drop``, ``min_score``, ``test``...)."""
+        from understudy.gate import gate
+
+        self.check_comparable(baseline, candidate)
+        return gate(self.stats(baseline), self.stats(candidate), **options)
 
     def check_comparable(self, first: int, second: int) -> None:
         """Refuse to compare two records whose signatures, test sets or segment counts differ,
@@ -264,6 +296,21 @@ def _insert(db: Database, row: dict[str, object], tags: list[str]) -> int | None
     for tag in dict.fromkeys(tags):
         db.execute("INSERT INTO tags VALUES (?, ?)", (record, tag))
     return record
+
+
+def _instant(name: str, value: str) -> str:
+    """``value`` (an ISO date or time) as a record's ``created`` is written, to compare with it."""
+    try:
+        when = datetime.fromisoformat(value)
+    except (TypeError, ValueError):
+        raise InputTypeError(
+            f"the ledger's {name} is an ISO date or time (2026-11-24T09:00), not {value!r}"
+        ) from None
+    if name == "until" and len(value) == 10:
+        when += timedelta(days=1)  # the whole of that day
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return when.astimezone(UTC).isoformat(timespec="microseconds")
 
 
 def _text(name: str, value: object) -> str:
