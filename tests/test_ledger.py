@@ -419,6 +419,55 @@ def test_score_log_then_list_show_and_compare(
     assert code != 0 and "--log keeps corpus results" in err
 
 
+def test_compare_and_report_log_what_they_scored(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("jinja2")
+    from tests.conftest import SAMPLE, run_cli
+
+    ref = str(SAMPLE / "newstest2017.ref.en-de.de")
+    systems = [str(SAMPLE / f"newstest2017.{n}.en-de.de") for n in ("uedin-nmt.4722", "online-A.0")]
+    ledger = ["--ledger", str(tmp_path / "l.sqlite")]
+    code, _, err = run_cli(
+        capsys, "compare", ref, "-i", *systems, "-m", "bleu", "--log", "--tag", "c", *ledger
+    )
+    assert code == 0 and "kept records 1-2" in err, err
+    page = str(tmp_path / "r.html")
+    code, _, err = run_cli(
+        capsys,
+        "report",
+        ref,
+        "-i",
+        *systems,
+        "-m",
+        "bleu",
+        "chrf",
+        "-o",
+        page,
+        "-n",
+        "50",
+        "--log",
+        "--tag",
+        "r",
+        *ledger,
+    )
+    assert code == 0 and "kept records 3-6" in err, err
+    with Ledger(ledger[1]) as kept:
+        by_tag = {tag: kept.records(tag=tag) for tag in ("c", "r")}
+        assert [(r.system, r.metric) for r in by_tag["c"]] == [(s, "bleu") for s in systems]
+        assert [(r.system, r.metric) for r in by_tag["r"]] == [
+            (s, m) for m in ("bleu", "chrf") for s in systems
+        ]
+        texts = _texts(systems[0], ref)
+        assert kept.get(1).score == kept.get(3).score == BLEU().corpus_score(*texts).score
+        assert np.array_equal(kept.stats(1).rows, kept.stats(3).rows)
+        assert all(
+            r.testset == by_tag["c"][0].testset and r.testset.startswith("sha256:") for r in kept.records()
+        )
+    code, _, err = run_cli(capsys, "report", "--records", "1", "2", "-o", page, "--log", *ledger)
+    assert code != 0 and "--log cannot be given with it" in err
+    code, _, err = run_cli(capsys, "compare", "--scores", "A=x", "B=y", "--log", *ledger)
+    assert code != 0 and "--log keeps records of a test set" in err
+
+
 def _texts(system: str, ref: str) -> tuple[list[str], list[list[str]]]:
     from understudy.io import read_lines
 

@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 from typing import Any
 
 from understudy._atomic import atomic_write
-from understudy.cli.ledger import add_ledger_option
+from understudy.cli.keep import add_ledger_option
 from understudy.cli.output import (
     CliError,
     add_command,

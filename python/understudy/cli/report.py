@@ -12,7 +12,7 @@ from typing import Any
 
 from understudy._atomic import atomic_write, writable
 from understudy.cli.given import add_scores_options, given_scores
-from understudy.cli.ledger import add_ledger_option
+from understudy.cli.keep import add_ledger_option, add_log_options, log_scored
 from understudy.cli.output import (
     CliError,
     add_command,
@@ -89,6 +89,7 @@ def add_parser(commands: Any) -> None:
         help="add a history section: these systems' or tags' records over time, with intervals",
     )
     add_ledger_option(kept)
+    add_log_options(p, ledger=False)
     add_cache_options(p)
     add_metric_options(p, language=False)
     add_scores_options(p)
@@ -126,8 +127,10 @@ def _scored(args: argparse.Namespace, command: str, progress: Callable[[int, int
         raise CliError("give the systems' files (-i), or kept records (--records)")
     if bool(args.test_set) == bool(args.refs):
         raise CliError("give reference files or -t NAME -l PAIR (one of them)")
+    testset: list[tuple[str, str]] = []
     if args.test_set:
-        refs = [lines for _, lines in testset_refs(args).streams]
+        named = testset_refs(args)
+        refs, testset = [lines for _, lines in named.streams], named.signature
     else:
         warn_reference_as_system(args.refs, args.input)
         refs = read_texts(args.refs)
@@ -155,6 +158,9 @@ def _scored(args: argparse.Namespace, command: str, progress: Callable[[int, int
         given=given,
         human_unscored=human[2] if human else None,
         human_segments=human[3] if human else None,
+        keep=(lambda stats: log_scored(args, args.input, list(stats.values()), testset, command))
+        if args.log
+        else None,
     )
 
 
@@ -163,7 +169,9 @@ def _from_records(args: argparse.Namespace, command: str, progress: Callable[[in
     from understudy.report.kept import build_from_stats, kept_statistics
 
     given = [name for name, value in (("-i", args.input), ("REF", args.refs), ("-t", args.test_set)) if value]
-    given += [name for name, value in (("--pair", args.pair), ("--human", args.human)) if value]
+    given += [
+        name for name, value in (("--pair", args.pair), ("--human", args.human), ("--log", args.log)) if value
+    ]
     if given:
         raise CliError(f"--records reports kept statistics: {', '.join(given)} cannot be given with it")
     with Ledger(args.ledger) as ledger:

@@ -11,7 +11,7 @@ import numpy as np
 
 from understudy.cli.chunks import add_dask_option
 from understudy.cli.given import add_scores_options, given_scores, given_stats, wants_scores
-from understudy.cli.ledger import add_log_options, log_scored
+from understudy.cli.keep import add_log_options, log_scored
 from understudy.cli.output import (
     CliError,
     add_command,

@@ -12,6 +12,7 @@ from typing import Any
 
 from understudy.cli import sacrebleu_tables
 from understudy.cli.given import add_scores_options, given_scores, given_stats, wants_scores
+from understudy.cli.keep import add_log_options, log_scored
 from understudy.cli.output import (
     CliError,
     add_command,
@@ -228,12 +229,17 @@ def add_parser(commands: Any) -> None:
     )
     p.add_argument("-sh", "--short", action="store_true", help="abbreviated signature")
     add_threads_option(p)
+    add_log_options(p)
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Read every system, then run the chosen comparison."""
+    if args.log and not args.refs:
+        raise CliError("--log keeps records of a test set: give its reference files (and -i)")
     names, per_metric = _all_stats(args)
+    if args.log:
+        log_scored(args, names, per_metric, [], args.command_line)
     results: list[BlockTestResult | AllPairsResult] = []
     for stats in per_metric:
         if args.blocks is not None:

@@ -488,6 +488,7 @@ def build(
     given: Sequence[GivenScores] = (),
     human_unscored: Mapping[str, float] | None = None,
     human_segments: Sequence[Mapping[int, float]] | None = None,
+    keep: Callable[[dict[str, list[Stats[Any, Any]]]], object] | None = None,
 ) -> Report:
     """The report of ``systems`` (named ``names``) against reference streams ``refs``.
 
@@ -495,11 +496,14 @@ def build(
     ``human`` scores each system, in order; the human file calls them ``human_names`` (default
     ``names``), scores ``human_unscored`` too (a reference, say), and ``human_segments`` per segment
     number, where it has them. ``given``: other metrics' segment scores of the systems (by
-    ``names``). ``progress`` is told ``(steps done, steps)`` after each step.
+    ``names``). ``progress`` is told ``(steps done, steps)`` after each step. ``keep`` is given
+    every metric's statistics of the systems, by metric name, once they are computed (to log them).
     """
     configs = [m.config for m in metrics] + [g.config for g in given]
     tell = _step_counter(len(configs) + 2 + (len(names) > 1) + (human is not None), progress)
     per_metric, others = _statistics(metrics, given, names, systems, refs)
+    if keep is not None:
+        keep(per_metric)
     rankings = [_ranked(stats, names, n, seed, tell) for stats in per_metric.values()]
     first = next(iter(per_metric))
     sentences = [s.for_sentences() for s in per_metric[first]]  # as `score -sl`: Stats.for_sentences
