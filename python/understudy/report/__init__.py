@@ -501,9 +501,7 @@ def build(
     """
     configs = [m.config for m in metrics] + [g.config for g in given]
     tell = _step_counter(len(configs) + 2 + (len(names) > 1) + (human is not None), progress)
-    per_metric, others = _statistics(metrics, given, names, systems, refs)
-    if keep is not None:
-        keep(per_metric)
+    per_metric, others = _statistics(metrics, given, names, systems, refs, keep)
     rankings = [_ranked(stats, names, n, seed, tell) for stats in per_metric.values()]
     first = next(iter(per_metric))
     sentences = [s.for_sentences() for s in per_metric[first]]  # as `score -sl`: Stats.for_sentences
@@ -583,8 +581,10 @@ def _statistics(
     names: Sequence[str],
     systems: Sequence[Sequence[str]],
     refs: Sequence[Sequence[str]],
+    keep: Callable[[dict[str, list[Stats[Any, Any]]]], object] | None = None,
 ) -> tuple[dict[str, list[Stats[Any, Any]]], list[list[Stats[Any, Any]]]]:
-    """Every metric's statistics of every system, by the metric's name; and the given metrics' alone."""
+    """Every metric's statistics of every system, by the metric's name (given to ``keep`` too);
+    and the given metrics' alone."""
     configs = [m.config for m in metrics] + [g.config for g in given]
     if len({c.name for c in configs}) != len(configs):
         raise ConfigError(
@@ -593,6 +593,8 @@ def _statistics(
     per_metric = {m.config.name: m.segment_stats_many(systems, refs) for m in metrics}
     others: list[list[Stats[Any, Any]]] = [list(g.segment_stats_many(names)) for g in given]
     per_metric |= {g.config.name: stats for g, stats in zip(given, others, strict=True)}
+    if keep is not None:
+        keep(per_metric)
     return per_metric, others
 
 
