@@ -496,9 +496,8 @@ def build(
     ``human`` scores each system, in order; the human file calls them ``human_names`` (default
     ``names``), scores ``human_unscored`` too (a reference, say), and ``human_segments`` per segment
     number, where it has them. ``given``: other metrics' segment scores of the systems (by
-    ``names``). ``progress`` is told ``(steps done, steps)`` after each step. ``keep`` is given
-    every metric's statistics of the systems, by metric name, once they are computed (to log them).
-    """
+    ``names``). ``progress`` is told ``(steps done, steps)`` after each step; ``keep``, every
+    metric's statistics by its name once computed (to log them)."""
     configs = [m.config for m in metrics] + [g.config for g in given]
     tell = _step_counter(len(configs) + 2 + (len(names) > 1) + (human is not None), progress)
     per_metric, others = _statistics(metrics, given, names, systems, refs, keep)
