@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import csv
 import dataclasses
 import json
 import multiprocessing
@@ -563,6 +564,15 @@ def test_history_and_export_on_the_command_line(
     lines = [json.loads(line) for line in (tmp_path / "all.jsonl").read_text(encoding="utf-8").splitlines()]
     assert [line["id"] for line in lines] == [1, 2]
     assert Stats.from_bytes(base64.b64decode(lines[0]["stats"])).score().score == lines[0]["score"]
+    code, _, _ = run_cli(capsys, "ledger", "export", str(tmp_path / "all.csv"), *ledger)
+    with open(tmp_path / "all.csv", encoding="utf-8", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    assert [row["id"] for row in rows] == ["1", "2"] and [json.loads(row["tags"]) for row in rows] == [
+        ["run"]
+    ] * 2
+    assert [{k: v for k, v in row.items() if k not in ("tags",)} for row in rows] == [
+        {k: str(v) for k, v in line.items() if k not in ("tags",)} for line in lines
+    ]  # the JSON Lines' values, every one, as CSV text
     code, _, err = run_cli(capsys, "ledger", "import", new_ledger(), "--ledger", new_ledger("m"))
     assert code == 0 and "2 record(s) added, 0 already there" in err
     code, _, err = run_cli(capsys, "ledger", "import", str(tmp_path / "none.sqlite"), *ledger)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import base64
+import csv
 import dataclasses
+import io
 import json
 import os
 import sys
@@ -26,6 +28,7 @@ EXAMPLES = f"""examples:
   understudy ledger compare 12 15                              paired bootstrap from the kept rows
   understudy ledger history tag:run-7 -m bleu                  scores over time, with 95% intervals
   understudy ledger export all.jsonl                           every record, statistics included
+  understudy ledger export all.csv                             the same as CSV, a row a record
   understudy ledger import ../team/ledger.sqlite               the records this ledger lacks
   understudy ledger list --ledger postgresql://me:pw@db.example/scores    a team's shared ledger
 
@@ -80,7 +83,9 @@ def add_parser(commands: Any) -> None:
     history.add_argument(
         "-n", type=int, default=1000, metavar="N", help="bootstrap resamples (default: 1000)"
     )
-    exporting = actions.add_parser("export", help="every record, statistics included, as JSON Lines")
+    exporting = actions.add_parser(
+        "export", help="every record, statistics included, as JSON Lines (or CSV: FILE.csv)"
+    )
     exporting.add_argument("out", metavar="FILE")
     importing = actions.add_parser("import", help="another ledger's records this one lacks (idempotent)")
     importing.add_argument("source", metavar="LEDGER")
@@ -169,11 +174,24 @@ def run_history(args: argparse.Namespace) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    """Write every record, statistics included (base64), one JSON object a line."""
+    """Write every record, statistics included (base64): one JSON object a line, or a CSV row a
+    record when the file ends in ``.csv`` (its tags a JSON list)."""
+    as_csv = args.out.lower().endswith(".csv")
     with Ledger(args.ledger) as ledger, atomic_write(args.out) as fh:
+        text = io.TextIOWrapper(fh, encoding="utf-8", newline="")
+        rows = csv.writer(text) if as_csv else None
+        if rows is not None:
+            rows.writerow([field.name for field in dataclasses.fields(Record)] + ["stats"])
         for record in ledger.records():
             line = {**_record(record), "stats": base64.b64encode(ledger.stats(record.id).to_bytes()).decode()}
-            fh.write(json.dumps(line, ensure_ascii=False).encode() + b"\n")
+            if rows is None:
+                text.write(json.dumps(line, ensure_ascii=False) + "\n")
+            else:
+                rows.writerow(
+                    [json.dumps(v, ensure_ascii=False) if key == "tags" else v for key, v in line.items()]
+                )
+        text.flush()
+        text.detach()  # the atomic file closes itself
         where = ledger.location
     sys.stderr.write(f"understudy: exported the records of {where} to {args.out}\n")
     return 0
