@@ -65,12 +65,10 @@ def default_cache_dir() -> Path:
     """
     if os.environ.get(CACHE_ENV):
         return Path(os.environ[CACHE_ENV])
-    if sys.platform == "win32":
-        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
-        return base / "understudy" / "Cache"
-    if sys.platform == "darwin":
-        return Path.home() / "Library" / "Caches" / "understudy"
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "understudy"
+    import platformdirs
+
+    # ~/.cache/understudy ($XDG_CACHE_HOME), ~/Library/Caches/understudy, %LOCALAPPDATA%\understudy\Cache
+    return Path(platformdirs.user_cache_dir("understudy", appauthor=False))
 
 
 def offline_from_env() -> bool:

@@ -51,12 +51,13 @@ LEDGER_ENV = "UNDERSTUDY_LEDGER"
 
 def default_location() -> str:
     """``$UNDERSTUDY_LEDGER``, else ``ledger.sqlite`` in understudy's folder of the user's data
-    directory (``$XDG_DATA_HOME``, else ``~/.local/share``)."""
+    directory (platformdirs: ``$XDG_DATA_HOME``, else ``~/.local/share``, on Linux)."""
     named = os.environ.get(LEDGER_ENV)
     if named:
         return named
-    data = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-    return str(data / "understudy" / "ledger.sqlite")
+    import platformdirs
+
+    return str(Path(platformdirs.user_data_dir("understudy", appauthor=False)) / "ledger.sqlite")
 
 
 @dataclass(frozen=True)
