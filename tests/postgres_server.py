@@ -38,7 +38,8 @@ def bindir() -> Path | None:
     return Path(initdb).parent if initdb else None
 
 
-def _free_port() -> int:
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 now."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port: int = probe.getsockname()[1]
@@ -106,7 +107,7 @@ def start() -> Server:
     init = [str(programs / "initdb"), "-D", str(root / "data"), "-U", USER, f"--pwfile={pwfile}"]
     init += ["--auth-host=scram-sha-256", "--auth-local=scram-sha-256", "-E", "UTF8", "--locale=C.UTF-8"]
     _run([*as_user, *init])
-    port = _free_port()
+    port = free_port()
     options = (
         f"-c listen_addresses=127.0.0.1 -p {port} -c unix_socket_directories={root} -c max_connections=120"
     )

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import pytest
 from understudy import BLEU
-from understudy.errors import ConfigError, IncomparableError, InputTypeError, LedgerError
+from understudy.errors import ConfigError, IncomparableError, InputTypeError, LedgerError, MissingExtraError
 from understudy.ledger import LEDGER_ENV, Ledger, default_location
 from understudy.ledger.database import SQLITE, Database, open_database
 from understudy.ledger.schema import SCHEMA_VERSION, statements
@@ -368,6 +368,40 @@ def test_a_postgresql_password_is_never_printed_nor_kept(
     everything = out + err + wrong_out + wrong_err + str(refused.value)
     for secret in (PASSWORD, url.split(":")[2].split("@")[0], "wr0ng-pw-x"):
         assert secret not in everything
+
+
+def test_a_postgresql_server_missing_or_lost_is_a_one_line_error(
+    postgres: Server, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests import postgres_server
+    from tests.conftest import run_cli
+
+    nobody = postgres.url().replace(f":{postgres.port}/", f":{postgres_server.free_port()}/")
+    began = time.monotonic()
+    with pytest.raises(LedgerError, match=r"Connection refused|connection failed"):
+        Ledger(nobody, timeout=5)
+    assert time.monotonic() - began < 5  # refused at once, not after the timeout
+    code, out, err = run_cli(capsys, "ledger", "list", "--ledger", nobody)
+    assert (
+        code == 1
+        and out == ""
+        and err.startswith("understudy: error: ledger postgresql://")
+        and err.count("\n") == 1
+    )
+    lost = postgres_server.start()  # a server of its own, to be stopped under an open ledger
+    try:
+        ledger = Ledger(lost.database())
+        ledger.append(BLEU().segment_stats(["a b"], [["a b"]]), "s", "toy")
+    finally:
+        lost.stop()
+    with pytest.raises(LedgerError, match=r"ledger postgresql://understudy:\*\*\*@127\.0\.0\.1"):
+        ledger.records()
+    with pytest.raises(LedgerError):
+        ledger.append(BLEU().segment_stats(["a b"], [["a b"]]), "s", "toy")
+    ledger.close()
+    monkeypatch.setitem(sys.modules, "psycopg", None)  # the 'ledger' extra not installed
+    with pytest.raises(MissingExtraError, match=r"pip install 'understudy\[ledger\]'"):
+        Ledger(postgres.url())
 
 
 def test_score_log_then_list_show_and_compare(
