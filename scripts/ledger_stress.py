@@ -5,7 +5,7 @@ ledger section and of issue 24's closing note.
 
 Concurrency: WRITERS processes, released at once by a barrier, each append APPENDS records (each
 with two tags and a 3004-segment row block); then every record must be there once, whole (its
-tags, its statistics, its score theirs). Crashes: a writer appending in a loop is killed with
+tags, its statistics, its score theirs). Crashes: the tests' writer, appending in a loop, is killed with
 SIGKILL KILLS times at random moments; then the ledger must open, hold only whole records, and
 take new ones. PostgreSQL runs on a server started on 127.0.0.1 as the tests start it
 (tests/postgres_server.py); without its programs, only SQLite is measured.
@@ -27,17 +27,6 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
-
-WRITER = """
-import sys
-from understudy import BLEU
-from understudy.ledger import Ledger
-stats = BLEU().segment_stats(["a b c d"] * 3004, [["a b c e"] * 3004])
-with Ledger(sys.argv[1]) as ledger:
-    print("ready", flush=True)
-    while True:
-        ledger.append(stats, "killed", "toy", tags=["x", "y"], note="n" * 10000)
-"""
 
 
 def _writer(location: str, k: int, appends: int, start: Any, done: Any) -> None:
@@ -90,6 +79,8 @@ def crashes(location: str, kills: int, seed: int = 7) -> str:
     """Kill a looping writer ``kills`` times; what the ledger holds after."""
     from understudy import BLEU
     from understudy.ledger import Ledger
+
+    from tests.test_ledger import WRITER  # the tests' writer: appends in a loop until killed
 
     chance = random.Random(seed)
     for _ in range(kills):
