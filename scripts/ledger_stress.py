@@ -36,10 +36,11 @@ def _writer(location: str, k: int, appends: int, start: Any, done: Any) -> None:
     stats = BLEU().segment_stats([f"word {k} and more"] * 3004, [["word 1 and more"] * 3004])
     with Ledger(location) as ledger:
         start.wait(timeout=120)
+        began = time.time()
         ids = [
             ledger.append(stats, f"w{k}", "toy", tags=[f"k{k}", "all"], note=str(j)) for j in range(appends)
         ]
-    done.put(ids)
+        done.put((ids, began, time.time()))
 
 
 def concurrency(location: str, writers: int, appends: int) -> str:
