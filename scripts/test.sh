@@ -13,4 +13,4 @@ mypy
 python -m mypy.stubtest understudy._core
 python scripts/sacrebleu_suite.py fetch  # sacrebleu's own tests, run by tests/test_sacrebleu_suite.py
 python scripts/nltk_suite.py fetch  # NLTK's own BLEU tests and examples, run by tests/test_nltk_adapter.py
-python -m pytest -n auto  # one worker per core (pytest-xdist): the tests are independent
+python -m pytest -n auto --durations=20  # one worker per core (pytest-xdist): the tests are independent; the slowest named
