@@ -4,10 +4,13 @@ which CI cannot install), and against exact counts computed here."""
 
 from __future__ import annotations
 
+import csv
 import hashlib
+import io
 import itertools
 import json
 import math
+import re
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -346,6 +349,17 @@ def test_correlate_prints_wmt24s_statistics_and_clusters(
     assert spa_clusters["metrics"] == sorted(values, key=lambda m: -values[m])
     assert spa_clusters["ranks"][0] == 1 and len(spa_clusters["p_values"]) == 3
     assert spa_clusters["test"] == "perm-both"
+    ranked = dict(zip(spa_clusters["metrics"], spa_clusters["ranks"], strict=True))
+    wmt24 = [*argv[:-7], "--statistics", "spa", "--compare", "--compare-test", "wmt24"]
+    status, out, err = run(capfd, *wmt24, "-f", "csv")
+    assert status == 0, err
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert {r["metric"]: int(r["spa_rank"]) for r in rows} == ranked  # the ranks in the CSV, the values too
+    assert {r["metric"]: float(r["spa"]) for r in rows} == values
+    status, out, err = run(capfd, *wmt24, "-f", "latex")
+    assert status == 0 and "spa rank" in out, err
+    for metric, rank in ranked.items():
+        assert re.search(rf"{re.escape(metric)} & [^&]+ & {rank} \\\\", out), (metric, rank, out)
     status, out, err = run(
         capfd,
         *argv[:-7],

@@ -557,13 +557,20 @@ def _print(
     record["unscored_in_human_file"] = unscored
     if paper is not None:
         record["paper"] = paper
-    header = ["Metric", *stats]
+    ranks = meta_evaluation.rank_columns(clusters or [])
+    header = ["Metric", *stats, *(f"{name} rank" for name in ranks)]
+    rows = [[*row, *(str(r.get(row[0], "-")) for r in ranks.values())] for row in _rows(result, stats, w)]
+    intervals = (f"{s}{part}" for s in stats for part in ("", "_low", "_high"))
+    csv_ranks = [f"{name}_rank" for name in ranks]
     table = Table(
         header,
-        _rows(result, stats, w),
+        rows,
         notes=[result.signature],
-        csv_header=["metric", *(f"{s}{part}" for s in stats for part in ("", "_low", "_high")), "signature"],
-        csv_rows=[_csv_row(result, metric, stats) for metric in result.scores],
+        csv_header=["metric", *intervals, *csv_ranks, "signature"],
+        csv_rows=[
+            [*row[:-1], *(r.get(metric, "") for r in ranks.values()), row[-1]]
+            for metric, row in ((m, _csv_row(result, m, stats)) for m in result.scores)
+        ],
         record=record,
         text=_text(result, comparisons, unscored, args, higher, paper, clusters or [])
         if args.format == "text"

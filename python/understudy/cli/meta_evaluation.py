@@ -231,6 +231,25 @@ def cluster_lines(found: list[Clusters], w: int) -> list[str]:
     return lines
 
 
+def rank_columns(found: list[Clusters]) -> dict[str, dict[str, int]]:
+    """Each clustering's WMT rank of every metric, by a column name (the statistic, and the
+    grouping where two clusterings share a statistic): what the CSV and LaTeX tables show.
+
+    >>> from understudy.correlation.perm_both import Clusters
+    >>> p_values, resamples = ((1.0, 0.01),), ((0, 1000),)
+    >>> spa = Clusters("spa", "none", ("COMET", "BLEU"), (0.9, 0.8), (1, 2), p_values, resamples, 0.05, 4)
+    >>> rank_columns([spa])
+    {'spa': {'COMET': 1, 'BLEU': 2}}
+    """
+    shared = {c.statistic for c in found if sum(d.statistic == c.statistic for d in found) > 1}
+    return {
+        f"{c.statistic} by {c.average_by}" if c.statistic in shared else c.statistic: dict(
+            zip(c.metrics, c.ranks, strict=True)
+        )
+        for c in found
+    }
+
+
 def note_lines(found: list[Correlation], w: int) -> list[str]:
     """What the new statistics rest on: SPA's permutations, acc-eq's thresholds."""
     lines = []
@@ -268,6 +287,7 @@ __all__ = [
     "correlations",
     "human_matrix",
     "note_lines",
+    "rank_columns",
     "segment_matrices",
     "wanted",
 ]
