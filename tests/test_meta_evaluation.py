@@ -17,6 +17,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from understudy import BLEU, CHRF
 from understudy.correlation.grouped import grouped_statistic
 from understudy.correlation.perm_both import EarlyStopping, PermBoth, clusters, pairs_perm_both, perm_both
@@ -451,3 +453,22 @@ def test_correlate_reads_an_evalset_folder(
     assert status == 1 and "--evalset needs --lp" in err
     status, _, err = run(capfd, "correlate", "-i", "x.txt", "--statistics", "spa")
     assert status == 1 and "correlate needs REF, --human (or --evalset DIR --lp PAIR)" in err
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    skip=st.integers(0, 1300),
+    rows=st.integers(0, 5),
+    cols=st.integers(0, 3000),
+)
+def test_the_cores_coins_are_numpys(seed: int, skip: int, rows: int, cols: int) -> None:
+    """``coins`` draws what ``RandomState.random_sample(...) > 0.5`` draws, from any point of a
+    stream (``skip`` doubles in, across the key's 624-word boundaries), and the stream goes on alike."""
+    from understudy.correlation.perm_both import coins
+
+    ours, numpys = np.random.RandomState(seed), np.random.RandomState(seed)
+    ours.random_sample(skip), numpys.random_sample(skip)
+    assert np.array_equal(coins(ours, (rows, cols)), numpys.random_sample((rows, cols)) > 0.5)
+    assert np.array_equal(ours.random_sample(700), numpys.random_sample(700))
+    assert ours.binomial(1, 0.5) == numpys.binomial(1, 0.5)

@@ -14,6 +14,7 @@ __all__ = [
     "id_lines",
     "ln",
     "matched_tokens",
+    "mt_halves",
     "ngram_matches",
     "normalize",
     "pool_threads",
@@ -88,3 +89,6 @@ def tie_search(
 def spa_counts(
     sums: NDArray[np.float64], margin: NDArray[np.float64]
 ) -> tuple[NDArray[np.int64], list[tuple[int, int, int]]]: ...
+def mt_halves(
+    key: NDArray[np.uint32], pos: int, n: int
+) -> tuple[NDArray[np.bool_], NDArray[np.uint32], int]: ...

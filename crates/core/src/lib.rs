@@ -13,6 +13,7 @@ pub mod config;
 pub mod error;
 pub mod family;
 pub mod gleu;
+pub mod mt19937;
 pub mod nist;
 pub mod normalize;
 pub mod pairwise;

@@ -94,3 +94,30 @@ pub fn spa_counts<'py>(
     let array = counts.into_pyarray(py).reshape([blocks, pairs.len()])?;
     Ok((array, unsure))
 }
+
+/// `n` coins `random_sample() > 0.5` of NumPy's legacy `RandomState` at state `(key, pos)`
+/// (from `get_state()`), and the state after them, for `set_state`: `(coins, key, pos)`.
+#[pyfunction]
+#[allow(clippy::type_complexity)]
+pub fn mt_halves<'py>(
+    py: Python<'py>,
+    key: numpy::PyReadonlyArray1<'py, u32>,
+    pos: usize,
+    n: usize,
+) -> PyResult<(
+    Bound<'py, numpy::PyArray1<bool>>,
+    Bound<'py, numpy::PyArray1<u32>>,
+    usize,
+)> {
+    use numpy::IntoPyArray;
+    use understudy_core::mt19937::Mt19937;
+    let mut mt = Mt19937::from_state(key.as_slice()?, pos).ok_or_else(|| {
+        pyo3::exceptions::PyValueError::new_err(
+            "an MT19937 state is 624 words and a position up to 624",
+        )
+    })?;
+    let mut coins = vec![false; n];
+    py.detach(|| mt.fill_halves(&mut coins));
+    let (key, pos) = mt.state();
+    Ok((coins.into_pyarray(py), key.to_vec().into_pyarray(py), pos))
+}

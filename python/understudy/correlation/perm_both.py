@@ -9,7 +9,8 @@ its early stopping (after every ``block_size`` resamples, stop when the p-value 
 :class:`numpy.random.RandomState` seeded once, each resample's swaps drawn as its
 ``binomial(1, 0.5, cells)``, and one stream through all the pairs of :func:`clusters`. The
 mixtures are computed a block at a time (:mod:`understudy.correlation.batched`), which is where
-the speed comes from.
+the speed comes from; the coins are drawn by the Rust core from the stream's state
+(:func:`coins`), the same as NumPy's, without making its doubles.
 
 acc-eq as WMT24 runs it is :func:`pairs_perm_both` (mt-metrics-eval's
 ``PairwisePermutationSigDiff``): each metric keeps its own optimised tie threshold, and each
@@ -149,7 +150,7 @@ def _count_blocks(
     chunk = max(1, min(4 * CHUNK, CHUNK_DRAWS // cells))
     while done < resamples:
         size = min(chunk, stopping.block_size - done % stopping.block_size, resamples - done)
-        swap = rng.random_sample((size, cells)) > 0.5
+        swap = coins(rng, (size, cells))
         first, second = values(swap)
         counted += int(np.sum(second - first >= delta))
         done += size
@@ -158,6 +159,26 @@ def _count_blocks(
             if p < stopping.early_min or p > stopping.early_max:
                 break
     return counted, done
+
+
+def coins(rng: np.random.RandomState, shape: tuple[int, int]) -> NDArray[np.bool_]:
+    """``rng.random_sample(shape) > 0.5``, drawn by the Rust core from ``rng``'s state, which
+    then goes on as NumPy's would have: the same coins, without making the doubles.
+
+    >>> a, b = np.random.RandomState(4), np.random.RandomState(4)
+    >>> bool(np.array_equal(coins(a, (3, 700)), b.random_sample((3, 700)) > 0.5))
+    True
+    >>> a.randint(1000) == b.randint(1000)  # and the streams go on alike
+    True
+    """
+    from understudy import _core
+
+    name, key, pos, has_gauss, gauss = rng.get_state(legacy=True)
+    drawn, key, pos = _core.mt_halves(
+        np.ascontiguousarray(key, dtype=np.uint32), int(pos), shape[0] * shape[1]
+    )
+    rng.set_state((str(name), key, pos, int(has_gauss), float(gauss)))
+    return drawn.reshape(shape)
 
 
 def perm_both(
@@ -276,7 +297,7 @@ def pairs_perm_both(
     while done < resamples:
         size = min(chunk, resamples - done)
         state = stream.get_state()
-        swapped = stream.random_sample((size, pairs.draws_per_resample))[:, pairs.draw[differ]] > 0.5
+        swapped = coins(stream, (size, pairs.draws_per_resample))[:, pairs.draw[differ]]
         running = np.zeros((size, len(differ) + 1), dtype=np.int64)
         np.cumsum(swapped * gain, axis=1, out=running[:, 1:])
         moved = running[:, bounds[1:]] - running[:, bounds[:-1]]
@@ -289,7 +310,7 @@ def pairs_perm_both(
                 p = counted / done
                 if done % stopping.block_size == 0 and (p < stopping.early_min or p > stopping.early_max):
                     stream.set_state(state)  # the stream goes on after this resample's draws only
-                    stream.random_sample((k + 1, pairs.draws_per_resample))
+                    coins(stream, (k + 1, pairs.draws_per_resample))
                     return PermBoth(names[0], names[1], "acc-eq", average_by, p, delta, done)
     return PermBoth(names[0], names[1], "acc-eq", average_by, counted / done, delta, done)
 
