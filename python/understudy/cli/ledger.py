@@ -150,9 +150,7 @@ def run_history(args: argparse.Namespace) -> int:
     lines = {}
     with Ledger(args.ledger) as ledger:
         for which in args.which:
-            tag = which[4:] if which.startswith("tag:") else None
-            system = None if tag is not None else which
-            lines[which] = ledger.history(system=system, tag=tag, metric=args.metric, n=args.n)
+            lines[which] = ledger.history_of(which, args.metric, args.n)
     if args.plot:
         from understudy.ledger.plot import history_plot
 

@@ -184,10 +184,7 @@ def _history(args: argparse.Namespace) -> Any:
     from understudy.report.kept import history_view
 
     with Ledger(args.ledger) as ledger:
-        lines = {}
-        for which in args.history:
-            tag = which[4:] if which.startswith("tag:") else None
-            lines[which] = ledger.history(system=None if tag else which, tag=tag, n=args.n)
+        lines = {which: ledger.history_of(which, n=args.n) for which in args.history}
     if not any(lines.values()):
         raise CliError(f"--history: no record of {' or '.join(args.history)} in {ledger.location}")
     return history_view(lines, args.n)

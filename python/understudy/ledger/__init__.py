@@ -243,6 +243,12 @@ class Ledger:
             points.append(HistoryPoint(record, found.mean, found.ci))
         return points
 
+    def history_of(self, which: str, metric: str | None = None, n: int = 1000) -> list[HistoryPoint]:
+        """:meth:`history` of ``which``: a system's name, or ``tag:NAME`` for a tag's records."""
+        if which.startswith("tag:"):
+            return self.history(tag=which[4:], metric=metric, n=n)
+        return self.history(system=which, metric=metric, n=n)
+
     def compare(
         self, baseline: int, *others: int, test: Test = "bs", n: int | None = None, seed: int = DEFAULT_SEED
     ) -> PairedResult:
