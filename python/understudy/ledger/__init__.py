@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from understudy.errors import IncomparableError, InputTypeError, LedgerError
-from understudy.ledger.database import SQLITE, Database, open_database, redacted
+from understudy.ledger.database import SQLITE, Database, open_database, redacted, write_ahead
 from understudy.ledger.schema import check_version, migrate
 from understudy.signature import Signature
 from understudy.significance import DEFAULT_SEED, PairedResult, Test, paired_test
@@ -108,8 +108,7 @@ class Ledger:
         try:
             check_version(self._db)
             if self._db.dialect is SQLITE and where != ":memory:":
-                # Readers never wait for a writer; a killed writer's partial transaction is rolled back.
-                self._db.execute("PRAGMA journal_mode = WAL")
+                write_ahead(self._db, timeout)
             migrate(self._db)
         except LedgerError:
             self._db.close()

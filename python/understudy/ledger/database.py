@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
@@ -129,6 +130,26 @@ class Database:
         self._connection.close()
 
 
+def write_ahead(db: Database, timeout: float) -> None:
+    """Put a SQLite database in WAL mode (readers never wait for a writer; a killed writer's
+    partial transaction is rolled back).
+
+    The switch needs the file to itself, and SQLite answers "locked" at once, without waiting,
+    while another process opening the same new ledger holds it: so try again until ``timeout``.
+    """
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            if db.execute("PRAGMA journal_mode")[0][0] != "wal":
+                db.execute("PRAGMA journal_mode = WAL")
+            return
+        except LedgerError as err:
+            busy = isinstance(err.__cause__, sqlite3.OperationalError) and "locked" in str(err.__cause__)
+            if not busy or time.monotonic() > deadline:
+                raise
+            time.sleep(0.005)
+
+
 def open_database(where: str, timeout: float) -> Database:
     """The database at ``where``: a ``postgresql://`` URL, ``:memory:``, or a SQLite file
     (created with its folder when missing)."""
@@ -168,4 +189,13 @@ def _postgresql(url: str, timeout: float) -> Database:
     return Database(connection, POSTGRESQL, url, psycopg.Error)
 
 
-__all__ = ["POSTGRESQL", "POSTGRESQL_SCHEMES", "SQLITE", "Database", "Dialect", "open_database", "redacted"]
+__all__ = [
+    "POSTGRESQL",
+    "POSTGRESQL_SCHEMES",
+    "SQLITE",
+    "Database",
+    "Dialect",
+    "open_database",
+    "redacted",
+    "write_ahead",
+]
