@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from understudy.errors import LengthMismatchError
@@ -20,12 +20,19 @@ def as_tokens(sentence: Tokens) -> Tokens:
     return list(sentence) if isinstance(sentence, str) else sentence
 
 
-def streams(list_of_references: Sequence[Sequence[Tokens]], n_hypotheses: int) -> list[list[Tokens | None]]:
+def streams(
+    list_of_references: Sequence[Sequence[Any]],
+    n_hypotheses: int,
+    convert: Callable[[Any], Any] = as_tokens,
+) -> list[list[Any]]:
     """NLTK's references (``list_of_references[i]``: every reference of segment i) as understudy's
-    reference streams (``streams[k][i]``: the k-th reference of segment i, ``None`` where it has fewer).
+    reference streams (``streams[k][i]``: the k-th reference of segment i, ``None`` where it has
+    fewer), each reference passed through ``convert`` (by default NLTK's reading of a string).
 
     >>> streams([[["a"], ["b"]], [["c"]]], 2)
     [[['a'], ['c']], [['b'], None]]
+    >>> streams([["a b", "c"]], 1, convert=str.split)
+    [[['a', 'b']], [['c']]]
     """
     if len(list_of_references) != n_hypotheses:
         raise LengthMismatchError(
@@ -33,5 +40,5 @@ def streams(list_of_references: Sequence[Sequence[Tokens]], n_hypotheses: int) -
         )
     width = max((len(refs) for refs in list_of_references), default=0)
     return [
-        [as_tokens(refs[k]) if k < len(refs) else None for refs in list_of_references] for k in range(width)
+        [convert(refs[k]) if k < len(refs) else None for refs in list_of_references] for k in range(width)
     ]

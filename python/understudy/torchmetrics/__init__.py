@@ -1,0 +1,50 @@
+"""torchmetrics' text metrics computed by understudy: ``from torchmetrics.text import BLEUScore``
+becomes ``from understudy.torchmetrics.text import BLEUScore`` (and ``torchmetrics.functional.text``
+becomes ``understudy.torchmetrics.functional.text``). Needs the ``torch`` extra.
+
+The classes are ``torchmetrics.Metric`` subclasses with torchmetrics' arguments, state names,
+outputs (tensors on a 0-1 scale) and DDP behaviour; their states are int64 counts, so sums across
+processes are exact. The numbers are torchmetrics' own where it differs from sacrebleu or jiwer
+only in convention (its float32 arithmetic, its smoothing, its chrF average over all orders), and
+correct where it has a known bug: each class's docstring names the bugs it does not repeat.
+
+>>> from understudy.torchmetrics import WordErrorRate
+>>> WordErrorRate()(["hello world"], ["hello there world"])
+tensor(0.3333)
+"""
+
+from __future__ import annotations
+
+try:
+    import torch  # noqa: F401
+    import torchmetrics  # noqa: F401
+except ImportError:
+    from understudy.errors import MissingExtraError
+
+    raise MissingExtraError(
+        "understudy.torchmetrics needs PyTorch and torchmetrics: pip install 'understudy[torch]'"
+    ) from None
+
+from understudy.torchmetrics.text import (
+    BLEUScore,
+    CharErrorRate,
+    CHRFScore,
+    MatchErrorRate,
+    SacreBLEUScore,
+    TranslationEditRate,
+    WordErrorRate,
+    WordInfoLost,
+    WordInfoPreserved,
+)
+
+__all__ = [
+    "BLEUScore",
+    "CHRFScore",
+    "CharErrorRate",
+    "MatchErrorRate",
+    "SacreBLEUScore",
+    "TranslationEditRate",
+    "WordErrorRate",
+    "WordInfoLost",
+    "WordInfoPreserved",
+]
