@@ -10,6 +10,10 @@
 use crate::error::CoreError;
 use crate::parallel::Exec;
 use crate::refset::ReferenceStore;
+use crate::token_ids::IdBatch;
+
+/// Statistics rows (one after another) and each segment's number of references.
+pub type SentenceRows = (Vec<i64>, Vec<usize>);
 
 /// What every metric's all-pairs table is: statistics of every hypothesis against
 /// every reference (as its only reference), computed a block of hypotheses at a time.
@@ -92,6 +96,17 @@ pub trait Family: ReferenceStore + Send + Sync + Sized {
         let mut rows = vec![0i64; refs.rows_of(0, hyps.len()) * refs.row_width()];
         refs.stats_many_into(0, &[hyps], &mut rows, exec)?;
         Ok((rows, refs.refs_per_segment()))
+    }
+
+    /// [`Family::sentence_stats`] of token ids, each id a word, when the family counts ids
+    /// without writing them as text (BLEU); `None` sends the caller to the text path.
+    fn sentence_stats_ids(
+        _config: Self::Config,
+        _hyps: IdBatch<'_>,
+        _streams: &[IdBatch<'_>],
+        _exec: Exec,
+    ) -> Option<Result<SentenceRows, CoreError>> {
+        None
     }
 
     /// Every hypothesis against every reference as its only reference, each sentence

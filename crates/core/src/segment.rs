@@ -137,6 +137,9 @@ pub struct Counter {
     huge: Option<usize>,
     /// Whether the loaded references are counted by sorting (no trie was built).
     sorted: bool,
+    /// The distinct token ids of references loaded by [`Counter::load_id_refs`]; a word's id
+    /// is its index here.
+    id_words: Vec<i64>,
 }
 
 /// Byte equality of two slices of equal length, inlined (words are short, and a
@@ -275,11 +278,81 @@ impl Counter {
             self.sorted_row(config, hyp, row);
             return;
         }
-        let n_max = config.max_order;
         let Counter {
             scratch,
             text,
             words,
+            ids,
+            ..
+        } = self;
+        ids.clear();
+        for tok in tokens(config.preprocess_into(hyp, scratch)) {
+            let id = words.find(FxBuildHasher.hash_one(tok), |id| is_word_at(text, id, tok));
+            ids.push(id.unwrap_or(UNSEEN));
+        }
+        self.count_hyp(config.max_order, row);
+    }
+
+    /// Load the references of one segment given as token ids (each id a word), replacing
+    /// those loaded before; returns how many there are. Scoring ids this way equals scoring
+    /// them written as words ([`crate::token_ids`]) with the `none` tokenizer, without the
+    /// text: ids are compared as integers.
+    pub fn load_id_refs<'a>(
+        &mut self,
+        refs: impl IntoIterator<Item = &'a [i64]> + Clone,
+        max_order: usize,
+    ) -> usize {
+        let n_tokens: usize = refs.clone().into_iter().map(<[i64]>::len).sum();
+        self.sorted = false;
+        self.words.reset(n_tokens);
+        self.id_words.clear();
+        self.children.reset(n_tokens * max_order);
+        self.nodes.clear();
+        self.lens.clear();
+        for line in refs {
+            self.ids.clear();
+            for &token in line {
+                let next = self.id_words.len() as u32;
+                let id_words = &self.id_words;
+                let id = self.words.find_or_insert(
+                    FxBuildHasher.hash_one(token),
+                    |w| id_words[w as usize] == token,
+                    || next,
+                );
+                if id == next {
+                    self.id_words.push(token);
+                }
+                self.ids.push(id);
+            }
+            self.lens.push(self.ids.len() as u32);
+            self.count_ref_line(max_order);
+        }
+        self.lens.len()
+    }
+
+    /// The statistics row of `hyp` (token ids) against references loaded by
+    /// [`Counter::load_id_refs`].
+    pub fn row_ids(&mut self, config: &BleuConfig, hyp: &[i64], row: &mut [i64]) {
+        let Counter {
+            words,
+            id_words,
+            ids,
+            ..
+        } = self;
+        ids.clear();
+        ids.extend(hyp.iter().map(|&token| {
+            let found = words.find(FxBuildHasher.hash_one(token), |w| {
+                id_words[w as usize] == token
+            });
+            found.unwrap_or(UNSEEN)
+        }));
+        self.count_hyp(config.max_order, row);
+    }
+
+    /// The row of the hypothesis whose word ids are in `self.ids` ([`UNSEEN`] for words no
+    /// reference has) against the loaded trie.
+    fn count_hyp(&mut self, n_max: usize, row: &mut [i64]) {
+        let Counter {
             children,
             nodes,
             lens,
@@ -288,11 +361,6 @@ impl Counter {
             touched,
             ..
         } = self;
-        ids.clear();
-        for tok in tokens(config.preprocess_into(hyp, scratch)) {
-            let id = words.find(FxBuildHasher.hash_one(tok), |id| is_word_at(text, id, tok));
-            ids.push(id.unwrap_or(u32::MAX));
-        }
         let len = ids.len();
         row.fill(0);
         row[0] = len as i64;
@@ -303,7 +371,7 @@ impl Counter {
         for start in 0..len {
             let mut node = ROOT;
             for &word in ids[start..].iter().take(n_max) {
-                if word == u32::MAX {
+                if word == UNSEEN {
                     break;
                 }
                 match children.find(edge(node, word), |_| true) {

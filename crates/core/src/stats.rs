@@ -8,12 +8,13 @@
 
 use crate::config::BleuConfig;
 use crate::error::CoreError;
-use crate::family::Family;
+use crate::family::{Family, SentenceRows};
 use crate::pairwise::BleuPairwise;
 use crate::parallel::{self, Exec, Grain};
 use crate::refset::{check_parallel, ReferenceStore};
-use crate::segment::{Counter, RefSegment};
+use crate::segment::{Counter, RefSegment, HUGE_SEGMENT_TOKENS};
 use crate::tok13a::Scratch;
+use crate::token_ids::IdBatch;
 
 /// Reference streams, tokenized and counted once.
 #[derive(Debug)]
@@ -61,6 +62,45 @@ pub fn sentence_stats<'a, S: AsRef<[Option<&'a str>]> + Sync>(
         },
     );
     Ok((rows, counts))
+}
+
+/// [`sentence_stats`] of token ids (each id a word, compared as an integer): hypotheses
+/// `hyps` against the reference streams `streams`, every stream with a reference for every
+/// segment. `None` when some segment's references are too long for the matching tables (the
+/// text path counts those by sorting).
+pub fn sentence_stats_ids(
+    config: BleuConfig,
+    hyps: IdBatch<'_>,
+    streams: &[IdBatch<'_>],
+    exec: Exec,
+) -> Option<Result<SentenceRows, CoreError>> {
+    let n = hyps.len();
+    if let Some(stream) = streams.iter().find(|s| s.len() != n) {
+        return Some(Err(CoreError::hyps_vs_refs(n, stream.len())));
+    }
+    if streams.is_empty() {
+        return Some(Err(CoreError::NoReferenceStreams));
+    }
+    let ref_tokens = |i: usize| streams.iter().map(|s| s.segment(i).len()).sum::<usize>();
+    if (0..n).any(|i| ref_tokens(i) > HUGE_SEGMENT_TOKENS) {
+        return None;
+    }
+    let width = config.row_width();
+    let mut rows = vec![0i64; n * width];
+    let segments: Vec<usize> = (0..n).collect();
+    parallel::fill_rows(
+        exec,
+        &segments,
+        &mut rows,
+        width,
+        Grain::Fine,
+        Counter::default,
+        |c, &i, row| {
+            c.load_id_refs(streams.iter().map(|s| s.segment(i)), config.max_order);
+            c.row_ids(&config, hyps.segment(i), row);
+        },
+    );
+    Some(Ok((rows, vec![streams.len(); n])))
 }
 
 impl BleuReferences {
@@ -218,6 +258,15 @@ impl Family for BleuReferences {
         sentence_stats(config, hyps, streams, exec)
     }
 
+    fn sentence_stats_ids(
+        config: BleuConfig,
+        hyps: IdBatch<'_>,
+        streams: &[IdBatch<'_>],
+        exec: Exec,
+    ) -> Option<Result<SentenceRows, CoreError>> {
+        sentence_stats_ids(config, hyps, streams, exec)
+    }
+
     fn pairs(config: BleuConfig, hyps: &[&str], refs: &[&str], exec: Exec) -> BleuPairwise {
         BleuPairwise::new(config, hyps, refs, exec)
     }
@@ -245,6 +294,68 @@ mod tests {
             .unwrap()
             .stats(&[hyp], Exec::Serial)
             .unwrap()
+    }
+
+    /// A random batch of `n` segments of ids drawn from a few values (so that n-grams repeat
+    /// and match), negative ones and the extremes among them.
+    fn id_batch(rng: &mut Rng, n: usize) -> (Vec<i64>, Vec<usize>) {
+        const VALUES: [i64; 6] = [0, 7, -7, 70, i64::MIN, i64::MAX];
+        let (mut ids, mut bounds) = (Vec::new(), vec![0]);
+        for _ in 0..n {
+            for _ in 0..rng.below(12) {
+                ids.push(VALUES[rng.below(VALUES.len())]);
+            }
+            bounds.push(ids.len());
+        }
+        (ids, bounds)
+    }
+
+    #[test]
+    fn ids_counted_as_integers_give_the_rows_of_ids_written_as_words() {
+        let mut rng = Rng(11);
+        for round in 0..200 {
+            let n = 1 + rng.below(6);
+            let (hyp_ids, hyp_bounds) = id_batch(&mut rng, n);
+            let refs: Vec<_> = (0..1 + round % 3).map(|_| id_batch(&mut rng, n)).collect();
+            let batches: Vec<IdBatch> = refs
+                .iter()
+                .map(|(i, b)| IdBatch::new(i, b).unwrap())
+                .collect();
+            let hyps = IdBatch::new(&hyp_ids, &hyp_bounds).unwrap();
+            let exec = if round % 2 == 0 {
+                Exec::Serial
+            } else {
+                Exec::Parallel
+            };
+            let ids = sentence_stats_ids(cfg(1 + round % 4), hyps, &batches, exec);
+            let lines =
+                |(i, b): &(Vec<i64>, Vec<usize>)| crate::token_ids::id_lines(i, b, exec).unwrap();
+            let hyp_lines = lines(&(hyp_ids.clone(), hyp_bounds.clone()));
+            let ref_lines: Vec<Vec<String>> = refs.iter().map(lines).collect();
+            let streams: Vec<Vec<Option<&str>>> = ref_lines
+                .iter()
+                .map(|s| s.iter().map(|l| Some(l.as_str())).collect())
+                .collect();
+            let hyp_strs: Vec<&str> = hyp_lines.iter().map(String::as_str).collect();
+            let text = sentence_stats(cfg(1 + round % 4), &hyp_strs, &streams, exec).unwrap();
+            assert_eq!(ids.unwrap().unwrap(), text, "round {round}");
+        }
+    }
+
+    #[test]
+    fn ids_of_unequal_batches_are_refused() {
+        let (a, b) = ([1i64, 2], [0usize, 1, 2]);
+        let (c, d) = ([1i64], [0usize, 1]);
+        let two = IdBatch::new(&a, &b).unwrap();
+        let one = IdBatch::new(&c, &d).unwrap();
+        assert!(matches!(
+            sentence_stats_ids(cfg(4), two, &[one], Exec::Serial),
+            Some(Err(_))
+        ));
+        assert!(matches!(
+            sentence_stats_ids(cfg(4), two, &[], Exec::Serial),
+            Some(Err(_))
+        ));
     }
 
     #[test]

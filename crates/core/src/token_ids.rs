@@ -8,6 +8,50 @@
 
 use crate::parallel::{self, Exec};
 
+/// A batch of token-id segments: segment `i` is `ids[bounds[i]..bounds[i + 1]]`. The bounds are
+/// offsets into `ids`; a part of a batch keeps `ids` whole and takes a window of `bounds`.
+#[derive(Debug, Clone, Copy)]
+pub struct IdBatch<'a> {
+    /// Every segment's ids, one after another.
+    pub ids: &'a [i64],
+    /// `len() + 1` offsets, never decreasing, within `ids`.
+    pub bounds: &'a [usize],
+}
+
+impl<'a> IdBatch<'a> {
+    /// The batch of `ids` cut at `bounds`, or `None` when the bounds do not cut it (they
+    /// must start at 0, never decrease and end at `ids.len()`).
+    pub fn new(ids: &'a [i64], bounds: &'a [usize]) -> Option<Self> {
+        let valid = bounds.first() == Some(&0)
+            && bounds.last() == Some(&ids.len())
+            && bounds.windows(2).all(|w| w[0] <= w[1]);
+        valid.then_some(IdBatch { ids, bounds })
+    }
+
+    /// Number of segments.
+    pub fn len(&self) -> usize {
+        self.bounds.len().saturating_sub(1)
+    }
+
+    /// Whether there are no segments.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Segment `i`'s ids.
+    pub fn segment(&self, i: usize) -> &'a [i64] {
+        &self.ids[self.bounds[i]..self.bounds[i + 1]]
+    }
+
+    /// Segments `range` as a batch of their own.
+    pub fn part(&self, range: std::ops::Range<usize>) -> IdBatch<'a> {
+        IdBatch {
+            ids: self.ids,
+            bounds: &self.bounds[range.start..=range.end],
+        }
+    }
+}
+
 /// Appends the word of `id`: its decimal digits, after an `n` when it is negative.
 pub fn write_id(id: i64, out: &mut String) {
     if id < 0 {
@@ -33,13 +77,8 @@ pub fn write_id(id: i64, out: &mut String) {
 ///
 /// `bounds` must start at 0, never decrease and end at `ids.len()`; `None` otherwise.
 pub fn id_lines(ids: &[i64], bounds: &[usize], exec: Exec) -> Option<Vec<String>> {
-    let valid = bounds.first().is_some_and(|&b| b == 0)
-        && bounds.last() == Some(&ids.len())
-        && bounds.windows(2).all(|w| w[0] <= w[1]);
-    if !valid {
-        return None;
-    }
-    let segments: Vec<&[i64]> = bounds.windows(2).map(|w| &ids[w[0]..w[1]]).collect();
+    let batch = IdBatch::new(ids, bounds)?;
+    let segments: Vec<&[i64]> = (0..batch.len()).map(|i| batch.segment(i)).collect();
     Some(parallel::map(
         exec,
         &segments,

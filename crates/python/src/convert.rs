@@ -137,6 +137,27 @@ pub fn pair_rows<'py>(
     rows_array(py, rows, width)
 }
 
+/// `bounds` as offsets into `ids`, or a `ValueError` when they do not cut it (they must
+/// start at 0, never decrease and end at the number of ids).
+pub fn id_bounds(
+    ids: &PyReadonlyArray1<'_, i64>,
+    bounds: &PyReadonlyArray1<'_, i64>,
+) -> PyResult<Vec<usize>> {
+    let cut: Option<Vec<usize>> = bounds
+        .as_slice()?
+        .iter()
+        .map(|&b| usize::try_from(b).ok())
+        .collect();
+    cut.filter(|b| {
+        understudy_core::token_ids::IdBatch::new(ids.as_slice().unwrap_or(&[]), b).is_some()
+    })
+    .ok_or_else(|| {
+        pyo3::exceptions::PyValueError::new_err(
+            "bounds must start at 0, never decrease and end at the number of ids",
+        )
+    })
+}
+
 /// The lines of a flat batch of token ids (written on `threads` threads, the GIL released), or a
 /// `ValueError` for bounds that do not cut it.
 pub fn id_lines(

@@ -10,6 +10,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyType};
 use understudy_core::family::{Family, PairTable};
 use understudy_core::refset::{check_parallel, ReferenceStore};
+use understudy_core::token_ids::IdBatch;
 use understudy_core::{CoreError, Exec};
 
 use crate::convert::{
@@ -42,6 +43,15 @@ pub trait AnyFamily: Send + Sync {
         hyps: &[&str],
         streams: &[Vec<Option<&str>>],
     ) -> Result<(Vec<i64>, Vec<usize>)>;
+    /// Rows of token ids counted as integers, or `None` where the family has no such path
+    /// (or a segment is too long for it): the caller writes the ids as text instead.
+    fn sentence_stats_ids(
+        &self,
+        py: Python<'_>,
+        threads: usize,
+        hyps: IdBatch<'_>,
+        streams: &[IdBatch<'_>],
+    ) -> Result<Option<(Vec<i64>, Vec<usize>)>>;
     fn pairs(
         &self,
         py: Python<'_>,
@@ -137,6 +147,45 @@ impl<F: Family> AnyFamily for F {
             },
         )?;
         Ok((rows, counts))
+    }
+
+    fn sentence_stats_ids(
+        &self,
+        py: Python<'_>,
+        threads: usize,
+        hyps: IdBatch<'_>,
+        streams: &[IdBatch<'_>],
+    ) -> Result<Option<(Vec<i64>, Vec<usize>)>> {
+        let n = hyps.len();
+        if let Some(stream) = streams.iter().find(|s| s.len() != n) {
+            return Err(CoreError::hyps_vs_refs(n, stream.len()).into());
+        }
+        let config = self.config();
+        let (mut rows, mut counts, mut counted) = (Vec::new(), Vec::with_capacity(n), true);
+        chunked(
+            py,
+            threads,
+            n,
+            (CHUNK / F::COST).max(1),
+            F::COST,
+            |range, exec| {
+                let part: Vec<IdBatch> = streams.iter().map(|s| s.part(range.clone())).collect();
+                if !counted {
+                    return Ok(());
+                }
+                match F::sentence_stats_ids(config, hyps.part(range.clone()), &part, exec) {
+                    None => counted = false,
+                    Some(result) => {
+                        let (part_rows, part_counts) =
+                            result.map_err(|e| e.shifted(range.start))?;
+                        rows.extend(part_rows);
+                        counts.extend(part_counts);
+                    }
+                }
+                Ok(())
+            },
+        )?;
+        Ok(counted.then_some((rows, counts)))
     }
 
     fn pairs(
@@ -268,6 +317,29 @@ impl Scorer {
         hyp_bounds: PyReadonlyArray1<'py, i64>,
         streams: Vec<(PyReadonlyArray1<'py, i64>, PyReadonlyArray1<'py, i64>)>,
     ) -> Result<(Rows<'py>, Bound<'py, PyArray1<i64>>)> {
+        let hyp_cut = convert::id_bounds(&hyp_ids, &hyp_bounds)?;
+        let cuts = streams
+            .iter()
+            .map(|(ids, bounds)| convert::id_bounds(ids, bounds))
+            .collect::<PyResult<Vec<_>>>()?;
+        let hyp_slice = hyp_ids.as_slice().map_err(PyErr::from)?;
+        let slices = streams
+            .iter()
+            .map(|(ids, _)| ids.as_slice().map_err(PyErr::from))
+            .collect::<PyResult<Vec<_>>>()?;
+        let batches: Option<Vec<IdBatch>> = slices
+            .iter()
+            .zip(&cuts)
+            .map(|(ids, cut)| IdBatch::new(ids, cut))
+            .collect();
+        if let (Some(h), Some(s)) = (IdBatch::new(hyp_slice, &hyp_cut), batches) {
+            if let Some((rows, counts)) = self.inner.sentence_stats_ids(py, self.threads, h, &s)? {
+                return Ok((
+                    rows_array(py, rows, self.inner.row_width())?,
+                    counts_array(py, &counts),
+                ));
+            }
+        }
         let hyps = convert::id_lines(py, self.threads, &hyp_ids, &hyp_bounds)?;
         let refs = streams
             .iter()
