@@ -90,14 +90,16 @@ def _int_word(token: int) -> str:
     return str(token) if token >= 0 else f"n{-token}"
 
 
-def _flat_ids(segments: Sequence[Any]) -> tuple[NDArray[np.int64], NDArray[np.int64]] | None:
+def _flat_ids(segments: Sequence[Any], arrays: bool) -> tuple[NDArray[np.int64], NDArray[np.int64]] | None:
     """All segments' integer tokens as one int64 array and the segments' bounds in it, when
-    every token is an integer within int64 (else ``None``: the segments are walked one by one)."""
+    every token is an integer within int64 (else ``None``: the segments are walked one by one);
+    ``arrays`` says that every segment is a NumPy array."""
     first = next((s[0] for s in segments if len(s)), None)
     if isinstance(first, str):
         return None  # string tokens: no array to build
-    lengths = np.fromiter((len(s) for s in segments), dtype=np.int64, count=len(segments))
-    if all(isinstance(s, np.ndarray) for s in segments):
+    # map() rather than a generator: this runs once a segment of every reward batch.
+    lengths = np.array(list(map(len, segments)), dtype=np.int64)
+    if arrays:
         flat = np.concatenate(segments) if segments else np.zeros(0, dtype=np.int64)
     else:
         try:
@@ -113,12 +115,6 @@ def _flat_ids(segments: Sequence[Any]) -> tuple[NDArray[np.int64], NDArray[np.in
     bounds = np.zeros(len(segments) + 1, dtype=np.int64)
     np.cumsum(lengths, out=bounds[1:])
     return flat.astype(np.int64, copy=False), bounds
-
-
-def _plain_segments(segments: Sequence[Any]) -> bool:
-    """Whether every segment is an array, or every one a list or tuple (no ``None``, no string)."""
-    kinds = {type(s) for s in segments}
-    return kinds <= {np.ndarray} or kinds <= {list, tuple}
 
 
 def id_batch(segments: Any) -> tuple[NDArray[np.int64], NDArray[np.int64]] | None:
@@ -140,7 +136,11 @@ def id_batch(segments: Any) -> tuple[NDArray[np.int64], NDArray[np.int64]] | Non
         return segments.astype(np.int64).ravel(), np.arange(n + 1, dtype=np.int64) * width
     if not isinstance(segments, Sequence) or isinstance(segments, str | bytes):
         return None
-    return _flat_ids(segments) if _plain_segments(segments) else None
+    # Every segment an array, or every one a list or tuple (no None, no string).
+    kinds = set(map(type, segments))
+    if kinds <= {np.ndarray}:
+        return _flat_ids(segments, arrays=True)
+    return _flat_ids(segments, arrays=False) if kinds <= {list, tuple} else None
 
 
 @dataclass(frozen=True)

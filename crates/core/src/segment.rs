@@ -122,7 +122,8 @@ pub struct Counter {
     /// The loaded references' text, in the layout of [`RefSegment`].
     text: String,
     /// Word hashes to word ids; a word's id is the byte offset of its first occurrence
-    /// in the loaded references' text (unique, and free to compute).
+    /// in the loaded references' text (unique, and free to compute), or for token ids
+    /// ([`Counter::load_id_refs`]) the ids themselves to their order of first occurrence.
     words: SmallMap,
     n_words: u32,
     /// `edge(parent, word)` to node ids.
@@ -137,9 +138,6 @@ pub struct Counter {
     huge: Option<usize>,
     /// Whether the loaded references are counted by sorting (no trie was built).
     sorted: bool,
-    /// The distinct token ids of references loaded by [`Counter::load_id_refs`]; a word's id
-    /// is its index here.
-    id_words: Vec<i64>,
 }
 
 /// Byte equality of two slices of equal length, inlined (words are short, and a
@@ -305,23 +303,17 @@ impl Counter {
         let n_tokens: usize = refs.clone().into_iter().map(<[i64]>::len).sum();
         self.sorted = false;
         self.words.reset(n_tokens);
-        self.id_words.clear();
+        self.n_words = 0;
         self.children.reset(n_tokens * max_order);
         self.nodes.clear();
         self.lens.clear();
         for line in refs {
             self.ids.clear();
             for &token in line {
-                let next = self.id_words.len() as u32;
-                let id_words = &self.id_words;
-                let id = self.words.find_or_insert(
-                    FxBuildHasher.hash_one(token),
-                    |w| id_words[w as usize] == token,
-                    || next,
-                );
-                if id == next {
-                    self.id_words.push(token);
-                }
+                // The id is its own tag: equal tags are equal ids, nothing more to compare.
+                let next = self.n_words;
+                let id = self.words.find_or_insert(token as u64, |_| true, || next);
+                self.n_words += u32::from(id == next);
                 self.ids.push(id);
             }
             self.lens.push(self.ids.len() as u32);
@@ -333,19 +325,12 @@ impl Counter {
     /// The statistics row of `hyp` (token ids) against references loaded by
     /// [`Counter::load_id_refs`].
     pub fn row_ids(&mut self, config: &BleuConfig, hyp: &[i64], row: &mut [i64]) {
-        let Counter {
-            words,
-            id_words,
-            ids,
-            ..
-        } = self;
+        let Counter { words, ids, .. } = self;
         ids.clear();
-        ids.extend(hyp.iter().map(|&token| {
-            let found = words.find(FxBuildHasher.hash_one(token), |w| {
-                id_words[w as usize] == token
-            });
-            found.unwrap_or(UNSEEN)
-        }));
+        ids.extend(
+            hyp.iter()
+                .map(|&token| words.find(token as u64, |_| true).unwrap_or(UNSEEN)),
+        );
         self.count_hyp(config.max_order, row);
     }
 
