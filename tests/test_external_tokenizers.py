@@ -18,7 +18,6 @@ from typing import Any
 
 import pytest
 import sacrebleu.tokenizers.tokenizer_spm as sacre_spm
-from conftest import run_cli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from parity import assert_parity
@@ -26,6 +25,8 @@ from sacrebleu.metrics import BLEU as SacreBLEU
 from testset_server import running_server
 from understudy import BLEU, BLEUConfig, Signature, tokenize
 from understudy.errors import ChecksumError, MissingExtraError, OfflineError
+
+from tests.conftest import run_cli
 
 JAPANESE = [
     "今日は良い天気です。",

@@ -9,9 +9,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 import scipy.stats
-from conftest import run_cli
 from understudy.errors import InputFileError
 from understudy.score_files import detect_format, read_named_scores, read_system_scores
+
+from tests.conftest import run_cli
 
 SYSTEMS = ["sysA.de", "sysB.de", "sysC.de"]
 
