@@ -13,6 +13,7 @@ import doctest
 import math
 import os
 import random
+import warnings
 from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
@@ -545,3 +546,11 @@ def test_torchmetrics_documented_examples_pass_through_the_adapter() -> None:
     failed, tried = run_documented_examples(us, us_f, "understudy.torchmetrics")
     theirs = run_documented_examples(tm, tm_f, "torchmetrics")
     assert (failed, tried) == (0, 194) == (theirs[0], tried)
+
+
+@pytest.mark.parametrize("name", CLASSES)
+def test_every_class_is_scriptable_as_torchmetrics_tests_require(name: str) -> None:
+    # torchmetrics' TextTester scripts every metric (torch.jit.script) before it runs it.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)  # torch.jit.script is deprecated in 2.15
+        torch.jit.script(getattr(us, name)())

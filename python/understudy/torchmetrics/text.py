@@ -9,8 +9,8 @@ tensor(0.7598)
 torch.int64
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations`: TorchScript (torch.jit.script, which torchmetrics'
+# tests apply to every metric) reads the state annotations as types, not strings.
 from collections.abc import Sequence
 from typing import Any
 
