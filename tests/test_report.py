@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import html
 import json
 import os
 import re
@@ -88,6 +89,8 @@ def test_the_report_shows_the_command_lines_rankings(
         == f"default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'sha256-{digest}'"
     )
     assert not re.search(r"url\((?!#)|@import", page)  # the SVGs' url(#clip) stay inside the page
+    # The page names the command as it was called (here through main(argv), not sys.argv).
+    assert html.escape(f"understudy report {REF} -i {inputs[0]}") in page
     status, compare, _ = run(
         capfd, "compare", str(REF), "-i", *inputs, "-m", "bleu", "chrf", "ter", "-n", "200", "-f", "json"
     )

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import shlex
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -25,7 +24,7 @@ from understudy.cli.output import (
 from understudy.cli.progress import Progress
 from understudy.cli.testset import add_cache_options, testset_refs
 from understudy.errors import LengthMismatchError
-from understudy.ledger import Ledger, redacted
+from understudy.ledger import Ledger
 
 EXAMPLES = """examples:
   understudy report ref.de -i sys*.de -o report.html
@@ -102,10 +101,7 @@ def run(args: argparse.Namespace) -> int:
     from understudy.report import render
 
     writable(args.output)  # before the work, not after it
-    command = (
-        "understudy " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:2] == ["report"] else ""
-    )
-    command = redacted(command or "understudy report ...")
+    command: str = args.command_line  # as parsed, the password of a database URL redacted
     with Progress("report", unit="steps") as bar:
         report = (
             _from_records(args, command, bar.update) if args.records else _scored(args, command, bar.update)
