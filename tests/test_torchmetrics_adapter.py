@@ -249,6 +249,10 @@ def test_inputs_are_checked_as_torchmetrics_checks_them() -> None:
         us.BLEUScore(n_gram=2, weights=[1.0])
     with pytest.raises(InputTypeError):
         us_f.word_error_rate([1, 2], ["a", "b"])  # type: ignore[list-item]
+    with pytest.raises(InputTypeError, match="not NoneType"):
+        us.BLEUScore()(None, [["a"]])
+    with pytest.raises(ValueError, match="at least 1"):
+        us.BLEUScore(n_gram=0)
     # One prediction and a flat list: chrF and TER read the strings as its references.
     assert us_f.chrf_score("a b", ["a b", "c"]) == tm_f.chrf_score("a b", ["a b", "c"])
 

@@ -32,7 +32,9 @@ Rows = NDArray[np.int64]
 
 def _strings(what: str, values: Sequence[Any]) -> list[str]:
     # torchmetrics reads any empty value (an empty list among the strings, say) as empty text.
-    if isinstance(values, str) or not all(isinstance(value, str) or not value for value in values):
+    if isinstance(values, str) or not isinstance(values, Sequence):
+        raise InputTypeError(f"{what} must be a sequence of strings, not {type(values).__name__}")
+    if not all(isinstance(value, str) or not value for value in values):
         raise InputTypeError(f"{what} must be a sequence of strings")
     return [value or "" for value in values]
 
@@ -56,6 +58,8 @@ def corpus(
     if not hyps:
         return [], []
     targets: Sequence[Any] = [target] if isinstance(target, str) else target
+    if not isinstance(targets, Sequence):
+        raise InputTypeError(f"target must be a sequence of references, not {type(target).__name__}")
     if all(isinstance(ref, str) for ref in targets):
         refs = [list(targets)] if spread_one and len(hyps) == 1 else [[ref] for ref in targets]
     else:

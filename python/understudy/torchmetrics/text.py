@@ -42,6 +42,8 @@ def uniform_weights(weights: Sequence[float] | None, n_gram: int) -> list[float]
     >>> uniform_weights(None, 2)
     [0.5, 0.5]
     """
+    if n_gram < 1:
+        raise ConfigError(f"n_gram must be at least 1, not {n_gram}")
     if weights is not None and len(weights) != n_gram:
         raise ConfigError(f"List of weights has different weights than `n_gram`: {len(weights)} != {n_gram}")
     return list(weights) if weights is not None else [1.0 / n_gram] * n_gram
