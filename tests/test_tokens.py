@@ -192,3 +192,14 @@ def test_what_cannot_be_scored_is_refused_with_its_reason(
     with pytest.raises(error, match=None) as raised:
         call()
     assert words in str(raised.value)
+
+
+@pytest.mark.parametrize("metric", [BLEU(), TER()])  # ids counted as integers (BLEU), written as words (TER)
+def test_bounds_that_do_not_cut_the_ids_are_refused(metric: Any) -> None:
+    scorer = metric._for_tokens(False)[0]._once()
+    ids, stream = np.array([1, 2, 3]), (np.array([1, 2, 3]), np.array([0, 1, 3]))
+    for bounds in ([0, 2, 1, 3], [1, 3], [0, 2], [0, -1, 3]):
+        with pytest.raises(ValueError, match="never decrease"):
+            scorer.sentence_stats_ids(ids, np.array(bounds), [stream])
+    rows, counts = scorer.sentence_stats_ids(ids, np.array([0, 1, 3]), [stream])
+    assert counts.tolist() == [1, 1] and len(rows) == 2

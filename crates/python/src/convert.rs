@@ -151,11 +151,13 @@ pub fn id_bounds(
     cut.filter(|b| {
         understudy_core::token_ids::IdBatch::new(ids.as_slice().unwrap_or(&[]), b).is_some()
     })
-    .ok_or_else(|| {
-        pyo3::exceptions::PyValueError::new_err(
-            "bounds must start at 0, never decrease and end at the number of ids",
-        )
-    })
+    .ok_or_else(bad_bounds)
+}
+
+fn bad_bounds() -> PyErr {
+    pyo3::exceptions::PyValueError::new_err(
+        "bounds must start at 0, never decrease and end at the number of ids",
+    )
 }
 
 /// The lines of a flat batch of token ids (written on `threads` threads, the GIL released), or a
@@ -166,20 +168,10 @@ pub fn id_lines(
     ids: &PyReadonlyArray1<'_, i64>,
     bounds: &PyReadonlyArray1<'_, i64>,
 ) -> PyResult<Vec<String>> {
-    let bounds: Option<Vec<usize>> = bounds
-        .as_slice()?
-        .iter()
-        .map(|&b| usize::try_from(b).ok())
-        .collect();
+    let cut = id_bounds(ids, bounds)?;
     let ids = ids.as_slice()?;
-    let lines = bounds.and_then(|b| {
-        pools::run(py, threads, b.len(), |exec| {
-            understudy_core::token_ids::id_lines(ids, &b, exec)
-        })
+    let lines = pools::run(py, threads, cut.len(), |exec| {
+        understudy_core::token_ids::id_lines(ids, &cut, exec)
     });
-    lines.ok_or_else(|| {
-        pyo3::exceptions::PyValueError::new_err(
-            "bounds must start at 0, never decrease and end at the number of ids",
-        )
-    })
+    lines.ok_or_else(bad_bounds)
 }
