@@ -253,6 +253,8 @@ def test_inputs_are_checked_as_torchmetrics_checks_them() -> None:
         us.BLEUScore()(None, [["a"]])
     with pytest.raises(ValueError, match="at least 1"):
         us.BLEUScore(n_gram=0)
+    with pytest.raises(ValueError, match="unknown tokenizer 'nope'"):  # at once, not at the first update
+        us.SacreBLEUScore(tokenize="nope")
     # One prediction and a flat list: chrF and TER read the strings as its references.
     assert us_f.chrf_score("a b", ["a b", "c"]) == tm_f.chrf_score("a b", ["a b", "c"])
 

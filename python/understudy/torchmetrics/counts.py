@@ -6,7 +6,7 @@ stay int64, so they are exact at any corpus size and across processes. Text is s
 torchmetrics splits it (``str.split``, or sacrebleu's tokenizers for ``SacreBLEUScore``), and
 the pieces are scored as tokens, exactly (:mod:`understudy.tokens`).
 
->>> bleu_rows(["the cat sat"], [["the cat sat", "a cat"]], 2).tolist()   # [hyp, ref, matches, totals]
+>>> bleu_rows(BLEU(max_ngram_order=2), ["the cat sat"], [["the cat sat", "a cat"]], True).tolist()
 [[3, 3, 3, 2, 3, 2]]
 >>> edit_rows(["a b c"], ["a x c"]).tolist()   # [substitutions, deletions, insertions, hits, ref_len]
 [[1, 0, 0, 2, 3]]
@@ -69,38 +69,30 @@ def corpus(
     return hyps, refs
 
 
-def bleu_rows(
-    preds: list[str],
-    target: list[list[str]],
-    n_gram: int,
-    tokenize: str | None = None,
-    lowercase: bool = False,
-) -> Rows:
-    """BLEU rows ``[hyp_len, ref_len, matches..., totals...]`` of each prediction: words split on
-    whitespace (``tokenize=None``, ``BLEUScore``), or text through sacrebleu's tokenizer and
-    lowercasing (``SacreBLEUScore``). The reference length is the closest, the shorter on a tie."""
+def bleu_rows(metric: BLEU, preds: list[str], target: list[list[str]], words: bool) -> Rows:
+    """BLEU rows ``[hyp_len, ref_len, matches..., totals...]`` of each prediction under ``metric``:
+    of its words split on whitespace (``words``, ``BLEUScore``: ``metric`` then scores tokens), or
+    of its text (``SacreBLEUScore``: ``metric`` tokenizes and lowercases). The reference length is
+    the closest, the shorter on a tie."""
     if not preds:
-        return np.zeros((0, 2 + 2 * n_gram), dtype=np.int64)
-    if tokenize is None:
-        metric = BLEU(max_ngram_order=n_gram)
-        words = [pred.split() for pred in preds]
-        return metric.segment_stats(words, streams(target, len(words), convert=str.split)).rows
-    metric = BLEU(max_ngram_order=n_gram, tokenize=tokenize, lowercase=lowercase)
+        return np.zeros((0, 2 + 2 * metric.config.max_ngram_order), dtype=np.int64)
+    if words:
+        split = [pred.split() for pred in preds]
+        return metric.segment_stats(split, streams(target, len(split), convert=str.split)).rows
     return metric.segment_stats(preds, streams(target, len(preds), convert=str)).rows
 
 
-def chrf_rows(
-    preds: list[str], target: list[list[str]], char_order: int, word_order: int, options: dict[str, Any]
-) -> Rows:
+def chrf_rows(metric: CHRF, preds: list[str], target: list[list[str]]) -> Rows:
     """chrF rows, ``[hyp, ref, matches]`` per order (characters, then words), against each
-    prediction's best reference; ``options`` are ``beta``, ``lowercase`` and ``whitespace``.
+    prediction's best reference under ``metric`` (which smooths with ``eps_smoothing``, as
+    torchmetrics' average over every order does).
 
-    >>> chrf_rows(["abc"], [["ab"]], 3, 0, {}).tolist()   # 3-grams: 1 in the prediction, none to match
+    >>> chrf = CHRF(char_order=3, word_order=0, eps_smoothing=True)
+    >>> chrf_rows(chrf, ["abc"], [["ab"]]).tolist()   # 3-grams: 1 in the prediction, none to match
     [[3, 2, 2, 2, 1, 1, 1, 0, 0]]
     """
     if not preds:
-        return np.zeros((0, 3 * (char_order + word_order)), dtype=np.int64)
-    metric = CHRF(char_order=char_order, word_order=word_order, eps_smoothing=True, **options)
+        return np.zeros((0, 3 * (metric.config.char_order + metric.config.word_order)), dtype=np.int64)
     rows = metric.segment_stats(preds, streams(target, len(preds), convert=str)).rows.copy()
     # sacrebleu counts no prediction n-grams of an order its reference lacks; torchmetrics counts
     # them all, which a prediction scored against itself gives.
@@ -108,12 +100,10 @@ def chrf_rows(
     return rows
 
 
-def ter_rows(preds: list[str], target: list[list[str]], options: dict[str, Any]) -> Rows:
-    """TER rows ``[edits, mean reference length * TERConfig.length_scale]``, sacrebleu's TER with
-    ``options`` (``normalized``, ``no_punct``, ``case_sensitive``, ``asian_support``)."""
+def ter_rows(metric: TER, preds: list[str], target: list[list[str]]) -> Rows:
+    """TER rows ``[edits, mean reference length * TERConfig.length_scale]`` under ``metric``."""
     if not preds:
         return np.zeros((0, 2), dtype=np.int64)
-    metric = TER(**options)
     return metric.segment_stats(preds, streams(target, len(preds), convert=str)).rows
 
 

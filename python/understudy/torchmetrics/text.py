@@ -21,7 +21,9 @@ from torchmetrics import Metric
 from torchmetrics.utilities import dim_zero_cat
 
 from understudy.errors import ConfigError
-from understudy.metrics.ter import TERConfig
+from understudy.metrics.bleu import BLEU
+from understudy.metrics.chrf import CHRF
+from understudy.metrics.ter import TER, TERConfig
 from understudy.torchmetrics import counts, formulas
 
 
@@ -80,6 +82,7 @@ class BLEUScore(_TextMetric):
     target_len: Tensor
     numerator: Tensor
     denominator: Tensor
+    _words = True  # whitespace-split words, scored as tokens
 
     def __init__(
         self, n_gram: int = 4, smooth: bool = False, weights: Sequence[float] | None = None, **kwargs: Any
@@ -87,17 +90,16 @@ class BLEUScore(_TextMetric):
         super().__init__(**kwargs)
         self.n_gram, self.smooth = n_gram, smooth
         self.weights = uniform_weights(weights, n_gram)
+        self._bleu = BLEU(max_ngram_order=n_gram)
         self.add_state("preds_len", _zeros(), dist_reduce_fx="sum")
         self.add_state("target_len", _zeros(), dist_reduce_fx="sum")
         self.add_state("numerator", _zeros(n_gram), dist_reduce_fx="sum")
         self.add_state("denominator", _zeros(n_gram), dist_reduce_fx="sum")
 
-    def _rows(self, preds: list[str], target: list[list[str]]) -> counts.Rows:
-        return counts.bleu_rows(preds, target, self.n_gram)
-
     def update(self, preds: str | Sequence[str], target: Sequence[str | Sequence[str]]) -> None:
         """Count ``preds`` (predictions) against ``target`` (each prediction's references)."""
-        rows = self._rows(*counts.corpus(preds, target, spread_one=False))
+        hyps, refs = counts.corpus(preds, target, spread_one=False)
+        rows = counts.bleu_rows(self._bleu, hyps, refs, self._words)
         n = self.n_gram
         self.preds_len += _sum(rows, 0)
         self.target_len += _sum(rows, 1)
@@ -121,6 +123,8 @@ class SacreBLEUScore(BLEUScore):
     tensor(1.)
     """
 
+    _words = False  # the text, through sacrebleu's tokenizer
+
     def __init__(
         self,
         n_gram: int = 4,
@@ -132,9 +136,8 @@ class SacreBLEUScore(BLEUScore):
     ) -> None:
         super().__init__(n_gram, smooth, weights, **kwargs)
         self.tokenize, self.lowercase = tokenize, lowercase
-
-    def _rows(self, preds: list[str], target: list[list[str]]) -> counts.Rows:
-        return counts.bleu_rows(preds, target, self.n_gram, self.tokenize, self.lowercase)
+        # Built once: an unknown tokenizer is refused here, and MeCab is loaded once.
+        self._bleu = BLEU(max_ngram_order=n_gram, tokenize=tokenize, lowercase=lowercase)
 
 
 class CHRFScore(_TextMetric):
@@ -178,6 +181,15 @@ class CHRFScore(_TextMetric):
         self.n_char_order, self.n_word_order, self.beta = n_char_order, n_word_order, beta
         self.lowercase, self.whitespace = lowercase, whitespace
         self.return_sentence_level_score = return_sentence_level_score
+        # eps_smoothing picks the best reference by the F-score averaged over every order, as here.
+        self._chrf = CHRF(
+            char_order=n_char_order,
+            word_order=n_word_order,
+            beta=beta,
+            lowercase=lowercase,
+            whitespace=whitespace,
+            eps_smoothing=True,
+        )
         for state in ("preds_n_grams", "target_n_grams", "matching_n_grams"):
             self.add_state(state, _zeros(n_char_order + n_word_order), dist_reduce_fx="sum")
         if return_sentence_level_score:
@@ -185,8 +197,7 @@ class CHRFScore(_TextMetric):
 
     def update(self, preds: str | Sequence[str], target: Sequence[str | Sequence[str]]) -> None:
         """Count ``preds`` against ``target`` (each prediction's references)."""
-        options = {"beta": self.beta, "lowercase": self.lowercase, "whitespace": self.whitespace}
-        rows = counts.chrf_rows(*counts.corpus(preds, target), self.n_char_order, self.n_word_order, options)
+        rows = counts.chrf_rows(self._chrf, *counts.corpus(preds, target))
         orders = rows.shape[1] // 3
         self.preds_n_grams += _sum(rows[:, 0::3], 0, orders)
         self.target_n_grams += _sum(rows[:, 1::3], 0, orders)
@@ -240,12 +251,12 @@ class TranslationEditRate(_TextMetric):
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
-        self.options = {
-            "normalized": normalize,
-            "no_punct": no_punctuation,
-            "case_sensitive": not lowercase,
-            "asian_support": asian_support,
-        }
+        self._ter = TER(
+            normalized=normalize,
+            no_punct=no_punctuation,
+            case_sensitive=not lowercase,
+            asian_support=asian_support,
+        )
         self.return_sentence_level_score = return_sentence_level_score
         self.add_state("total_num_edits", _zeros(), dist_reduce_fx="sum")
         # The sum of mean reference lengths, times TERConfig.length_scale: an integer.
@@ -257,7 +268,7 @@ class TranslationEditRate(_TextMetric):
         """Count ``preds`` against ``target`` (each prediction's references)."""
         # A prediction given no reference adds nothing, as in torchmetrics (whose test asserts 0).
         pairs = [(hyp, refs) for hyp, refs in zip(*counts.corpus(preds, target), strict=True) if refs]
-        rows = counts.ter_rows([hyp for hyp, _ in pairs], [refs for _, refs in pairs], self.options)
+        rows = counts.ter_rows(self._ter, [hyp for hyp, _ in pairs], [refs for _, refs in pairs])
         self.total_num_edits += _sum(rows, 0)
         self.total_tgt_len += _sum(rows, 1)
         if self.return_sentence_level_score:
