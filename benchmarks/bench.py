@@ -46,6 +46,10 @@ Tasks (the issue's numbering):
   token-ids              sentence BLEU of 3004 segments given as token ids (an RL reward), beside
                          NLTK's sentence_bleu on the same ids, understudy.nltk, and sacrebleu on the
                          decoded text
+  tm-bleu, tm-sacrebleu, tm-chrf, tm-ter, tm-wer   torchmetrics' BLEUScore, SacreBLEUScore,
+                         CHRFScore, TranslationEditRate and WordErrorRate over one WMT17 system,
+                         understudy.torchmetrics beside torchmetrics (extra torch; not in the
+                         default set: torchmetrics' chrF takes about 70 s a run)
   given-bs, given-ar, given-pairs   paired bootstrap, randomization and all pairs with clusters
                          on given segment scores (synthetic, COMET-like), beside the same on BLEU
                          and comet-compare's algorithm (t-test and 300 x 40% bootstrap)
@@ -1256,6 +1260,42 @@ def task_meta(repeat: int, slow_repeat: int, mtme: Path | None) -> list[tuple[st
     return tables
 
 
+TORCHMETRICS_CLASSES = {
+    "tm-bleu": "BLEUScore",
+    "tm-sacrebleu": "SacreBLEUScore",
+    "tm-chrf": "CHRFScore",
+    "tm-ter": "TranslationEditRate",
+    "tm-wer": "WordErrorRate",
+}
+
+
+def task_torchmetrics(data: Path, repeat: int, slow_repeat: int, name: str) -> list[Timing]:
+    """One torchmetrics class, update over system 1 of WMT17 and compute, as understudy.torchmetrics
+    and as torchmetrics 1.9.0 run it (the numbers checked first: equal, or within the size of the
+    documented difference)."""
+    import torchmetrics.text as tm
+    from understudy.torchmetrics import text as us
+
+    ref, systems = _systems(data)
+    hyps = systems[0]
+    target: list[Any] = ref if name == "WordErrorRate" else [[line] for line in ref]
+
+    def run(module: Any) -> Any:
+        metric = getattr(module, name)()
+        metric.update(hyps, target)
+        return metric.compute()
+
+    ours, theirs = float(run(us)), float(run(tm))
+    if abs(ours - theirs) > 1e-3:  # TER's shifts differ by up to 0.00051 on WMT17 (README)
+        raise SystemExit(f"understudy.torchmetrics' {name} differs from torchmetrics': {ours} != {theirs}")
+    return [
+        Timing(f"understudy.torchmetrics {name}", median_time(lambda: run(us), repeat)),
+        Timing(
+            f"torchmetrics {name}", median_time(lambda: run(tm), slow_repeat), f"{theirs:.4f} vs {ours:.4f}"
+        ),
+    ]
+
+
 def table(title: str, rows: list[Timing], markdown: bool) -> str:
     base = rows[0].seconds
     lines = [f"### {title}", ""] if markdown else [title, "-" * len(title)]
@@ -1443,6 +1483,13 @@ def main() -> int:
             "21. Sentence BLEU of token ids, 3004 segments (an RL reward)",
             lambda: task_token_ids(args.data, repeat, slow_repeat),
         ),
+        **{
+            task: (
+                f"22. torchmetrics' {cls}: update over 3004 segments and compute",
+                lambda cls=cls: task_torchmetrics(args.data, repeat, slow_repeat, cls),
+            )
+            for task, cls in TORCHMETRICS_CLASSES.items()
+        },
         "dask": (
             f"13. Corpus BLEU of {args.dask_segments:,} segments: Dask (2 workers, shards) and one process",
             lambda: task_dask(args.data, slow_repeat, args.dask_segments),
