@@ -3,10 +3,10 @@ prediction) read into lists, and each metric's statistics rows, as integers.
 
 torchmetrics counts in Python loops and keeps float32 sums; here the core counts and the sums
 stay int64, so they are exact at any corpus size and across processes. Text is split as
-torchmetrics splits it (``str.split``, or sacrebleu's tokenizers for ``SacreBLEUScore``), and
-the pieces are scored as tokens, exactly (:mod:`understudy.tokens`).
+torchmetrics splits it: ``str.split`` (the core's ``none`` tokenizer for BLEU; words scored as
+tokens, :mod:`understudy.tokens`, for the error rates) or sacrebleu's tokenizers.
 
->>> bleu_rows(BLEU(max_ngram_order=2), ["the cat sat"], [["the cat sat", "a cat"]], True).tolist()
+>>> bleu_rows(BLEU(max_ngram_order=2), ["the cat sat"], [["the cat sat", "a cat"]]).tolist()
 [[3, 3, 3, 2, 3, 2]]
 >>> edit_rows(["a b c"], ["a x c"]).tolist()   # [substitutions, deletions, insertions, hits, ref_len]
 [[1, 0, 0, 2, 3]]
@@ -69,16 +69,12 @@ def corpus(
     return hyps, refs
 
 
-def bleu_rows(metric: BLEU, preds: list[str], target: list[list[str]], words: bool) -> Rows:
-    """BLEU rows ``[hyp_len, ref_len, matches..., totals...]`` of each prediction under ``metric``:
-    of its words split on whitespace (``words``, ``BLEUScore``: ``metric`` then scores tokens), or
-    of its text (``SacreBLEUScore``: ``metric`` tokenizes and lowercases). The reference length is
-    the closest, the shorter on a tie."""
+def bleu_rows(metric: BLEU, preds: list[str], target: list[list[str]]) -> Rows:
+    """BLEU rows ``[hyp_len, ref_len, matches..., totals...]`` of each prediction's text under
+    ``metric`` (its tokenizer: ``none`` splits as ``str.split``). The reference length is the
+    closest, the shorter on a tie."""
     if not preds:
         return np.zeros((0, 2 + 2 * metric.config.max_ngram_order), dtype=np.int64)
-    if words:
-        split = [pred.split() for pred in preds]
-        return metric.segment_stats(split, streams(target, len(split), convert=str.split)).rows
     return metric.segment_stats(preds, streams(target, len(preds), convert=str)).rows
 
 

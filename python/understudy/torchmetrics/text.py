@@ -82,7 +82,6 @@ class BLEUScore(_TextMetric):
     target_len: Tensor
     numerator: Tensor
     denominator: Tensor
-    _words = True  # whitespace-split words, scored as tokens
 
     def __init__(
         self, n_gram: int = 4, smooth: bool = False, weights: Sequence[float] | None = None, **kwargs: Any
@@ -90,7 +89,8 @@ class BLEUScore(_TextMetric):
         super().__init__(**kwargs)
         self.n_gram, self.smooth = n_gram, smooth
         self.weights = uniform_weights(weights, n_gram)
-        self._bleu = BLEU(max_ngram_order=n_gram)
+        # The `none` tokenizer splits text as str.split does (sacrebleu's parity holds it to that).
+        self._bleu = BLEU(max_ngram_order=n_gram, tokenize="none")
         self.add_state("preds_len", _zeros(), dist_reduce_fx="sum")
         self.add_state("target_len", _zeros(), dist_reduce_fx="sum")
         self.add_state("numerator", _zeros(n_gram), dist_reduce_fx="sum")
@@ -99,7 +99,7 @@ class BLEUScore(_TextMetric):
     def update(self, preds: str | Sequence[str], target: Sequence[str | Sequence[str]]) -> None:
         """Count ``preds`` (predictions) against ``target`` (each prediction's references)."""
         hyps, refs = counts.corpus(preds, target, spread_one=False)
-        rows = counts.bleu_rows(self._bleu, hyps, refs, self._words)
+        rows = counts.bleu_rows(self._bleu, hyps, refs)
         n = self.n_gram
         self.preds_len += _sum(rows, 0)
         self.target_len += _sum(rows, 1)
@@ -122,8 +122,6 @@ class SacreBLEUScore(BLEUScore):
     >>> SacreBLEUScore()(["The cat, on the mat."], [["The cat, on the mat."]])
     tensor(1.)
     """
-
-    _words = False  # the text, through sacrebleu's tokenizer
 
     def __init__(
         self,
