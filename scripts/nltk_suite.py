@@ -5,12 +5,13 @@
     python scripts/nltk_suite.py run --baseline   # the same files against NLTK itself
 
 NLTK's tests are not copied into this repository: ``fetch`` downloads the published sdist,
-``run`` unpacks ``nltk/test/unit/translate/test_bleu.py``, ``nltk/test/bleu.doctest`` and the
-docstrings of ``nltk/translate/{bleu,gleu,chrf}_score.py`` into a temporary directory beside a
-conftest that makes ``nltk.translate.bleu_score`` (and ``gleu_score``, ``chrf_score``, and the
-names ``nltk.translate.bleu``, ``gleu``, ``chrf``) understudy's, the rest of NLTK staying NLTK
-(``nltk.data``, ``nltk.util``). Each module docstring's examples run with the names of
-understudy's module of that name. What is not run is listed, with the reason, in ``EXCLUDED``.
+``run`` unpacks ``nltk/test/unit/translate/test_{bleu,nist}.py``, ``nltk/test/bleu.doctest`` and
+the docstrings of ``nltk/translate/{bleu,gleu,chrf,nist}_score.py`` into a temporary directory
+beside a conftest that makes ``nltk.translate.bleu_score`` (and ``gleu_score``, ``chrf_score``,
+``nist_score``, and the names ``nltk.translate.bleu``, ``gleu``, ``chrf``, ``nist``) understudy's,
+the rest of NLTK staying NLTK (``nltk.data``, ``nltk.util``). Each module docstring's examples
+run with the names of understudy's module of that name. What is not run is listed, with the
+reason, in ``EXCLUDED``.
 """
 
 from __future__ import annotations
@@ -30,11 +31,12 @@ SDIST = REPO / ".cache" / f"nltk-{VERSION}.tar.gz"
 SDIST_SHA256 = "44679f4e9220abfd496d2c8cdb22f8425ccbe557604f9aa5cacb1c44003dabc1"
 """The SHA-256 of nltk-3.10.4.tar.gz as downloaded from PyPI."""
 
-MODULES = ("bleu_score", "gleu_score", "chrf_score")
+MODULES = ("bleu_score", "gleu_score", "chrf_score", "nist_score")
 """The ``nltk.translate`` modules understudy.nltk provides."""
 
 FILES = (
     "nltk/test/unit/translate/test_bleu.py",
+    "nltk/test/unit/translate/test_nist.py",
     "nltk/test/bleu.doctest",
     *(f"nltk/translate/{module}.py" for module in MODULES),
 )
@@ -42,6 +44,7 @@ FILES = (
 EXCLUDED = {
     "test_bleu.py::TestBLEUvsMteval13a::test_corpus_bleu": "reads models/wmt15_eval from nltk_data, which "
     "NLTK downloads from GitHub at run time (unreachable here, and absent for NLTK itself)",
+    "test_nist.py::TestNIST::test_sentence_nist": "reads models/wmt15_eval from nltk_data, as above",
 }
 """What is not run, and why."""
 
@@ -64,7 +67,7 @@ if not BASELINE:
         module = importlib.import_module("understudy.nltk." + name)
         sys.modules["nltk.translate." + name] = module
         setattr(nltk.translate, name, module)
-    for name in ("bleu", "gleu", "chrf"):
+    for name in ("bleu", "gleu", "chrf", "nist"):
         setattr(nltk.translate, name, getattr(understudy.nltk, name))
 
 

@@ -1,11 +1,12 @@
 """``understudy.nltk`` gives NLTK 3.10.4's numbers bit for bit: BLEU with every smoothing method,
-weights (several tuples, non-uniform, longer than four), auto-reweighing; GLEU; NLTK's chrF. The
+weights (several tuples, non-uniform, longer than four), auto-reweighing; GLEU; NLTK's chrF and NIST. The
 corpora are random, with what NLTK's conventions make delicate: empty sentences and references,
 hypotheses shorter than the n-gram order, integer tokens, string hypotheses (characters).
 Where NLTK raises, understudy.nltk raises the same exception type."""
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import re
 import warnings
@@ -15,10 +16,12 @@ from typing import Any
 import nltk.translate.bleu_score as nltk_bleu
 import nltk.translate.chrf_score as nltk_chrf
 import nltk.translate.gleu_score as nltk_gleu
+import nltk.translate.nist_score as nltk_nist
 import pytest
+import understudy.nltk
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from understudy.nltk import bleu_score, chrf_score, gleu_score
+from understudy.nltk import bleu_score, chrf_score, gleu_score, nist_score
 
 from .twin_sets import REPO
 
@@ -79,6 +82,41 @@ def test_gleu_is_nltks(corpus: list[Any], lengths: tuple[int, int]) -> None:
     )
 
 
+@settings(max_examples=300, deadline=None)
+@given(corpus=CORPUS, n=st.integers(0, 6))
+def test_nist_is_nltks(corpus: list[Any], n: int) -> None:
+    hyps, refs = [h for h, _ in corpus], [r for _, r in corpus]
+    expected = outcome(lambda: nltk_nist.corpus_nist(refs, hyps, n))
+    assert outcome(lambda: nist_score.corpus_nist(refs, hyps, n)) == expected
+    expected = outcome(lambda: nltk_nist.sentence_nist(refs[0], hyps[0], n))
+    assert outcome(lambda: nist_score.sentence_nist(refs[0], hyps[0], n)) == expected
+    assert nist_score.nist_length_penalty(5, len(hyps[0])) == nltk_nist.nist_length_penalty(5, len(hyps[0]))
+
+
+def test_nist_on_wmt17_is_nltks_to_the_last_bit(
+    wmt17_ref: list[str], wmt17_systems: dict[str, list[str]]
+) -> None:
+    # Real sentences: long sums of information weights, whose last bits follow NLTK's order
+    # (the hypothesis's first occurrences), with a second reference, each order's best taken.
+    # Summed in sorted order instead, the same terms give 9.676556965119769 for n=5, not 9.676556965119765.
+    hyps = [line.split() for line in wmt17_systems["uedin-nmt"][:600]]
+    other = [line.split() for line in wmt17_systems["online-B"][:600]]
+    refs = [[r.split(), o] for r, o in zip(wmt17_ref[:600], other, strict=True)]
+    for n in (4, 5):
+        assert nist_score.corpus_nist(refs, hyps, n) == nltk_nist.corpus_nist(refs, hyps, n)
+    assert nist_score.sentence_nist(refs[7], hyps[7]) == nltk_nist.sentence_nist(refs[7], hyps[7])
+
+
+def test_nist_refuses_as_nltk_does() -> None:
+    for call in (
+        lambda m: m.corpus_nist([[]], [["a"]]),
+        lambda m: m.corpus_nist([], []),
+        lambda m: m.sentence_nist([["a"]], ["a"]),
+    ):
+        assert outcome(functools.partial(call, nist_score)) == outcome(functools.partial(call, nltk_nist))
+    assert understudy.nltk.nist is nist_score.sentence_nist  # nltk.translate.nist's name
+
+
 TEXT = st.text(st.sampled_from("ab c\u00a0\t\u3000é"), max_size=12)
 
 
@@ -118,7 +156,8 @@ def test_nltks_own_tests_and_examples_pass_through_understudy(baseline: bool) ->
     assert f"nltk.translate.bleu_score is {origin}" in output
     summary = re.search(r"(\d+) passed, (\d+) deselected", output)
     assert result.returncode == 0 and summary is not None, output[-3000:]
-    # test_bleu.py's 14 tests (one needs nltk_data), bleu.doctest, and the docstrings with
-    # examples of bleu_score (5), gleu_score (2) and chrf_score (2).
-    assert summary.groups() == ("24", "1"), output[-3000:]
-    assert output.count("PASSED test_docstrings.py::") == 9
+    # test_bleu.py's 14 tests (one needs nltk_data), test_nist.py's one (it needs nltk_data),
+    # bleu.doctest, and the docstrings with examples of bleu_score (5), gleu_score (2),
+    # chrf_score (2) and nist_score (1).
+    assert summary.groups() == ("25", "2"), output[-3000:]
+    assert output.count("PASSED test_docstrings.py::") == 10

@@ -17,6 +17,7 @@ __all__ = [
     "mt_halves",
     "ngram_matches",
     "normalize",
+    "ordered_overlaps",
     "pool_threads",
     "spa_counts",
     "tie_search",
@@ -83,6 +84,9 @@ def ngram_matches(
 def matched_tokens(
     hyps: list[str], streams: _Streams, tokenizer: str, lowercase: bool, max_order: int
 ) -> list[tuple[str, bytes]]: ...
+def ordered_overlaps(
+    hyps: list[str], streams: _Streams, max_order: int
+) -> tuple[NDArray[np.int64], NDArray[np.int64], _Rows, NDArray[np.int64]]: ...
 def tie_search(
     human: NDArray[np.float64], metric: NDArray[np.float64]
 ) -> tuple[float, float, int] | None: ...

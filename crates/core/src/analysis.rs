@@ -33,7 +33,7 @@ pub type Stop<'s> = &'s mut dyn FnMut() -> bool;
 /// Segments between two calls of the caller's [`Stop`] check.
 pub const CHECK_EVERY: usize = 4096;
 
-fn checkpoint(segment: usize, stop: Stop<'_>) -> Result<(), CoreError> {
+pub(crate) fn checkpoint(segment: usize, stop: Stop<'_>) -> Result<(), CoreError> {
     if segment % CHECK_EVERY == 0 && stop() {
         Err(CoreError::Interrupted)
     } else {
@@ -42,7 +42,7 @@ fn checkpoint(segment: usize, stop: Stop<'_>) -> Result<(), CoreError> {
 }
 
 /// Every n-gram of orders `1..=max_order` of `words`, shortest first.
-fn ngrams<T>(words: &[T], max_order: usize) -> impl Iterator<Item = &[T]> {
+pub(crate) fn ngrams<T>(words: &[T], max_order: usize) -> impl Iterator<Item = &[T]> {
     (1..=max_order).flat_map(move |n| words.windows(n))
 }
 
@@ -50,14 +50,14 @@ fn ngrams<T>(words: &[T], max_order: usize) -> impl Iterator<Item = &[T]> {
 /// ids and no segment's text outlives its turn (memory grows with the distinct n-grams, not
 /// with the corpus).
 #[derive(Default)]
-struct Interner {
+pub(crate) struct Interner {
     ids: FxHashMap<Box<str>, u32>,
     tokens: Vec<Box<str>>,
 }
 
 impl Interner {
     /// The ids of the tokens of `text` (BLEU-preprocessed) into `out`.
-    fn ids_into(&mut self, text: &str, out: &mut Vec<u32>) {
+    pub(crate) fn ids_into(&mut self, text: &str, out: &mut Vec<u32>) {
         out.clear();
         for token in tokens(text) {
             let id = match self.ids.get(token) {

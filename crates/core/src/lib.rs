@@ -5,7 +5,9 @@
 //! the byte-level hot path of `13a` in [`tok13a`]) and the clipped n-gram counts per
 //! segment ([`segment`], [`stats`]), for cached references and for all pairs
 //! ([`pairwise`]), serially or on a rayon pool ([`parallel`]); and, for reports, the
-//! matched n-grams of a corpus and the matched tokens of each hypothesis ([`analysis`]).
+//! matched n-grams of a corpus and the matched tokens of each hypothesis ([`analysis`]);
+//! and, for NLTK's NIST, the n-grams each hypothesis shares with each reference, in order
+//! ([`overlaps`]).
 
 pub mod analysis;
 pub mod chrf;
@@ -16,6 +18,7 @@ pub mod gleu;
 pub mod mt19937;
 pub mod nist;
 pub mod normalize;
+pub mod overlaps;
 pub mod pairwise;
 pub mod parallel;
 pub mod per_reference;

@@ -1,9 +1,10 @@
-//! The report's corpus analyses: matched n-grams per corpus, matched tokens per hypothesis.
+//! The report's corpus analyses: matched n-grams per corpus, matched tokens per hypothesis;
+//! and the shared n-grams in order that NLTK's NIST sums.
 
-use numpy::PyArray2;
+use numpy::{IntoPyArray, PyArray1, PyArray2};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
-use understudy_core::analysis;
+use understudy_core::{analysis, overlaps};
 
 use crate::convert::{borrow_all, borrow_streams, rows_array, Streams};
 use crate::errors::Result;
@@ -63,6 +64,38 @@ pub fn matched_tokens<'py>(
         analysis::matched_tokens(&config, &hyps, &streams, stop)
     })
 }
+
+/// NLTK's NIST counts (see `understudy_core::overlaps`): the reference n-grams' counts and
+/// prefix counts by id, the shared n-grams as `[id, clipped count]` rows, and the groups'
+/// bounds in them (segment by segment, order by order, reference by reference).
+#[pyfunction]
+#[pyo3(signature = (hyps, streams, max_order))]
+pub fn ordered_overlaps<'py>(
+    py: Python<'py>,
+    hyps: Vec<Bound<'py, PyString>>,
+    streams: Streams<'py>,
+    max_order: usize,
+) -> Result<(
+    Overlap<'py>,
+    Overlap<'py>,
+    Bound<'py, PyArray2<i64>>,
+    Overlap<'py>,
+)> {
+    let (hyps, streams) = (borrow_all(&hyps)?, borrow_streams(&streams)?);
+    let found = interruptible(py, |stop| {
+        overlaps::ordered_overlaps(&hyps, &streams, max_order, stop)
+    })?;
+    let entries = found.entries.into_iter().flatten().collect();
+    Ok((
+        found.freq.into_pyarray(py),
+        found.prefix.into_pyarray(py),
+        rows_array(py, entries, 2)?,
+        found.bounds.into_pyarray(py),
+    ))
+}
+
+/// One of [`ordered_overlaps`]'s integer arrays.
+type Overlap<'py> = Bound<'py, PyArray1<i64>>;
 
 /// `work` without the GIL, stopped by Ctrl-C: its check takes the GIL back for a moment to
 /// ask Python for pending signals, and the signal's exception (KeyboardInterrupt, or the

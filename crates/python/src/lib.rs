@@ -45,6 +45,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pools::pool_threads, m)?)?;
     m.add_function(wrap_pyfunction!(analysis::ngram_matches, m)?)?;
     m.add_function(wrap_pyfunction!(analysis::matched_tokens, m)?)?;
+    m.add_function(wrap_pyfunction!(analysis::ordered_overlaps, m)?)?;
     m.add_function(wrap_pyfunction!(correlation::tie_search, m)?)?;
     m.add_function(wrap_pyfunction!(correlation::spa_counts, m)?)?;
     m.add_function(wrap_pyfunction!(correlation::mt_halves, m)?)?;
