@@ -117,6 +117,17 @@ def test_every_form_of_token_ids_scores_the_same(ids: list[tuple[list[int], list
         (hyps, [refs]),
         ([np.array(h, dtype=np.int64) for h in hyps], [[np.array(r, dtype=np.int64) for r in refs]]),
         ([tuple(np.int64(t) for t in h) for h in hyps], [[np.array(r, dtype=np.uint8) for r in refs]]),
+        # The core lays these out itself: int32 arrays, bools among ints, and lists that mix
+        # arrays, lists and tuples; a strided array is left to NumPy.
+        (hyps, [[np.array(r, dtype=np.int32) for r in refs]]),
+        (hyps, [[[t == 1 if t < 2 else t for t in r] for r in refs]]),
+        (
+            [
+                np.repeat(np.array(h, dtype=np.int64), 2)[::2] if k % 2 else list(h)
+                for k, h in enumerate(hyps)
+            ],
+            [[tuple(r) if k % 2 else np.array(r, dtype=np.int64) for k, r in enumerate(refs)]],
+        ),
     ]
     for given_hyps, given_refs in forms:
         assert BLEU().segment_stats(given_hyps, given_refs).rows.tolist() == want.tolist()

@@ -136,6 +136,11 @@ def id_batch(segments: Any) -> tuple[NDArray[np.int64], NDArray[np.int64]] | Non
         return segments.astype(np.int64).ravel(), np.arange(n + 1, dtype=np.int64) * width
     if not isinstance(segments, Sequence) or isinstance(segments, str | bytes):
         return None
+    if isinstance(segments, list):
+        # The reward batch's case (int64 or int32 arrays, lists of ints), laid out by the core.
+        fast = _core.flat_ids(segments)
+        if fast is not None:
+            return fast
     # Every segment an array, or every one a list or tuple (no None, no string).
     kinds = set(map(type, segments))
     if kinds <= {np.ndarray}:

@@ -40,6 +40,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(text::normalize, m)?)?;
     m.add_function(wrap_pyfunction!(text::unicode_forms, m)?)?;
     m.add_function(wrap_pyfunction!(text::id_lines, m)?)?;
+    m.add_function(wrap_pyfunction!(text::flat_ids, m)?)?;
     m.add_function(wrap_pyfunction!(text::ln, m)?)?;
     m.add_function(wrap_pyfunction!(text::exp, m)?)?;
     m.add_function(wrap_pyfunction!(pools::pool_threads, m)?)?;

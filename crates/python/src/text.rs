@@ -1,8 +1,8 @@
 //! Tokenizing as BLEU sees text, and the C library's `log` and `exp` for NumPy arrays.
 
-use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
+use numpy::{IntoPyArray, PyArray1, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
-use pyo3::types::PyString;
+use pyo3::types::{PyFloat, PyList, PyString, PyTuple};
 use std::borrow::Cow;
 use understudy_core::normalize::{UnicodeForm, UNICODE_VERSION};
 use understudy_core::Tokenizer;
@@ -94,6 +94,60 @@ pub fn exp<'py>(
     values: PyReadonlyArray1<'py, f64>,
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
     map_f64(py, values, f64::exp)
+}
+
+/// Every segment's token ids end to end, and the segments' bounds in them: for a list whose
+/// items are all contiguous 1-D int64 or int32 arrays, or all lists or tuples of integers
+/// within int64. `None` for anything else (strings, other dtypes, strided arrays, larger
+/// integers), which Python lays out itself or walks token by token: this is only the fast
+/// path of a reward batch, a few nanoseconds a segment where NumPy takes a hundred.
+#[pyfunction]
+pub fn flat_ids<'py>(
+    py: Python<'py>,
+    segments: &Bound<'py, PyList>,
+) -> Option<(Ids<'py>, Ids<'py>)> {
+    let mut ids: Vec<i64> = Vec::new();
+    let mut bounds: Vec<i64> = Vec::with_capacity(segments.len() + 1);
+    bounds.push(0);
+    for segment in segments.iter() {
+        append_ids(&segment, &mut ids)?;
+        bounds.push(i64::try_from(ids.len()).ok()?);
+    }
+    Some((ids.into_pyarray(py), bounds.into_pyarray(py)))
+}
+
+/// A 1-D int64 array handed to Python.
+type Ids<'py> = Bound<'py, PyArray1<i64>>;
+
+/// Appends the ids of one segment (see [`flat_ids`]); `None` when it is not one of those kinds.
+fn append_ids(segment: &Bound<'_, PyAny>, ids: &mut Vec<i64>) -> Option<()> {
+    if let Ok(array) = segment.cast::<PyArray1<i64>>() {
+        // SAFETY: the data is copied at once with the GIL held, so no Python code runs while it
+        // is read; a native thread writing to it meanwhile would race np.concatenate as much.
+        // The borrow-tracked view (`try_readonly`) costs six times the copy of a short segment.
+        ids.extend_from_slice(unsafe { array.as_slice() }.ok()?);
+    } else if let Ok(array) = segment.cast::<PyArray1<i32>>() {
+        // SAFETY: as above.
+        let view = unsafe { array.as_slice() }.ok()?;
+        ids.extend(view.iter().map(|&id| i64::from(id)));
+    } else if let Ok(list) = segment.cast::<PyList>() {
+        for token in list.iter() {
+            ids.push(int_token(&token)?);
+        }
+    } else {
+        for token in segment.cast::<PyTuple>().ok()?.iter() {
+            ids.push(int_token(&token)?);
+        }
+    }
+    Some(())
+}
+
+/// An integer token within int64 (a Python int, a bool, a NumPy integer); `None` otherwise.
+fn int_token(token: &Bound<'_, PyAny>) -> Option<i64> {
+    if token.is_instance_of::<PyString>() || token.is_instance_of::<PyFloat>() {
+        return None;
+    }
+    token.extract::<i64>().ok()
 }
 
 /// The line of each segment of a flat batch of integer tokens (token ids): segment `i` is

