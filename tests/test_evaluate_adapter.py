@@ -46,7 +46,7 @@ CORPUS = st.integers(1, 3).flatmap(
 )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(corpus=CORPUS, lowercase=st.booleans(), eff=st.booleans())
 def test_sacrebleu_chrf_ter_are_sacrebleus(corpus: list[Any], lowercase: bool, eff: bool) -> None:
     predictions, references = [p for p, _ in corpus], [r for _, r in corpus]
@@ -71,7 +71,7 @@ def test_sacrebleu_chrf_ter_are_sacrebleus(corpus: list[Any], lowercase: bool, e
     }
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(corpus=CORPUS)
 def test_google_bleu_is_nltks_gleu_over_13a_tokens(corpus: list[Any]) -> None:
     tok = Tokenizer13a()
@@ -84,7 +84,7 @@ def test_google_bleu_is_nltks_gleu_over_13a_tokens(corpus: list[Any]) -> None:
     }
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(
     pairs=st.lists(st.tuples(LINE, LINE.filter(str.strip)), min_size=1, max_size=4), concatenate=st.booleans()
 )
