@@ -21,6 +21,7 @@ __all__ = [
     "ordered_overlaps",
     "pool_threads",
     "spa_counts",
+    "swapped_sums",
     "tie_search",
     "tokenize",
     "tokenizer_names",
@@ -89,6 +90,9 @@ def matched_tokens(
 def ordered_overlaps(
     hyps: list[str], streams: _Streams, max_order: int
 ) -> tuple[NDArray[np.int64], NDArray[np.int64], _Rows, NDArray[np.int64]]: ...
+def swapped_sums(
+    coins: NDArray[np.bool_], vectors: NDArray[np.float64], bounds: NDArray[np.int64], threads: int = 1
+) -> NDArray[np.float64]: ...
 def tie_search(
     human: NDArray[np.float64], metric: NDArray[np.float64]
 ) -> tuple[float, float, int] | None: ...

@@ -26,6 +26,7 @@ pub mod refset;
 pub mod segment;
 mod smallmap;
 pub mod stats;
+pub mod swapped;
 pub mod ter;
 pub mod text;
 pub mod ties;

@@ -1,5 +1,5 @@
 //! The correlation statistics that need a loop NumPy cannot vectorise: acc_eq's threshold search,
-//! and SPA's counts of permuted differences over many mixtures at once.
+//! SPA's counts of permuted differences over many mixtures at once, and PERM-BOTH's masked sums.
 
 use numpy::{PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::prelude::*;
@@ -120,4 +120,38 @@ pub fn mt_halves<'py>(
     py.detach(|| mt.fill_halves(&mut coins));
     let (key, pos) = mt.state();
     Ok((coins.into_pyarray(py), key.to_vec().into_pyarray(py), pos))
+}
+
+/// PERM-BOTH's masked sums (see `understudy_core::swapped`): for each resample (a row of
+/// `coins`), each vector (a row of `vectors`) and each group of cells (`bounds`), the sum of the
+/// vector over the group's swapped cells, as a resamples x vectors x groups array.
+#[pyfunction]
+#[pyo3(signature = (coins, vectors, bounds, threads = 1))]
+pub fn swapped_sums<'py>(
+    py: Python<'py>,
+    coins: PyReadonlyArray2<'py, bool>,
+    vectors: PyReadonlyArray2<'py, f64>,
+    bounds: numpy::PyReadonlyArray1<'py, i64>,
+    threads: usize,
+) -> PyResult<Bound<'py, numpy::PyArray3<f64>>> {
+    use numpy::{IntoPyArray, PyArrayMethods};
+    let bad = || pyo3::exceptions::PyValueError::new_err("bounds that do not cut the cells");
+    let (resamples, cells) = coins.as_array().dim();
+    let (k, vector_cells) = vectors.as_array().dim();
+    let bounds: Vec<usize> = bounds
+        .as_array()
+        .iter()
+        .map(|&b| usize::try_from(b).map_err(|_| bad()))
+        .collect::<PyResult<_>>()?;
+    if vector_cells != cells || bounds.last() != Some(&cells) {
+        return Err(bad());
+    }
+    let (coins, vectors) = (coins.as_slice()?, vectors.as_slice()?);
+    let rows: Vec<&[f64]> = vectors.chunks(cells.max(1)).take(k).collect();
+    let sums = crate::pools::run(py, threads, resamples, |exec| {
+        understudy_core::swapped::swapped_sums(coins, &rows, &bounds, exec)
+    })
+    .ok_or_else(bad)?;
+    let groups = bounds.len() - 1;
+    sums.into_pyarray(py).reshape([resamples, k, groups])
 }

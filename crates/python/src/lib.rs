@@ -50,5 +50,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(correlation::tie_search, m)?)?;
     m.add_function(wrap_pyfunction!(correlation::spa_counts, m)?)?;
     m.add_function(wrap_pyfunction!(correlation::mt_halves, m)?)?;
+    m.add_function(wrap_pyfunction!(correlation::swapped_sums, m)?)?;
     Ok(())
 }

@@ -26,8 +26,10 @@ from collections.abc import Callable
 import numpy as np
 from numpy.typing import NDArray
 
+from understudy import _core
 from understudy.correlation.spa import PermutationSigns, one_minus_pce, rated_segments
 from understudy.correlation.ties import groups
+from understudy.threads import resolve_threads
 
 
 class Layout:
@@ -102,8 +104,8 @@ class GroupedPearson:
 
 class MixedPearson:
     """:class:`GroupedPearson` of both mixtures of two metrics (cells ``worse`` and ``better``)
-    from per-group sums that are linear in the swaps: one matrix product (or one sum per group)
-    per sum instead of a pass over every mixture. A group where some mixture could be constant
+    from per-group sums that are linear in the swaps: masked sums of three vectors per mixture
+    instead of a pass over every mixture. A group where some mixture could be constant
     (each cell of it holds a value shared by all) is checked on the mixtures themselves."""
 
     def __init__(self, layout: Layout, worse: NDArray[np.float64], better: NDArray[np.float64]):
@@ -117,12 +119,8 @@ class MixedPearson:
             np.add.reduceat(w + b, self.pearson.starts)
             for w, b in ((worse, better), (worse * worse, better * better), (worse * gc, better * gc))
         ]
-        groups = len(self.pearson.starts)
-        self.dense = None
-        if groups <= 64:  # a dense cells x (3 groups) matrix: one BLAS product per block
-            self.dense = np.zeros((len(d), 3 * groups))
-            for k in range(3):
-                self.dense[np.arange(len(d)), k * groups + self.pearson.group] = self.vectors[k]
+        self.bounds = np.append(self.pearson.starts, len(d)).astype(np.int64)
+        self.threads = resolve_threads(None)
         self.risky = self._maybe_constant(layout)
 
     def _maybe_constant(self, layout: Layout) -> NDArray[np.bool_]:
@@ -135,12 +133,10 @@ class MixedPearson:
         return out
 
     def sums(self, swap: NDArray[np.bool_]) -> list[NDArray[np.float64]]:
-        """Per mixture and group: the swapped cells' sums of the three vectors."""
-        groups = len(self.pearson.starts)
-        if self.dense is not None:
-            flat = swap.astype(np.float64) @ self.dense
-            return [flat[:, k * groups : (k + 1) * groups] for k in range(3)]
-        return [np.add.reduceat(swap * v, self.pearson.starts, axis=1) for v in self.vectors]
+        """Per mixture and group: the swapped cells' sums of the three vectors (the core's masked
+        sums, a pass over the coins, where a matrix product first made them doubles)."""
+        sums = _core.swapped_sums(np.ascontiguousarray(swap), self.vectors, self.bounds, self.threads)
+        return [sums[:, k, :] for k in range(len(self.vectors))]
 
     def values(self, swap: NDArray[np.bool_]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
         """Average r of the first mixture (``worse`` where swapped) and of the second."""

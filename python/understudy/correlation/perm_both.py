@@ -30,6 +30,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -137,6 +138,17 @@ def _cells(statistic: str, human: NDArray[np.float64], average_by: str) -> tuple
     return Layout(human, average_by), human
 
 
+def _block_sizes(cells: int, resamples: int, stopping: EarlyStopping) -> list[int]:
+    """The resamples drawn together, in order: chunks that end at every early-stopping check."""
+    chunk = max(1, min(4 * CHUNK, CHUNK_DRAWS // cells))
+    sizes, done = [], 0
+    while done < resamples:
+        size = min(chunk, stopping.block_size - done % stopping.block_size, resamples - done)
+        sizes.append(size)
+        done += size
+    return sizes
+
+
 def _count_blocks(
     values: Mixtures,
     cells: int,
@@ -145,19 +157,29 @@ def _count_blocks(
     rng: np.random.RandomState,
     stopping: EarlyStopping,
 ) -> tuple[int, int]:
-    """Resample until ``resamples`` or an early stop; the count at least ``delta`` and the draws."""
+    """Resample until ``resamples`` or an early stop; the count at least ``delta`` and the draws.
+
+    The next chunk's coins are drawn on another thread while this chunk's statistics are
+    computed (both release the GIL); after an early stop the stream is set back to where this
+    chunk's draws ended, as if the next had never been drawn."""
+    sizes = _block_sizes(cells, resamples, stopping)
     done = counted = 0
-    chunk = max(1, min(4 * CHUNK, CHUNK_DRAWS // cells))
-    while done < resamples:
-        size = min(chunk, stopping.block_size - done % stopping.block_size, resamples - done)
-        swap = coins(rng, (size, cells))
-        first, second = values(swap)
-        counted += int(np.sum(second - first >= delta))
-        done += size
-        if done % stopping.block_size == 0:
-            p = counted / done
-            if p < stopping.early_min or p > stopping.early_max:
-                break
+    with ThreadPoolExecutor(max_workers=1) as drawer:
+        pending = drawer.submit(coins, rng, (sizes[0], cells))
+        for k, size in enumerate(sizes):
+            swap = pending.result()
+            drawn = rng.get_state()
+            if k + 1 < len(sizes):
+                pending = drawer.submit(coins, rng, (sizes[k + 1], cells))
+            first, second = values(swap)
+            counted += int(np.sum(second - first >= delta))
+            done += size
+            if done % stopping.block_size == 0:
+                p = counted / done
+                if p < stopping.early_min or p > stopping.early_max:
+                    pending.result()
+                    rng.set_state(drawn)
+                    break
     return counted, done
 
 
