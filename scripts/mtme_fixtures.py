@@ -4,6 +4,7 @@ google-research/mt-metrics-eval is not on PyPI (a package of that name there is 
 not shipped here. Run this outside the tests on a checkout of it (commit 68a481a was used):
 
     git -C mt-metrics-eval archive HEAD mt_metrics_eval | tar -x -C /tmp/mtme
+    pip install dacite    # mt-metrics-eval's data module imports its ratings, which need it
     python scripts/mtme_fixtures.py --mtme /tmp/mtme
 
 Only ``stats``, ``pce`` and ``tau_optimization`` are imported (``data`` for ``AssignRanks``, with a
