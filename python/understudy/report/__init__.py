@@ -16,7 +16,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import importlib
-import io
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -32,6 +31,7 @@ from understudy.metric import Metric
 from understudy.metrics.bleu import BLEU, BLEUResult
 from understudy.metrics.scores import GivenScores
 from understudy.metrics.wer import WER
+from understudy.report import figures, steps
 from understudy.report.analysis import (
     Buckets,
     NgramDifference,
@@ -44,14 +44,13 @@ from understudy.report.analysis import (
 from understudy.report.edits import FOLD_CHARS, Run, edit_runs
 from understudy.report.names import short_names
 from understudy.report.overview import Overview, overview
-from understudy.significance import AllPairsResult, all_pairs
+from understudy.significance import AllPairsResult
 from understudy.stats import Stats
 
 if TYPE_CHECKING:
     from understudy.correlation import CorrelationResult
     from understudy.report.kept import HistoryView
 
-_EXTRA = "reports need matplotlib, Jinja2 and SciPy: pip install 'understudy[report]'"
 
 BLEU_BANDS = (
     (10.0, "Almost useless"),
@@ -209,31 +208,8 @@ class Report:
     """The sections left out of a report made from kept statistics alone (they need the text)."""
 
 
-def _pyplot() -> Any:
-    from understudy.correlation import plot
-
-    try:
-        pyplot = plot.pyplot()
-    except MissingExtraError:
-        raise MissingExtraError(_EXTRA) from None
-    # Text as SVG text (not glyph outlines): a third of the size and of the time. A fixed
-    # salt for the SVG ids: the same inputs give the same page, byte for byte.
-    pyplot.rcParams.update({"svg.fonttype": "none", "svg.hashsalt": "understudy"})
-    return pyplot
-
-
-def _svg(figure: Any) -> str:
-    """``figure`` as inline SVG, closed afterwards."""
-    out = io.StringIO()
-    # No metadata: the page carries nothing about the machine that made it.
-    figure.savefig(out, format="svg", metadata={"Creator": None, "Date": None, "Format": None, "Type": None})
-    _pyplot().close(figure)
-    svg = out.getvalue()
-    return svg[svg.index("<svg") :]  # inline: without the XML prolog and doctype
-
-
 def _histogram_svg(scores: NDArray[np.float64], name: str, config: MetricConfig) -> str:
-    figure, axis = _pyplot().subplots(figsize=(4.0, 2.2))
+    figure, axis = figures.pyplot().subplots(figsize=(4.0, 2.2))
     low, high = config.score_range
     # An unbounded metric (TER past 100, WER past 1) starts from its scale's top and grows to hold
     # every segment; a given metric's scores can pass its declared range too.
@@ -247,22 +223,11 @@ def _histogram_svg(scores: NDArray[np.float64], name: str, config: MetricConfig)
     # Fixed margins: tight_layout would measure the text of every figure again, which
     # doubles the time of sixteen histograms.
     figure.subplots_adjust(left=0.16, right=0.97, top=0.95, bottom=0.22)
-    return _svg(figure)
-
-
-def _colours(order: Sequence[str]) -> dict[str, str]:
-    """A colour per system, never two alike (tab20, or beyond 20 systems the turbo map sampled
-    evenly): the bucket tables are the plots' legend."""
-    plt = _pyplot()
-    to_hex = importlib.import_module("matplotlib.colors").to_hex
-    if len(order) <= 20:
-        return {name: to_hex(plt.get_cmap("tab20").colors[k]) for k, name in enumerate(order)}
-    turbo = plt.get_cmap("turbo")
-    return {name: to_hex(turbo(k / (len(order) - 1))) for k, name in enumerate(order)}
+    return figures.svg(figure)
 
 
 def _buckets_svg(buckets: Buckets, colours: dict[str, str], figure_id: str = "b") -> str:
-    figure, axis = _pyplot().subplots(figsize=(7.0, 2.6))
+    figure, axis = figures.pyplot().subplots(figsize=(7.0, 2.6))
     # A bucket with nothing in it (words the references never use: no reference words) is in the
     # table, not the plot: its F-measure is 0 by construction and says nothing.
     kept = [k for k in range(len(buckets.labels)) if not buckets.sizes or buckets.sizes[k] > 0]
@@ -276,7 +241,7 @@ def _buckets_svg(buckets: Buckets, colours: dict[str, str], figure_id: str = "b"
     axis.set_ylabel(buckets.quantity)
     # Fixed margins, no legend: the table below names each line by its colour.
     figure.subplots_adjust(left=0.1, right=0.98, top=0.96, bottom=0.12)
-    return _svg(figure)
+    return figures.svg(figure)
 
 
 def _runs(
@@ -468,7 +433,7 @@ def _human_view(
     )
     negated = tuple(c.name for c in configs if not c.higher_is_better)
     notes = tuple(unscored_notes(human, unscored or {}))
-    return HumanView(result, _svg(regression_figure(result, higher)), source, negated, notes)
+    return HumanView(result, figures.svg(regression_figure(result, higher)), source, negated, notes)
 
 
 def build(
@@ -499,16 +464,16 @@ def build(
     ``names``). ``progress`` is told ``(steps done, steps)`` after each step; ``keep``, every
     metric's statistics by its name once computed (to log them)."""
     configs = [m.config for m in metrics] + [g.config for g in given]
-    tell = _step_counter(len(configs) + 2 + (len(names) > 1) + (human is not None), progress)
+    tell = steps.step_counter(len(configs) + 2 + (len(names) > 1) + (human is not None), progress)
     per_metric, others = _statistics(metrics, given, names, systems, refs, keep)
-    rankings = [_ranked(stats, names, n, seed, tell) for stats in per_metric.values()]
+    rankings = [steps.ranked(stats, names, n, seed, tell) for stats in per_metric.values()]
     first = next(iter(per_metric))
     sentences = [s.for_sentences() for s in per_metric[first]]  # as `score -sl`: Stats.for_sentences
     bleu = _analysis_bleu(metrics)
     views = _system_views(names, systems, refs, sentences, per_metric.get("BLEU"), first, others)
     tell()
     order = [system.name for system in rankings[0].ranking]
-    colours = _colours(order)
+    colours = figures.colours(order)
     analyses = _analyses(bleu, per_metric, [sentences, *others], names, systems, refs, colours)
     tell()
     pair_view = None
@@ -525,7 +490,7 @@ def build(
         tell()
     short = dict(zip(names, short_names(names), strict=True))
     by_name = None if human is None else dict(zip(names, human, strict=True))
-    summary = overview(rankings, short, by_name, human_source, _svg, _pyplot())
+    summary = overview(rankings, short, by_name, human_source, figures.svg, figures.pyplot())
     views, pair_view = _with_human_segments(views, pair_view, names, human_segments)
     return Report(
         title, command, tuple(rankings), views, bands=BANDS, analyses=analyses, colours=colours,
@@ -565,15 +530,6 @@ def _with_human_segments(
     return views, pair
 
 
-def _ranked(
-    stats: list[Stats[Any, Any]], names: Sequence[str], n: int, seed: int, tell: Callable[[], None]
-) -> AllPairsResult:
-    """One metric's ranking with clusters (then one more step told done)."""
-    ranking = all_pairs(stats, names, "bs", n, seed)
-    tell()
-    return ranking
-
-
 def _statistics(
     metrics: Sequence[Metric[Any]],
     given: Sequence[GivenScores],
@@ -595,17 +551,6 @@ def _statistics(
     if keep is not None:
         keep(per_metric)
     return per_metric, others
-
-
-def _step_counter(steps: int, progress: Callable[[int, int], None] | None) -> Callable[[], None]:
-    """A function that tells ``progress`` one more step of ``steps`` is done, each time it is called."""
-    done = iter(range(1, steps + 1))
-
-    def tell() -> None:
-        if progress is not None:
-            progress(next(done), steps)
-
-    return tell
 
 
 BANDS = tuple((f"< {bound:g}" if bound != float("inf") else "> 60", text) for bound, text in BLEU_BANDS)
@@ -641,7 +586,7 @@ def render(report: Report) -> str:
     try:
         jinja2: Any = importlib.import_module("jinja2")
     except ImportError:
-        raise MissingExtraError(_EXTRA) from None
+        raise MissingExtraError(figures.EXTRA) from None
     environment = jinja2.Environment(
         loader=jinja2.PackageLoader("understudy.report", "templates"),
         autoescape=True,

@@ -51,11 +51,11 @@ class HistoryView:
 def history_view(lines: Mapping[str, Sequence[HistoryPoint]], n: int) -> HistoryView:
     """The history section of ``lines`` (from :meth:`Ledger.history`, by line name)."""
     from understudy.ledger.plot import history_figure
-    from understudy.report import _pyplot, _svg
+    from understudy.report import figures
 
-    _pyplot()  # the report's plot settings (text as SVG text, a fixed salt)
+    figures.pyplot()  # the report's plot settings (text as SVG text, a fixed salt)
     rows = tuple((line, point) for line, points in lines.items() for point in points)
-    return HistoryView(_svg(history_figure(lines)), rows, n)
+    return HistoryView(figures.svg(history_figure(lines)), rows, n)
 
 
 def kept_statistics(
@@ -115,15 +115,15 @@ def build_from_stats(
 ) -> Any:
     """The :class:`~understudy.report.Report` of kept statistics (``per_metric[metric][k]`` of
     system ``names[k]``): rankings, intervals, clusters and p-values, without the text."""
-    from understudy.report import BANDS, Report, _colours, _pyplot, _ranked, _step_counter, _svg
+    from understudy.report import BANDS, Report, figures, steps
     from understudy.report.names import short_names
     from understudy.report.overview import overview
 
-    tell = _step_counter(len(per_metric), progress)
-    rankings = [_ranked(list(stats), names, n, seed, tell) for stats in per_metric.values()]
+    tell = steps.step_counter(len(per_metric), progress)
+    rankings = [steps.ranked(list(stats), names, n, seed, tell) for stats in per_metric.values()]
     short = dict(zip(names, short_names(names), strict=True))
-    summary = overview(rankings, short, None, "", _svg, _pyplot())
-    colours = _colours([system.name for system in rankings[0].ranking])
+    summary = overview(rankings, short, None, "", figures.svg, figures.pyplot())
+    colours = figures.colours([system.name for system in rankings[0].ranking])
     return Report(
         title, command, tuple(rankings), (), bands=BANDS, colours=colours, overview=summary, short=short,
         without_text=NEEDS_TEXT,
