@@ -79,6 +79,9 @@ def test_awkward_text_is_kept_exactly_and_invalid_text_refused(new_ledger: NewLe
             assert kept.tags == tuple(sorted({text, "t"}))
         assert [r.id for r in ledger.records(system=AWKWARD[1])] == [ids[1]]
         assert [r.id for r in ledger.records(tag=AWKWARD[2])] == [ids[2]]
+        # A record found by one tag comes with all of its tags.
+        assert [r.tags for r in ledger.records(tag=AWKWARD[2])] == [tuple(sorted({AWKWARD[2], "t"}))]
+        assert [r.tags for r in ledger.records(tag="t")] == [tuple(sorted({t, "t"})) for t in AWKWARD]
         assert len(ledger.records()) == len(AWKWARD)  # the injection attempt was a name, nothing more
         with pytest.raises(InputTypeError, match="system is not valid Unicode"):
             ledger.append(stats, "bad \ud800", "toy")
