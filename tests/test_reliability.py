@@ -377,10 +377,10 @@ def test_15_20_names_are_plain_text_isolated_and_distinctly_coloured(tmp_path: P
     # Before: the right-to-left override in a name swapped the (A)/(B) labels of the diff heading.
     # Shown by its short name (".txt", which all share, cut away), the full path in the tooltip.
     assert re.search(r'<bdi title="[^"]*">\u202ec\$\\frac\{1\}\{0\}\$</bdi> \([AB]\)', page)
-    from understudy.report import _colours
+    from understudy.report.figures import colours
 
-    many = _colours([f"s{k}" for k in range(45)])
-    assert len(set(many.values())) == 45 and len(set(_colours(["a", "b"]).values())) == 2
+    many = colours([f"s{k}" for k in range(45)])
+    assert len(set(many.values())) == 45 and len(set(colours(["a", "b"]).values())) == 2
 
 
 def test_19_width_is_bounded_with_one_line(capsys: pytest.CaptureFixture[str]) -> None:
