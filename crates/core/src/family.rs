@@ -3,9 +3,10 @@
 //! [`PairTable`], and names no metric.
 //!
 //! A family is its cached references ([`ReferenceStore`]), the rows of hypotheses against
-//! them, rows against references used once, and an all-pairs table. chrF and TER take the
-//! default [`Family::sentence_stats`] (cache the references, then score); BLEU keeps its
-//! faster path (references counted straight into the matching tables).
+//! them, rows against references used once, and an all-pairs table. chrF takes the default
+//! [`Family::sentence_stats`] (cache the references, then score); the families written as a
+//! [`crate::per_reference::RowMetric`] (TER, WER, GLEU) score each segment's sentences in one
+//! task, and BLEU keeps its faster path (references counted straight into the matching tables).
 
 use crate::error::CoreError;
 use crate::parallel::Exec;
@@ -89,7 +90,7 @@ pub trait Family: ReferenceStore + Send + Sync + Sized {
         exec: Exec,
     ) -> Result<(Vec<i64>, Vec<usize>), CoreError> {
         let mut refs = Self::empty(config);
-        refs.extend_once(streams, exec)?;
+        refs.extend(streams, exec)?;
         if hyps.len() != refs.len() {
             return Err(CoreError::hyps_vs_refs(hyps.len(), refs.len()));
         }

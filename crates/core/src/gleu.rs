@@ -9,6 +9,9 @@
 //! `[0, 0]`. Ratios are compared by cross-multiplication, which orders them as NLTK's float
 //! divisions do (two different ratios of integers below 2^26 never round to one float).
 //!
+//! Two sentences of at most 64 words each are matched by bit operations on their words'
+//! positions ([`Bits`]); a longer one by an n-gram trie, which a cached reference keeps.
+//!
 //! Text is tokenized as BLEU tokenizes it ([`BleuConfig::preprocess_into`]); with the `none`
 //! tokenizer, a sentence is NLTK's tokens joined by spaces.
 
@@ -86,8 +89,8 @@ impl GleuConfig {
     }
 }
 
-/// A sentence's tokens: its tokenized text and each token's place and hash; a reference also
-/// has its n-gram trie, built once and walked by every hypothesis scored against it.
+/// A sentence's tokens: its tokenized text and each token's place and hash; a reference too
+/// long for [`Bits`] also has its n-gram trie, built once and walked by every hypothesis.
 pub struct Prepared {
     text: Box<str>,
     words: Box<[Word]>,
@@ -110,42 +113,60 @@ impl Prepared {
     fn new(config: GleuConfig, line: &str) -> Prepared {
         TOKENIZER.with_borrow_mut(|scratch| {
             let tokenized = config.bleu().preprocess_into(line, scratch);
-            let mut text = String::with_capacity(tokenized.len());
-            // Tokens are separated by single spaces: one more than the spaces, at most.
-            let mut words =
-                Vec::with_capacity(tokenized.bytes().filter(|&b| b == b' ').count() + 1);
-            for w in tokens(tokenized) {
-                if !text.is_empty() {
-                    text.push(' ');
-                }
-                let start = text.len();
-                text.push_str(w);
-                let hash = FxBuildHasher.hash_one(w);
-                words.push(Word {
-                    start,
-                    end: text.len(),
-                    hash,
-                });
-            }
+            let mut words = Vec::new();
+            split_words(tokenized, &mut words);
             Prepared {
-                text: text.into_boxed_str(),
+                text: tokenized.into(),
                 words: words.into_boxed_slice(),
                 trie: None,
             }
         })
     }
 
-    /// A reference: its tokens and its trie.
+    fn view(&self) -> View<'_> {
+        View {
+            text: &self.text,
+            words: &self.words,
+        }
+    }
+
+    /// A reference: its tokens, and its trie if it is too long for [`Bits`].
     fn reference(config: GleuConfig, line: &str) -> Prepared {
         let mut prepared = Prepared::new(config, line);
+        if prepared.words.len() <= BITS {
+            return prepared;
+        }
         let mut trie = Trie::default();
-        trie.fill(config, &prepared);
+        trie.fill(config, prepared.view());
         trie.ids = Vec::new(); // a buffer: kept by a thread's trie, not by every reference's
         prepared.trie = Some(Box::new(trie));
         prepared
     }
+}
 
-    fn word(&self, k: usize) -> &str {
+/// The words of a tokenized line (tokens separated by ASCII spaces) with their hashes.
+fn split_words(tokenized: &str, words: &mut Vec<Word>) {
+    words.clear();
+    let base = tokenized.as_ptr() as usize;
+    words.extend(tokens(tokenized).map(|w| {
+        let start = w.as_ptr() as usize - base;
+        Word {
+            start,
+            end: start + w.len(),
+            hash: FxBuildHasher.hash_one(w),
+        }
+    }));
+}
+
+/// A sentence's words in its text: a [`Prepared`] one, or one in a thread's buffers.
+#[derive(Clone, Copy)]
+struct View<'a> {
+    text: &'a str,
+    words: &'a [Word],
+}
+
+impl<'a> View<'a> {
+    fn word(&self, k: usize) -> &'a str {
         let w = &self.words[k];
         &self.text[w.start..w.end]
     }
@@ -167,7 +188,7 @@ pub struct Trie {
 
 impl Trie {
     /// This trie made the trie of `sentence`.
-    fn fill(&mut self, config: GleuConfig, sentence: &Prepared) {
+    fn fill(&mut self, config: GleuConfig, sentence: View<'_>) {
         let len = sentence.words.len();
         self.words.reset(len);
         // Each position starts at most max_order n-grams (nodes).
@@ -215,8 +236,8 @@ impl Trie {
     fn overlap(
         &self,
         config: GleuConfig,
-        owner: &Prepared,
-        other: &Prepared,
+        owner: View<'_>,
+        other: View<'_>,
         walk: &mut Walk,
     ) -> usize {
         walk.ids.clear();
@@ -266,20 +287,166 @@ pub struct Walk {
     touched: Vec<u32>,
 }
 
+/// The longest sentence [`Bits`] takes: a word's positions are the bits of a `u64`.
+const BITS: usize = 64;
+
+/// The n-gram overlap of two sentences of at most [`BITS`] words, with no table of n-grams:
+/// each word's positions as bits, in the reference and in the hypothesis. The n-gram starting
+/// at hypothesis position `i` occurs in the reference at the positions the AND of its words'
+/// reference bits, each shifted back by its offset, holds; the same AND over the hypothesis's
+/// bits gives its earlier occurrences there, so it matches while they number fewer than the
+/// reference's (the clipped count).
+#[derive(Default)]
+struct Bits {
+    /// The reference's distinct words (by hash, checked against the text) to their ids.
+    words: SmallMap,
+    /// Each word id's first position in the reference.
+    first: Vec<u32>,
+    /// Each word id's positions in the reference, and in the hypothesis.
+    in_ref: Vec<u64>,
+    in_hyp: Vec<u64>,
+    /// The hypothesis's word ids (ROOT: a word the reference lacks).
+    ids: Vec<u32>,
+}
+
+impl Bits {
+    fn overlap(&mut self, config: GleuConfig, reference: View<'_>, hyp: View<'_>) -> usize {
+        debug_assert!(reference.words.len() <= BITS && hyp.words.len() <= BITS);
+        self.read_reference(reference);
+        self.read_hypothesis(reference, hyp);
+        let mut found = 0;
+        for (i, &id) in self.ids.iter().enumerate() {
+            if id == ROOT {
+                continue;
+            }
+            let before = (1u64 << i) - 1;
+            let (mut in_ref, mut in_hyp) = (self.in_ref[id as usize], self.in_hyp[id as usize]);
+            for (k, &next) in self.ids[i..].iter().enumerate().take(config.max_order) {
+                if k > 0 {
+                    if next == ROOT {
+                        break;
+                    }
+                    in_ref &= self.in_ref[next as usize] >> k;
+                    if in_ref == 0 {
+                        break;
+                    }
+                    in_hyp &= self.in_hyp[next as usize] >> k;
+                }
+                if k + 1 >= config.min_order && (in_hyp & before).count_ones() < in_ref.count_ones()
+                {
+                    found += 1;
+                }
+            }
+        }
+        found
+    }
+
+    fn read_reference(&mut self, reference: View<'_>) {
+        self.words.reset(reference.words.len());
+        self.first.clear();
+        self.in_ref.clear();
+        for (k, w) in reference.words.iter().enumerate() {
+            let (first, text) = (&self.first, reference.word(k));
+            let next = first.len() as u32;
+            let id = self.words.find_or_insert(
+                w.hash,
+                |id| reference.word(first[id as usize] as usize) == text,
+                || next,
+            );
+            if id == next {
+                self.first.push(k as u32);
+                self.in_ref.push(0);
+            }
+            self.in_ref[id as usize] |= 1 << k;
+        }
+    }
+
+    fn read_hypothesis(&mut self, reference: View<'_>, hyp: View<'_>) {
+        self.in_hyp.clear();
+        self.in_hyp.resize(self.first.len(), 0);
+        self.ids.clear();
+        for (k, w) in hyp.words.iter().enumerate() {
+            let (first, text) = (&self.first, hyp.word(k));
+            let id = self.words.find(w.hash, |id| {
+                reference.word(first[id as usize] as usize) == text
+            });
+            if let Some(id) = id {
+                self.in_hyp[id as usize] |= 1 << k;
+            }
+            self.ids.push(id.unwrap_or(ROOT));
+        }
+    }
+}
+
 /// Per-thread tables, reused from segment to segment.
 #[derive(Default)]
 pub struct GleuScratch {
     walk: Walk,
-    /// The trie of a reference prepared without one (as a hypothesis).
+    /// The trie of a long reference that has none (one scored once).
     spare: Trie,
+    bits: Bits,
+    tokenizer: Scratch,
+    /// A hypothesis scored once: its tokenized text and its words; and its reference's words.
+    hyp_text: String,
+    hyp_words: Vec<Word>,
+    ref_words: Vec<Word>,
+}
+
+impl GleuScratch {
+    /// The clipped overlap of `hyp`'s n-grams with `reference`'s (its trie if it has one).
+    fn overlap(
+        &mut self,
+        config: GleuConfig,
+        reference: View<'_>,
+        trie: Option<&Trie>,
+        hyp: View<'_>,
+    ) -> usize {
+        if reference.words.len() <= BITS && hyp.words.len() <= BITS {
+            return self.bits.overlap(config, reference, hyp);
+        }
+        let trie = trie.unwrap_or_else(|| {
+            self.spare.fill(config, reference);
+            &self.spare
+        });
+        trie.overlap(config, reference, hyp, &mut self.walk)
+    }
 }
 
 fn edge(parent: u32, word: u32) -> u64 {
     (u64::from(parent) << 32) | u64::from(word)
 }
 
+/// The best reference of a segment so far: the highest ratio of matches to the larger
+/// n-gram total, the first among equals; references where neither sentence has an n-gram
+/// are not offered (see the module's documentation).
+#[derive(Default)]
+struct Best(Option<(usize, usize)>);
+
+impl Best {
+    /// The larger n-gram total of a hypothesis and a reference of these lengths.
+    fn total(config: GleuConfig, hyp_len: usize, ref_len: usize) -> usize {
+        config.ngrams(hyp_len).max(config.ngrams(ref_len))
+    }
+
+    fn offer(&mut self, found: usize, total: usize) {
+        // found / total > best_found / best_total, exactly.
+        if self.0.is_none_or(|(bf, bt)| found * bt > bf * total) {
+            self.0 = Some((found, total));
+        }
+    }
+
+    fn write(self, segment: usize, refs: usize, out: &mut [i64]) -> Result<(), CoreError> {
+        if refs == 0 {
+            return Err(CoreError::NoReference { segment });
+        }
+        let (found, total) = self.0.unwrap_or((0, 0));
+        out.copy_from_slice(&[found as i64, total as i64]);
+        Ok(())
+    }
+}
+
 /// The row of `hyp` against the best of `refs` (see the module's documentation).
-pub fn segment_row(
+fn segment_row(
     config: GleuConfig,
     hyp: &Prepared,
     refs: &[Prepared],
@@ -287,32 +454,57 @@ pub fn segment_row(
     segment: usize,
     out: &mut [i64],
 ) -> Result<(), CoreError> {
-    if refs.is_empty() {
-        return Err(CoreError::NoReference { segment });
-    }
-    let hyp_total = config.ngrams(hyp.words.len());
-    let mut best: Option<(usize, usize)> = None;
+    let mut best = Best::default();
     for reference in refs {
-        let total = hyp_total.max(config.ngrams(reference.words.len()));
-        if total == 0 {
-            continue;
-        }
-        let trie = match &reference.trie {
-            Some(trie) => trie,
-            None => {
-                scratch.spare.fill(config, reference);
-                &scratch.spare
-            }
-        };
-        let found = trie.overlap(config, reference, hyp, &mut scratch.walk);
-        // found / total > best_found / best_total, exactly.
-        if best.is_none_or(|(bf, bt)| found * bt > bf * total) {
-            best = Some((found, total));
+        let total = Best::total(config, hyp.words.len(), reference.words.len());
+        if total > 0 {
+            let trie = reference.trie.as_deref();
+            best.offer(
+                scratch.overlap(config, reference.view(), trie, hyp.view()),
+                total,
+            );
         }
     }
-    let (found, total) = best.unwrap_or((0, 0));
-    out.copy_from_slice(&[found as i64, total as i64]);
-    Ok(())
+    best.write(segment, refs.len(), out)
+}
+
+/// [`segment_row`] of sentences scored once: tokenized into the thread's buffers, no trie
+/// built for a reference the bits take.
+fn segment_row_once(
+    config: GleuConfig,
+    hyp: &str,
+    refs: &[&str],
+    scratch: &mut GleuScratch,
+    segment: usize,
+    out: &mut [i64],
+) -> Result<(), CoreError> {
+    let mut hyp_text = std::mem::take(&mut scratch.hyp_text);
+    let mut hyp_words = std::mem::take(&mut scratch.hyp_words);
+    let mut ref_words = std::mem::take(&mut scratch.ref_words);
+    config.bleu().preprocess_into(hyp, &mut scratch.tokenizer);
+    std::mem::swap(&mut hyp_text, &mut scratch.tokenizer.out);
+    split_words(&hyp_text, &mut hyp_words);
+    let hyp = View {
+        text: &hyp_text,
+        words: &hyp_words,
+    };
+    let mut best = Best::default();
+    for line in refs {
+        config.bleu().preprocess_into(line, &mut scratch.tokenizer);
+        let text = std::mem::take(&mut scratch.tokenizer.out);
+        split_words(&text, &mut ref_words);
+        let total = Best::total(config, hyp_words.len(), ref_words.len());
+        if total > 0 {
+            let reference = View {
+                text: &text,
+                words: &ref_words,
+            };
+            best.offer(scratch.overlap(config, reference, None, hyp), total);
+        }
+        scratch.tokenizer.out = text;
+    }
+    (scratch.hyp_text, scratch.hyp_words, scratch.ref_words) = (hyp_text, hyp_words, ref_words);
+    best.write(segment, refs.len(), out)
 }
 
 /// GLEU as a [`RowMetric`]: [`PerReference`] does the rest.
@@ -335,9 +527,15 @@ impl RowMetric for Gleu {
         Prepared::reference(config, text)
     }
 
-    fn prepare_ref_once(config: GleuConfig, text: &str) -> Prepared {
-        // Scored once: the trie is built in the thread's reusable tables instead.
-        Prepared::new(config, text)
+    fn row_once(
+        config: GleuConfig,
+        scratch: &mut GleuScratch,
+        segment: usize,
+        hyp: &str,
+        refs: &[&str],
+        out: &mut [i64],
+    ) -> Result<(), CoreError> {
+        segment_row_once(config, hyp, refs, scratch, segment, out)
     }
 
     fn row(
@@ -365,23 +563,66 @@ pub type GleuPairwise = PerReferencePairs<Gleu>;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::Rng;
 
+    /// The row of `hyp` against `refs`, cached (long references with their tries) and once
+    /// (in the thread's buffers), which must agree.
     fn row(config: GleuConfig, hyp: &str, refs: &[&str]) -> [i64; 2] {
-        let hyp = Prepared::new(config, hyp);
         let mut rows = [[0; 2]; 2];
-        // References with their tries, and prepared as hypotheses (the trie built per row).
-        for (out, with_trie) in rows.iter_mut().zip([true, false]) {
-            let prepare = if with_trie {
-                Prepared::reference
-            } else {
-                Prepared::new
-            };
-            let refs: Vec<Prepared> = refs.iter().map(|r| prepare(config, r)).collect();
-            let mut scratch = GleuScratch::default();
-            segment_row(config, &hyp, &refs, &mut scratch, 0, out).unwrap();
-        }
-        assert_eq!(rows[0], rows[1]);
+        let mut scratch = GleuScratch::default();
+        let prepared: Vec<Prepared> = refs
+            .iter()
+            .map(|r| Prepared::reference(config, r))
+            .collect();
+        let hyp_prepared = Prepared::new(config, hyp);
+        segment_row(
+            config,
+            &hyp_prepared,
+            &prepared,
+            &mut scratch,
+            0,
+            &mut rows[0],
+        )
+        .unwrap();
+        segment_row_once(config, hyp, refs, &mut scratch, 0, &mut rows[1]).unwrap();
+        assert_eq!(rows[0], rows[1], "{hyp:?} against {refs:?}");
         rows[0]
+    }
+
+    /// The overlap by bits and by a trie, on the same two sentences.
+    fn both_overlaps(config: GleuConfig, hyp: &Prepared, reference: &Prepared) -> [usize; 2] {
+        let mut trie = Trie::default();
+        trie.fill(config, reference.view());
+        let by_trie = trie.overlap(config, reference.view(), hyp.view(), &mut Walk::default());
+        let by_bits = Bits::default().overlap(config, reference.view(), hyp.view());
+        [by_bits, by_trie]
+    }
+
+    #[test]
+    fn bits_and_trie_count_the_same_overlap() {
+        let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+        for _ in 0..3000 {
+            let min_order = 1 + rng.below(3);
+            let c = config(min_order, min_order + rng.below(6));
+            let (hyp, reference) = (rng.line(BITS), rng.line(BITS));
+            let hyp = Prepared::new(c, &hyp);
+            let reference = Prepared::new(c, &reference);
+            let [bits, trie] = both_overlaps(c, &hyp, &reference);
+            assert_eq!(bits, trie, "{:?} against {:?}", hyp.text, reference.text);
+        }
+        // 64 words on both sides: every bit of the word sets is used.
+        let full = vec!["x"; BITS].join(" ");
+        let x = Prepared::new(config(1, 4), &full);
+        assert_eq!(both_overlaps(config(1, 4), &x, &x), [4 * BITS - 6; 2]);
+    }
+
+    #[test]
+    fn long_sentences_are_counted_by_the_trie_alike() {
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        for _ in 0..300 {
+            let (hyp, reference) = (rng.line(2 * BITS), rng.line(2 * BITS));
+            row(config(1, 4), &hyp, &[&reference, "the cat"]);
+        }
     }
 
     fn config(min_order: usize, max_order: usize) -> GleuConfig {

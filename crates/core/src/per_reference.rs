@@ -40,13 +40,6 @@ pub trait RowMetric: Send + Sync + Sized + 'static {
         Self::prepare_hyp(config, text)
     }
 
-    /// A reference scored against one hypothesis only (sentence statistics): as
-    /// [`RowMetric::prepare_ref`] unless what a reference keeps for many hypotheses (GLEU's
-    /// trie) costs more to build than to do without.
-    fn prepare_ref_once(config: Self::Config, text: &str) -> Self::Prepared {
-        Self::prepare_ref(config, text)
-    }
-
     /// The row of `hyp` against `refs` (one or more) into `out` (`row_width` columns);
     /// `segment` is the segment's number, for errors.
     fn row(
@@ -57,6 +50,23 @@ pub trait RowMetric: Send + Sync + Sized + 'static {
         refs: &[Self::Prepared],
         out: &mut [i64],
     ) -> Result<(), CoreError>;
+
+    /// The row of `hyp` against references scored against it only (sentence statistics):
+    /// by default both prepared and [`RowMetric::row`]; a family overrides it where what a
+    /// prepared reference keeps for many hypotheses (GLEU's trie) costs more to build than
+    /// to do without.
+    fn row_once(
+        config: Self::Config,
+        scratch: &mut Self::Scratch,
+        segment: usize,
+        hyp: &str,
+        refs: &[&str],
+        out: &mut [i64],
+    ) -> Result<(), CoreError> {
+        let hyp = Self::prepare_hyp(config, hyp);
+        let refs: Vec<Self::Prepared> = refs.iter().map(|r| Self::prepare_ref(config, r)).collect();
+        Self::row(config, scratch, segment, &hyp, &refs, out)
+    }
 
     /// Each line's tokens as the family sees them, joined by single spaces (`None`: the family
     /// does not tokenize); see [`Family::tokenize`].
@@ -71,35 +81,16 @@ pub struct PerReference<M: RowMetric> {
     refs: RefSet<M::Prepared>,
 }
 
-impl<M: RowMetric> PerReference<M> {
-    fn extend_with<'a, S: AsRef<[Option<&'a str>]> + Sync>(
-        &mut self,
-        streams: &[S],
-        exec: Exec,
-        prepare: fn(M::Config, &str) -> M::Prepared,
-    ) -> Result<(), CoreError> {
-        let config = self.config;
-        self.refs.extend(streams, M::MAX_REFS, |lines| {
-            parallel::map(exec, lines, || (), |_, line| prepare(config, line))
-        })
-    }
-}
-
 impl<M: RowMetric> ReferenceStore for PerReference<M> {
     fn extend<'a, S: AsRef<[Option<&'a str>]> + Sync>(
         &mut self,
         streams: &[S],
         exec: Exec,
     ) -> Result<(), CoreError> {
-        self.extend_with(streams, exec, M::prepare_ref)
-    }
-
-    fn extend_once<'a, S: AsRef<[Option<&'a str>]> + Sync>(
-        &mut self,
-        streams: &[S],
-        exec: Exec,
-    ) -> Result<(), CoreError> {
-        self.extend_with(streams, exec, M::prepare_ref_once)
+        let config = self.config;
+        self.refs.extend(streams, M::MAX_REFS, |lines| {
+            parallel::map(exec, lines, || (), |_, line| M::prepare_ref(config, line))
+        })
     }
 
     fn len(&self) -> usize {
@@ -160,6 +151,28 @@ impl<M: RowMetric> Family for PerReference<M> {
                 Ok(())
             },
         )
+    }
+
+    /// Each segment's hypothesis and references in one task ([`RowMetric::row_once`]):
+    /// nothing is kept, so nothing is prepared that one row does not need.
+    fn sentence_stats<'a, S: AsRef<[Option<&'a str>]> + Sync>(
+        config: M::Config,
+        hyps: &[&str],
+        streams: &[S],
+        exec: Exec,
+    ) -> Result<(Vec<i64>, Vec<usize>), CoreError> {
+        // The references as they are, checked as a store checks them.
+        let mut lines: RefSet<&str> = RefSet::default();
+        lines.extend(streams, M::MAX_REFS, <[&str]>::to_vec)?;
+        if hyps.len() != lines.len() {
+            return Err(CoreError::hyps_vs_refs(hyps.len(), lines.len()));
+        }
+        let width = M::row_width(config);
+        let mut rows = vec![0i64; hyps.len() * width];
+        each_block::<M>(exec, 0, &mut rows, width, |scratch, i, row| {
+            M::row_once(config, scratch, i, hyps[i], lines.segment(i), row)
+        })?;
+        Ok((rows, lines.refs_per_segment()))
     }
 
     fn tokenize(config: M::Config, lines: &[&str]) -> Option<Vec<String>> {
@@ -342,6 +355,25 @@ mod tests {
             .unwrap();
         // Segment-major, then system: "the cat" vs "the cat sat" (lowercased), and so on.
         assert_eq!(out, [2, 2, 3, 3, 3, 3, 3, 3, 3, 1, 1, 2]);
+    }
+
+    #[test]
+    fn sentence_rows_are_the_rows_against_cached_references() {
+        let streams = vec![
+            vec![Some("The cat sat"), Some("a dog"), None],
+            vec![None, Some("A DOG ran"), Some("x y")],
+        ];
+        let hyps = ["the cat", "a dog ran", "y"];
+        let mut store = Store::empty(true);
+        store.extend(&streams, Exec::Serial).unwrap();
+        let mut cached = vec![0i64; 3 * 3];
+        store
+            .stats_many_into(0, &[&hyps], &mut cached, Exec::Serial)
+            .unwrap();
+        let once = Store::sentence_stats(true, &hyps, &streams, Exec::Serial).unwrap();
+        assert_eq!(once, (cached, vec![1, 2, 1]));
+        let short = Store::sentence_stats(true, &hyps[..2], &streams, Exec::Serial);
+        assert_eq!(short, Err(CoreError::hyps_vs_refs(2, 3)));
     }
 
     #[test]

@@ -34,16 +34,6 @@ pub trait ReferenceStore {
         exec: Exec,
     ) -> Result<(), CoreError>;
 
-    /// [`ReferenceStore::extend`] for references each scored against one hypothesis only
-    /// (sentence statistics), where a store may prepare them more cheaply.
-    fn extend_once<'a, S: AsRef<[Option<&'a str>]> + Sync>(
-        &mut self,
-        streams: &[S],
-        exec: Exec,
-    ) -> Result<(), CoreError> {
-        self.extend(streams, exec)
-    }
-
     /// Number of segments.
     fn len(&self) -> usize;
 

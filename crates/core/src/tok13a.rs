@@ -8,7 +8,7 @@
 //! as a character scan and only ever inserts spaces between characters. The unit tests
 //! compare both on random strings; the Python tests compare both with sacrebleu.
 
-use memchr::{memchr, memchr2, memchr2_iter, memchr_iter};
+use memchr::{memchr, memchr2, memchr2_iter, memchr3, memchr_iter};
 
 use crate::text;
 use crate::tokenize::mteval_replacements;
@@ -74,31 +74,28 @@ fn pad_punctuation(s: &str, dst: &mut Vec<u8>) {
             break;
         }
         let b = src[i];
-        match CLASS[b as usize] {
-            Class::Plain => unreachable!("skipped above"),
-            Class::Punct => {
-                dst.extend_from_slice(&src[run..i]);
-                dst.extend_from_slice(&[b' ', b, b' ']);
-                i += 1;
-                run = i;
-            }
-            Class::Space => {
+        // Tests in order of frequency, not a `match` (a jump table that mispredicts).
+        let class = CLASS[b as usize];
+        if class == Class::Punct {
+            dst.extend_from_slice(&src[run..i]);
+            dst.extend_from_slice(&[b' ', b, b' ']);
+            i += 1;
+            run = i;
+        } else if class == Class::Space {
+            dst.extend_from_slice(&src[run..i]);
+            dst.push(b' ');
+            i += 1;
+            run = i;
+        } else {
+            // A lead byte that may start a whitespace character: a character boundary.
+            let c = s[i..].chars().next().expect("a character starts here");
+            if text::is_space(c) {
                 dst.extend_from_slice(&src[run..i]);
                 dst.push(b' ');
-                i += 1;
+                i += c.len_utf8();
                 run = i;
-            }
-            Class::MaybeSpace => {
-                // A lead byte, so `i` is a character boundary.
-                let c = s[i..].chars().next().expect("a character starts here");
-                if text::is_space(c) {
-                    dst.extend_from_slice(&src[run..i]);
-                    dst.push(b' ');
-                    i += c.len_utf8();
-                    run = i;
-                } else {
-                    i += 1;
-                }
+            } else {
+                i += 1;
             }
         }
     }
@@ -153,8 +150,8 @@ fn split_digit_dash(src: &[u8], dst: &mut Vec<u8>) {
 /// mteval-v13a's replacements, applied only to the rare lines that contain one of
 /// their trigger characters.
 fn replacements(line: &str) -> Option<String> {
-    line.bytes()
-        .any(|b| matches!(b, b'<' | b'\n' | b'&'))
+    memchr3(b'<', b'\n', b'&', line.as_bytes())
+        .is_some()
         .then(|| mteval_replacements(line))
 }
 
