@@ -114,6 +114,56 @@ fn find_space(bytes: &[u8], from: usize, space: bool) -> usize {
     i
 }
 
+/// One bit per byte of `block` that is an ASCII space: eight bytes at a time, their
+/// [`space_bytes`] gathered into one byte by a multiplication (each flag, at bit `8j`, lands on
+/// bit `56 + j` and no two products carry into each other).
+#[inline]
+fn space_mask(block: &[u8; 64]) -> u64 {
+    const GATHER: u64 = 0x0102_0408_1020_4080;
+    let mut mask = 0u64;
+    for (k, chunk) in block.chunks_exact(8).enumerate() {
+        let flags = space_bytes(u64::from_le_bytes(chunk.try_into().expect("eight bytes"))) >> 7;
+        mask |= (flags.wrapping_mul(GATHER) >> 56) << (8 * k);
+    }
+    mask
+}
+
+/// `f(start, end)` for each space-separated token `text[start..end]`, in order: what
+/// [`tokens`] yields, found 64 bytes at a time (word starts and ends are the bits where the
+/// space mask changes), with no branch per byte.
+pub fn token_spans(text: &str, mut f: impl FnMut(usize, usize)) {
+    let bytes = text.as_bytes();
+    // Whether the byte before the block is a space (before the text: as if it were).
+    let (mut space_before, mut open) = (1u64, 0usize);
+    for base in (0..bytes.len()).step_by(64) {
+        let mask = match bytes.get(base..base + 64) {
+            Some(block) => space_mask(block.try_into().expect("64 bytes")),
+            None => {
+                // The last block, padded with spaces (which end its last token).
+                let mut padded = [b' '; 64];
+                padded[..bytes.len() - base].copy_from_slice(&bytes[base..]);
+                space_mask(&padded)
+            }
+        };
+        let previous = (mask << 1) | space_before;
+        let (mut starts, mut ends) = (!mask & previous, mask & !previous);
+        space_before = mask >> 63;
+        while starts | ends != 0 {
+            // Starts and ends alternate: take whichever comes first.
+            if ends == 0 || (starts != 0 && starts.trailing_zeros() < ends.trailing_zeros()) {
+                open = base + starts.trailing_zeros() as usize;
+                starts &= starts - 1;
+            } else {
+                f(open, base + ends.trailing_zeros() as usize);
+                ends &= ends - 1;
+            }
+        }
+    }
+    if space_before == 0 {
+        f(open, bytes.len());
+    }
+}
+
 impl<'a> Iterator for Tokens<'a> {
     type Item = &'a str;
 
@@ -148,13 +198,25 @@ mod tests {
     fn tokens_are_what_splitting_on_spaces_gives() {
         let mut rng = crate::testing::Rng(0x5851_F42D_4C95_7F2D);
         let pieces = [
-            " ", "  ", "a", "bc", "défg", "\u{a0}", "12345678", "\t", "中",
+            " ",
+            "  ",
+            "a",
+            "bc",
+            "défg",
+            "\u{a0}",
+            "12345678",
+            "\t",
+            "中",
+            "a-word-longer-than-one-block-of-sixty-four-bytes-so-it-spans-two-of-them",
         ];
         for _ in 0..5000 {
-            let n = rng.below(40);
+            let n = rng.below(60);
             let line: String = (0..n).map(|_| pieces[rng.below(pieces.len())]).collect();
             let expected: Vec<&str> = line.split(' ').filter(|w| !w.is_empty()).collect();
             assert_eq!(tokens(&line).collect::<Vec<_>>(), expected, "{line:?}");
+            let mut spans = Vec::new();
+            token_spans(&line, |start, end| spans.push(&line[start..end]));
+            assert_eq!(spans, expected, "{line:?}");
         }
     }
 

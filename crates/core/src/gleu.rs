@@ -16,11 +16,8 @@
 //! tokenizer, a sentence is NLTK's tokens joined by spaces.
 
 use std::cell::RefCell;
-use std::hash::BuildHasher;
 
-use rustc_hash::FxBuildHasher;
-
-use crate::config::{tokens, BleuConfig};
+use crate::config::{token_spans, BleuConfig};
 use crate::error::CoreError;
 use crate::per_reference::{PerReference, PerReferencePairs, RowMetric};
 use crate::smallmap::SmallMap;
@@ -147,15 +144,43 @@ impl Prepared {
 /// The words of a tokenized line (tokens separated by ASCII spaces) with their hashes.
 fn split_words(tokenized: &str, words: &mut Vec<Word>) {
     words.clear();
-    let base = tokenized.as_ptr() as usize;
-    words.extend(tokens(tokenized).map(|w| {
-        let start = w.as_ptr() as usize - base;
-        Word {
+    let bytes = tokenized.as_bytes();
+    token_spans(tokenized, |start, end| {
+        words.push(Word {
             start,
-            end: start + w.len(),
-            hash: FxBuildHasher.hash_one(w),
-        }
-    }));
+            end,
+            hash: word_hash(bytes, start, end),
+        });
+    });
+}
+
+/// The hash of the word `text[start..end]`: its bytes eight at a time, multiplied in. The
+/// tables compare the words themselves, so it only has to spread them.
+fn word_hash(text: &[u8], start: usize, end: usize) -> u64 {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    let len = end - start;
+    let fold = |h: u64, chunk: u64| (h ^ chunk).wrapping_mul(K).rotate_left(29);
+    let eight = |at: usize| {
+        let chunk = text.get(at..at + 8)?;
+        Some(u64::from_le_bytes(chunk.try_into().expect("eight bytes")))
+    };
+    let (mut h, mut at) = (len as u64, start);
+    while at + 8 <= end {
+        h = fold(h, eight(at).expect("inside the text"));
+        at += 8;
+    }
+    if at < end {
+        // The last one to seven bytes: read as eight where the text goes on, then masked.
+        let last = match eight(at) {
+            Some(chunk) => chunk,
+            None => text[at..end]
+                .iter()
+                .rev()
+                .fold(0, |v, &b| (v << 8) | u64::from(b)),
+        };
+        h = fold(h, last & (u64::MAX >> (64 - 8 * (end - at))));
+    }
+    h
 }
 
 /// A sentence's words in its text: a [`Prepared`] one, or one in a thread's buffers.
@@ -332,7 +357,11 @@ impl Bits {
                     }
                     in_hyp &= self.in_hyp[next as usize] >> k;
                 }
-                if k + 1 >= config.min_order && (in_hyp & before).count_ones() < in_ref.count_ones()
+                // Most n-grams have no earlier occurrence: no count needed (and `count_ones`
+                // is a sequence of shifts where the CPU's popcnt is not assumed).
+                let earlier = in_hyp & before;
+                if k + 1 >= config.min_order
+                    && (earlier == 0 || earlier.count_ones() < in_ref.count_ones())
                 {
                     found += 1;
                 }

@@ -8,7 +8,7 @@
 //! as a character scan and only ever inserts spaces between characters. The unit tests
 //! compare both on random strings; the Python tests compare both with sacrebleu.
 
-use memchr::{memchr, memchr2, memchr2_iter, memchr3, memchr_iter};
+use memchr::{memchr3, memchr3_iter};
 
 use crate::text;
 use crate::tokenize::mteval_replacements;
@@ -16,8 +16,8 @@ use crate::tokenize::mteval_replacements;
 /// Reusable buffers for tokenizing many lines without allocating per line.
 #[derive(Debug, Default)]
 pub struct Scratch {
-    a: Vec<u8>,
-    b: Vec<u8>,
+    /// The line with its punctuation padded, before the period and dash passes.
+    padded: String,
     /// The last tokenized line: its tokens separated by one or more ASCII spaces.
     pub out: String,
 }
@@ -59,11 +59,13 @@ static CLASS: [Class; 256] = class_table();
 /// `" " + re.sub(PUNCT, r' \1 ', s) + " "`, with every whitespace character written
 /// as one ASCII space (whitespace is neither a digit nor `.`, `,` or `-`, so no later
 /// pass decides differently, and the final split removes it either way).
-fn pad_punctuation(s: &str, dst: &mut Vec<u8>) {
+fn pad_punctuation(s: &str, dst: &mut String) {
     let src = s.as_bytes();
     dst.clear();
     dst.reserve(src.len() + src.len() / 2 + 2);
-    dst.push(b' ');
+    dst.push(' ');
+    // `run..i` is a stretch of characters copied as they are; both are character boundaries
+    // (`i` stops at ASCII bytes and lead bytes only).
     let (mut run, mut i) = (0, 0);
     loop {
         // Most bytes are plain: skip them in a tight loop, copy them in one go.
@@ -77,21 +79,23 @@ fn pad_punctuation(s: &str, dst: &mut Vec<u8>) {
         // Tests in order of frequency, not a `match` (a jump table that mispredicts).
         let class = CLASS[b as usize];
         if class == Class::Punct {
-            dst.extend_from_slice(&src[run..i]);
-            dst.extend_from_slice(&[b' ', b, b' ']);
+            dst.push_str(&s[run..i]);
+            dst.push(' ');
+            dst.push(char::from(b));
+            dst.push(' ');
             i += 1;
             run = i;
         } else if class == Class::Space {
-            dst.extend_from_slice(&src[run..i]);
-            dst.push(b' ');
+            dst.push_str(&s[run..i]);
+            dst.push(' ');
             i += 1;
             run = i;
         } else {
             // A lead byte that may start a whitespace character: a character boundary.
             let c = s[i..].chars().next().expect("a character starts here");
             if text::is_space(c) {
-                dst.extend_from_slice(&src[run..i]);
-                dst.push(b' ');
+                dst.push_str(&s[run..i]);
+                dst.push(' ');
                 i += c.len_utf8();
                 run = i;
             } else {
@@ -99,52 +103,48 @@ fn pad_punctuation(s: &str, dst: &mut Vec<u8>) {
             }
         }
     }
-    dst.extend_from_slice(&src[run..]);
-    dst.push(b' ');
+    dst.push_str(&s[run..]);
+    dst.push(' ');
 }
 
-/// `re.sub(r'([^0-9])([\.,])', r'\1 \2 ', s)`. A match pairs the byte before each `.`
-/// or `,` with it, unless that byte was the second half of the previous match.
-fn split_after_period(src: &[u8], dst: &mut Vec<u8>) {
-    dst.clear();
-    let mut done = 0;
-    for j in memchr2_iter(b'.', b',', src) {
-        if j >= 1 && j > done && !src[j - 1].is_ascii_digit() {
-            dst.extend_from_slice(&src[done..j]);
-            dst.extend_from_slice(&[b' ', src[j], b' ']);
-            done = j + 1;
+/// sacrebleu's last three passes in one scan of the padded line `a`:
+/// `re.sub(r'([^0-9])([\.,])', r'\1 \2 ', s)` (A), then `re.sub(r'([\.,])([^0-9])', r' \1 \2', s)`
+/// (B), then `re.sub(r'([0-9])(-)', r'\1 \2 ', s)`. Each only puts spaces around a `.`, `,` or
+/// `-`, so the tokens are those of `a` with every such character that some pass splits off
+/// written with a space on each side. Which ones, from `a` alone:
+/// - B splits a `.` or `,` followed by a non-digit. In A's output the character after one
+///   is what followed it in `a`, or a space A put there; A splits off exactly one of two
+///   adjacent periods (the second's left neighbour is the first, which A consumed if it
+///   matched), so a space always stands between them, and no period is the character a B
+///   match consumes.
+/// - A splits a `.` or `,` after a non-digit, unless that character is a period A split
+///   (its match consumed it).
+/// - The dash pass splits a `-` after a digit: the passes before never put a space between
+///   a digit and a dash, and its matches never overlap (a dash is not a digit).
+fn split_periods_and_dashes(a: &str, out: &mut String) {
+    let bytes = a.as_bytes();
+    out.clear();
+    let (mut written, mut split_by_a) = (0, usize::MAX);
+    for p in memchr3_iter(b'.', b',', b'-', bytes) {
+        let after_digit = p >= 1 && bytes[p - 1].is_ascii_digit();
+        let split = if bytes[p] == b'-' {
+            after_digit
+        } else {
+            let by_a = p >= 1 && !after_digit && split_by_a.wrapping_add(1) != p;
+            if by_a {
+                split_by_a = p;
+            }
+            by_a || bytes.get(p + 1).is_some_and(|b| !b.is_ascii_digit())
+        };
+        if split {
+            out.push_str(&a[written..p]);
+            out.push(' ');
+            out.push(char::from(bytes[p]));
+            out.push(' ');
+            written = p + 1;
         }
     }
-    dst.extend_from_slice(&src[done..]);
-}
-
-/// `re.sub(r'([\.,])([^0-9])', r' \1 \2', s)`: each `.` or `,` not already consumed,
-/// paired with the byte after it.
-fn split_before_period(src: &[u8], dst: &mut Vec<u8>) {
-    dst.clear();
-    let mut done = 0;
-    for i in memchr2_iter(b'.', b',', src) {
-        if i >= done && i + 1 < src.len() && !src[i + 1].is_ascii_digit() {
-            dst.extend_from_slice(&src[done..i]);
-            dst.extend_from_slice(&[b' ', src[i], b' ', src[i + 1]]);
-            done = i + 2;
-        }
-    }
-    dst.extend_from_slice(&src[done..]);
-}
-
-/// `re.sub(r'([0-9])(-)', r'\1 \2 ', s)`
-fn split_digit_dash(src: &[u8], dst: &mut Vec<u8>) {
-    dst.clear();
-    let mut done = 0;
-    for j in memchr_iter(b'-', src) {
-        if j >= 1 && j > done && src[j - 1].is_ascii_digit() {
-            dst.extend_from_slice(&src[done..j]);
-            dst.extend_from_slice(b" - ");
-            done = j + 1;
-        }
-    }
-    dst.extend_from_slice(&src[done..]);
+    out.push_str(&a[written..]);
 }
 
 /// mteval-v13a's replacements, applied only to the rare lines that contain one of
@@ -159,21 +159,8 @@ fn replacements(line: &str) -> Option<String> {
 /// `scratch.out`: the tokens, separated by one or more ASCII spaces.
 pub fn tokenize_into(line: &str, scratch: &mut Scratch) {
     let replaced = replacements(line);
-    let Scratch { a, b, out } = scratch;
-    pad_punctuation(replaced.as_deref().unwrap_or(line), a);
-    if memchr2(b'.', b',', a).is_some() {
-        split_after_period(a, b);
-        split_before_period(b, a);
-    }
-    if memchr(b'-', a).is_some() {
-        split_digit_dash(a, b);
-        std::mem::swap(a, b);
-    }
-    // Every whitespace character is an ASCII space by now; the buffer becomes the
-    // output without a copy, and its old buffer the next line's `a`.
-    let mut bytes = std::mem::take(out).into_bytes();
-    std::mem::swap(&mut bytes, a);
-    *out = String::from_utf8(bytes).expect("spaces are only inserted between characters");
+    pad_punctuation(replaced.as_deref().unwrap_or(line), &mut scratch.padded);
+    split_periods_and_dashes(&scratch.padded, &mut scratch.out);
 }
 
 #[cfg(test)]
@@ -234,6 +221,21 @@ mod tests {
         let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
         for _ in 0..20_000 {
             let len = (rng.next() % 12) as usize;
+            let s: String = (0..len)
+                .map(|_| alphabet[(rng.next() % alphabet.len() as u64) as usize])
+                .collect();
+            let s = text::rstrip(&s);
+            assert_eq!(fast(s), Tokenizer::Tok13a.apply(s), "input {s:?}");
+        }
+    }
+
+    #[test]
+    fn periods_commas_dashes_and_digits_in_every_arrangement() {
+        // Few characters, long lines: every neighbourhood of the period and dash passes.
+        let alphabet = ["0", "9", "a", ".", ",", "-", " ", "é", "(", "'"];
+        let mut rng = Rng(0xD1B5_4A32_D192_ED03);
+        for _ in 0..50_000 {
+            let len = (rng.next() % 16) as usize;
             let s: String = (0..len)
                 .map(|_| alphabet[(rng.next() % alphabet.len() as u64) as usize])
                 .collect();
