@@ -230,6 +230,16 @@ def test_perm_both_is_mt_metrics_evals(
     assert got.delta == pytest.approx(case["delta"], rel=1e-9, abs=1e-12)
 
 
+def test_a_perm_both_that_fails_leaves_the_shared_stream_where_it_was() -> None:
+    # The first coins are drawn while the statistic is prepared; a statistic that fails to
+    # prepare must not have moved the stream the next pair of a clustering draws from.
+    rng, fresh = np.random.RandomState(7), np.random.RandomState(7)
+    h = np.arange(12.0).reshape(3, 4)
+    with pytest.raises(ConfigError, match="unknown statistic"):
+        perm_both("no-such-statistic", h, h[::-1], h, "none", 50, rng=rng)
+    assert rng.randint(10**9) == fresh.randint(10**9)
+
+
 @pytest.mark.parametrize(
     "case", FIXTURE.get("clusters", []), ids=lambda c: f"{c['statistic']}-{c['average_by']}"
 )

@@ -33,18 +33,40 @@ impl Mt19937 {
 
     #[inline(always)]
     fn twist(&mut self) {
-        let mix = |upper: u32, lower: u32, far: u32| {
-            let y = (upper & UPPER) | (lower & LOWER);
-            far ^ (y >> 1) ^ if y & 1 == 1 { MATRIX_A } else { 0 }
-        };
+        // Below N - M, the word M ahead is still the old one; from N - M on, the one N - M
+        // behind is already new; the last word wraps to the new first.
         for k in 0..N - M {
             self.key[k] = mix(self.key[k], self.key[k + 1], self.key[k + M]);
         }
-        for k in N - M..N - 1 {
-            self.key[k] = mix(self.key[k], self.key[k + 1], self.key[k + M - N]);
-        }
+        self.mix_behind(N - M, N - 1);
         self.key[N - 1] = mix(self.key[N - 1], self.key[0], self.key[M - 1]);
         self.pos = 0;
+    }
+
+    /// Words `from..to` of the twist (`from >= N - M`), each mixed with the word N - M behind:
+    /// eight at a time as fixed-size arrays, which the compiler keeps in vector registers (as a
+    /// plain loop, it sees the word written N - M earlier and goes four at a time). A block
+    /// reads its words and the next before writing any, as one at a time would (the next
+    /// words are still old); the words behind are new, written at least eight earlier.
+    #[inline(always)]
+    fn mix_behind(&mut self, from: usize, to: usize) {
+        const LANES: usize = 8;
+        let mut k = from;
+        while k + LANES <= to {
+            let words = |start: usize| -> [u32; LANES] {
+                self.key[start..start + LANES]
+                    .try_into()
+                    .expect("eight words")
+            };
+            let (upper, lower, behind) = (words(k), words(k + 1), words(k + M - N));
+            for lane in 0..LANES {
+                self.key[k + lane] = mix(upper[lane], lower[lane], behind[lane]);
+            }
+            k += LANES;
+        }
+        for k in k..to {
+            self.key[k] = mix(self.key[k], self.key[k + 1], self.key[k + M - N]);
+        }
     }
 
     /// The next 32-bit output (NumPy's `random_interval` and `random_sample` are made of these).
@@ -93,19 +115,59 @@ impl Mt19937 {
         self.halves(out);
     }
 
+    /// The coins of [`Mt19937::fill_halves`] from the key itself: only each pair's first word is
+    /// tempered, which decides the coin unless its top 27 bits are exactly one half (one pair
+    /// in 2^27); a run with such a pair is decided again with both words.
     #[inline(always)]
     fn halves(&mut self, out: &mut [bool]) {
-        const CHUNK: usize = 4096;
-        let mut words = [0u32; 2 * CHUNK];
-        for cells in out.chunks_mut(CHUNK) {
-            let words = &mut words[..2 * cells.len()];
-            self.fill_u32(words);
-            for (cell, pair) in cells.iter_mut().zip(words.chunks_exact(2)) {
-                let (high, low) = (pair[0] >> 5, pair[1] >> 6);
-                *cell = high > 1 << 26 || (high == 1 << 26 && low != 0);
+        let mut done = 0;
+        while done < out.len() {
+            if self.pos == N {
+                self.twist();
             }
+            if self.pos == N - 1 {
+                // A pair across two twists.
+                let first = temper(self.key[N - 1]);
+                self.twist();
+                out[done] = coin(first, temper(self.key[0]));
+                self.pos = 1;
+                done += 1;
+                continue;
+            }
+            let pairs = ((N - self.pos) / 2).min(out.len() - done);
+            let key = &self.key[self.pos..self.pos + 2 * pairs];
+            let cells = &mut out[done..done + pairs];
+            let mut half = false;
+            for (cell, pair) in cells.iter_mut().zip(key.chunks_exact(2)) {
+                let high = temper(pair[0]) >> 5;
+                *cell = high > HALF;
+                half |= high == HALF;
+            }
+            if half {
+                for (cell, pair) in cells.iter_mut().zip(key.chunks_exact(2)) {
+                    *cell = coin(temper(pair[0]), temper(pair[1]));
+                }
+            }
+            self.pos += 2 * pairs;
+            done += pairs;
         }
     }
+}
+
+/// `a >> 5` of one half: 2^26 of 2^27.
+const HALF: u32 = 1 << 26;
+
+/// NumPy's `random_sample() > 0.5` of the double made of the tempered outputs `a`, `b`.
+fn coin(a: u32, b: u32) -> bool {
+    let (high, low) = (a >> 5, b >> 6);
+    high > HALF || (high == HALF && low != 0)
+}
+
+/// One word of the twist: the upper bit of `upper`, the lower bits of `lower`, and `far`.
+#[inline(always)]
+fn mix(upper: u32, lower: u32, far: u32) -> u32 {
+    let y = (upper & UPPER) | (lower & LOWER);
+    far ^ (y >> 1) ^ if y & 1 == 1 { MATRIX_A } else { 0 }
 }
 
 fn temper(mut y: u32) -> u32 {
@@ -159,6 +221,52 @@ mod tests {
             .collect();
         assert_eq!(coins, by_hand);
         assert!(coins.iter().any(|&c| c) && coins.iter().any(|&c| !c));
+    }
+
+    /// The word that tempers to `y`: each step undone (a shift by s is undone by applying
+    /// it 32 / s times).
+    fn untemper(mut y: u32) -> u32 {
+        let undo_right = |y: u32, s: u32| (0..32 / s).fold(y, |x, _| y ^ (x >> s));
+        let undo_left = |y: u32, s: u32, m: u32| (0..32 / s).fold(y, |x, _| y ^ ((x << s) & m));
+        y = undo_right(y, 18);
+        y = undo_left(y, 15, 0xefc6_0000);
+        y = undo_left(y, 7, 0x9d2c_5680);
+        undo_right(y, 11)
+    }
+
+    /// The coins of `mt` drawn one output at a time, as NumPy makes the doubles.
+    fn by_hand(mt: &mut Mt19937, n: usize) -> Vec<bool> {
+        (0..n)
+            .map(|_| {
+                let (a, b) = (mt.next_u32() >> 5, mt.next_u32() >> 6);
+                (f64::from(a) * 67_108_864.0 + f64::from(b)) / 9_007_199_254_740_992.0 > 0.5
+            })
+            .collect()
+    }
+
+    #[test]
+    fn coins_from_any_position_and_exactly_one_half() {
+        let mut key = *seeded(3).state().0;
+        // Pairs whose first word is exactly one half in its top 27 bits: the second decides.
+        for (k, (a, b)) in [(1 << 31, 0), (1 << 31, 1 << 6), ((1 << 31) | 31, 63)]
+            .into_iter()
+            .enumerate()
+        {
+            key[2 * k] = untemper(a);
+            key[2 * k + 1] = untemper(b);
+        }
+        key[N - 1] = untemper(1 << 31); // and a pair across the twist, from an odd position
+        assert_eq!(temper(untemper(0xdead_beef)), 0xdead_beef);
+        for pos in [0, 1, 2, N - 3, N - 1, N] {
+            let mut a = Mt19937::from_state(&key, pos).unwrap();
+            let mut b = Mt19937::from_state(&key, pos).unwrap();
+            let mut coins = vec![false; 2000];
+            a.fill_halves(&mut coins);
+            assert_eq!(coins, by_hand(&mut b, 2000), "from position {pos}");
+            assert_eq!(a.state(), b.state());
+        }
+        let mut from_start = Mt19937::from_state(&key, 0).unwrap();
+        assert_eq!(by_hand(&mut from_start, 3), [false, true, false]);
     }
 
     #[test]

@@ -120,7 +120,8 @@ class MixedPearson:
             for w, b in ((worse, better), (worse * worse, better * better), (worse * gc, better * gc))
         ]
         self.bounds = np.append(self.pearson.starts, len(d)).astype(np.int64)
-        self.threads = resolve_threads(None)
+        # PERM-BOTH draws the next block's coins on a thread meanwhile: leave it a core.
+        self.threads = max(1, resolve_threads(None) - 1)
         self.risky = self._maybe_constant(layout)
 
     def _maybe_constant(self, layout: Layout) -> NDArray[np.bool_]:

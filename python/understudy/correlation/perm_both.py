@@ -150,14 +150,15 @@ def _block_sizes(cells: int, resamples: int, stopping: EarlyStopping) -> list[in
 
 
 def _count_blocks(
-    values: Mixtures,
+    prepare: Callable[[], tuple[Mixtures, float]],
     cells: int,
-    delta: float,
     resamples: int,
     rng: np.random.RandomState,
     stopping: EarlyStopping,
-) -> tuple[int, int]:
-    """Resample until ``resamples`` or an early stop; the count at least ``delta`` and the draws.
+) -> tuple[int, int, float]:
+    """Resample until ``resamples`` or an early stop: the count at least the observed difference,
+    the draws, and that difference. ``prepare`` gives the mixtures' statistic and the observed
+    difference; the first chunk's coins are drawn while it runs.
 
     The next chunk's coins are drawn on another thread while this chunk's statistics are
     computed (both release the GIL); after an early stop the stream is set back to where this
@@ -165,7 +166,14 @@ def _count_blocks(
     sizes = _block_sizes(cells, resamples, stopping)
     done = counted = 0
     with ThreadPoolExecutor(max_workers=1) as drawer:
+        before = rng.get_state()
         pending = drawer.submit(coins, rng, (sizes[0], cells))
+        try:
+            values, delta = prepare()
+        except BaseException:
+            pending.result()
+            rng.set_state(before)  # nothing drawn, as far as the stream's next user can tell
+            raise
         for k, size in enumerate(sizes):
             swap = pending.result()
             drawn = rng.get_state()
@@ -180,7 +188,7 @@ def _count_blocks(
                     pending.result()
                     rng.set_state(drawn)
                     break
-    return counted, done
+    return counted, done, delta
 
 
 def coins(rng: np.random.RandomState, shape: tuple[int, int]) -> NDArray[np.bool_]:
@@ -231,12 +239,15 @@ def perm_both(
     layout, seen = _cells(statistic, h, average_by)
     if not len(layout.cells):
         raise InputError("no cell has a human score")
-    za, zb = _zscore(layout.of(a)), _zscore(layout.of(b))
-    values = _values(statistic, layout, seen, average_by, (zb, za), spa)
-    worse_first, better_second = values(np.ones((1, len(za)), dtype=bool))
-    delta = float(better_second[0] - worse_first[0])
+
+    def prepare() -> tuple[Mixtures, float]:
+        za, zb = _zscore(layout.of(a)), _zscore(layout.of(b))
+        values = _values(statistic, layout, seen, average_by, (zb, za), spa)
+        worse_first, better_second = values(np.ones((1, len(za)), dtype=bool))
+        return values, float(better_second[0] - worse_first[0])
+
     stream = rng if rng is not None else np.random.RandomState(seed)
-    counted, done = _count_blocks(values, len(za), delta, resamples, stream, stopping)
+    counted, done, delta = _count_blocks(prepare, len(layout.cells), resamples, stream, stopping)
     return PermBoth(names[0], names[1], statistic, average_by, counted / done, delta, done)
 
 
