@@ -97,7 +97,7 @@ def tie_search(
     human: NDArray[np.float64], metric: NDArray[np.float64]
 ) -> tuple[float, float, int] | None: ...
 def spa_counts(
-    sums: NDArray[np.float64], margin: NDArray[np.float64]
+    sums: NDArray[np.float64], margin: NDArray[np.float64], threads: int
 ) -> tuple[NDArray[np.int64], list[tuple[int, int, int]]]: ...
 def mt_halves(
     key: NDArray[np.uint32], pos: int, n: int

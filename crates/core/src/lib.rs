@@ -25,6 +25,7 @@ pub mod per_reference;
 pub mod refset;
 pub mod segment;
 mod smallmap;
+pub mod spa;
 pub mod stats;
 pub mod swapped;
 pub mod ter;

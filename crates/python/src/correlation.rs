@@ -34,64 +34,29 @@ pub fn tie_search(
 
 /// For each block `b` and pair `i < j` of systems (in `triu_indices` order): how many permutations
 /// `p` have `sums[p, b, i] - sums[p, b, j] < -margin[p, pair]` (surely at most 0), and every
-/// `(p, b, pair)` where the difference is within the margin (for an exact sum to decide).
+/// `(p, b, pair)` where the difference is within the margin (for an exact sum to decide); see
+/// `understudy_core::spa::pair_counts`.
 #[pyfunction]
 #[allow(clippy::type_complexity)]
 pub fn spa_counts<'py>(
     py: Python<'py>,
     sums: numpy::PyReadonlyArray3<'py, f64>,
     margin: PyReadonlyArray2<'py, f64>,
+    threads: usize,
 ) -> PyResult<(Bound<'py, numpy::PyArray2<i64>>, Vec<(usize, usize, usize)>)> {
     use numpy::{IntoPyArray, PyArrayMethods};
     let (permutations, blocks, systems) = sums.as_array().dim();
-    let pairs: Vec<(usize, usize)> = (0..systems)
-        .flat_map(|i| (i + 1..systems).map(move |j| (i, j)))
-        .collect();
-    if margin.as_array().dim() != (permutations, pairs.len()) {
+    let pairs = systems * systems.saturating_sub(1) / 2;
+    if margin.as_array().dim() != (permutations, pairs) {
         return Err(pyo3::exceptions::PyValueError::new_err(
             "margin has the wrong shape",
         ));
     }
-    let sums = sums.as_slice()?;
-    let margin = margin.as_slice()?;
-    let (counts, unsure) = py.detach(|| {
-        use rayon::prelude::*;
-        let per_block: Vec<(Vec<i64>, Vec<(usize, usize, usize)>)> = (0..blocks)
-            .into_par_iter()
-            .map(|b| {
-                let mut counts = vec![0i64; pairs.len()];
-                let mut unsure = Vec::new();
-                for p in 0..permutations {
-                    let row = &sums[(p * blocks + b) * systems..][..systems];
-                    let bound = &margin[p * pairs.len()..][..pairs.len()];
-                    let mut close = false;
-                    for ((&(i, j), &m), count) in pairs.iter().zip(bound).zip(counts.iter_mut()) {
-                        let difference = row[i] - row[j];
-                        *count += i64::from(difference < -m);
-                        close |= difference.abs() <= m;
-                    }
-                    if close {
-                        for (k, (&(i, j), &m)) in pairs.iter().zip(bound).enumerate() {
-                            if (row[i] - row[j]).abs() <= m {
-                                unsure.push((p, b, k));
-                            }
-                        }
-                    }
-                }
-                (counts, unsure)
-            })
-            .collect();
-        let counts: Vec<i64> = per_block
-            .iter()
-            .flat_map(|(c, _)| c.iter().copied())
-            .collect();
-        let unsure = per_block
-            .into_iter()
-            .flat_map(|(_, u)| u)
-            .collect::<Vec<_>>();
-        (counts, unsure)
+    let (sums, margin) = (sums.as_slice()?, margin.as_slice()?);
+    let (counts, unsure) = crate::pools::run(py, threads, permutations * blocks, |exec| {
+        understudy_core::spa::pair_counts(sums, margin, (permutations, blocks, systems), exec)
     });
-    let array = counts.into_pyarray(py).reshape([blocks, pairs.len()])?;
+    let array = counts.into_pyarray(py).reshape([blocks, pairs])?;
     Ok((array, unsure))
 }
 

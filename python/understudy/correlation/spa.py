@@ -40,6 +40,7 @@ from numpy.typing import ArrayLike, NDArray
 from understudy import _core
 from understudy.errors import ConfigError, InputError
 from understudy.stats import Stats
+from understudy.threads import resolve_threads
 
 DEFAULT_PERMUTATIONS = 1000
 DEFAULT_SEED = 4
@@ -142,7 +143,8 @@ class PermutationSigns:
         :meth:`sums_of_many`) where ``margin`` (from :meth:`margin`) decides, exactly rounded
         sums where it does not."""
         sums = self.sums_of_many(blocks) if sums is None else sums
-        counts, unsure = _core.spa_counts(np.ascontiguousarray(sums), np.ascontiguousarray(margin))
+        threads = resolve_threads(None)
+        counts, unsure = _core.spa_counts(np.ascontiguousarray(sums), np.ascontiguousarray(margin), threads)
         for row, block, pair in unsure:
             taken = self.swapped[row] > 0
             both = np.concatenate([blocks[block, i[pair], taken], -blocks[block, j[pair], taken]])
