@@ -230,6 +230,23 @@ def test_perm_both_is_mt_metrics_evals(
     assert got.delta == pytest.approx(case["delta"], rel=1e-9, abs=1e-12)
 
 
+def test_perm_both_spa_of_many_resamples_is_one_minus_pce_of_each() -> None:
+    from understudy.correlation.batched import BatchedSpa
+
+    rng = np.random.default_rng(5)
+    human = rng.normal(size=(13, 30))
+    signs = PermutationSigns(30, permutations=1000, seed=4)
+    spa = BatchedSpa(human, signs, rng.normal(size=13 * 30), rng.normal(size=13 * 30))
+    counts = rng.integers(0, 1001, size=(50, 78))
+    i, j = np.triu_indices(13, 1)
+    expected = []
+    for row in counts:
+        metric_p = np.full((13, 13), np.nan)
+        metric_p[i, j] = row / 1000
+        expected.append(one_minus_pce(spa.human_p, metric_p))
+    assert spa._spa(counts).tolist() == expected
+
+
 def test_a_perm_both_that_fails_leaves_the_shared_stream_where_it_was() -> None:
     # The first coins are drawn while the statistic is prepared; a statistic that fails to
     # prepare must not have moved the stream the next pair of a clustering draws from.
