@@ -197,31 +197,20 @@ impl<'a> View<'a> {
     }
 }
 
-/// A sentence's n-grams of orders up to the maximum as a trie: `(parent, word)` to node, with
-/// each node's count (0 for orders below the minimum).
+/// A sentence's distinct words (by hash, checked against the text), numbered in order of first
+/// appearance: the ids of the trie and of the bits.
 #[derive(Default)]
-pub struct Trie {
-    /// The sentence's distinct words (by hash, checked against the text) to their ids.
+struct Vocabulary {
     words: SmallMap,
     /// Each word id's first position in the sentence.
     first: Vec<u32>,
-    nodes: SmallMap,
-    counts: Vec<u32>,
-    /// The sentence's word ids while it is read (kept for the next sentence's use).
-    ids: Vec<u32>,
 }
 
-impl Trie {
-    /// This trie made the trie of `sentence`.
-    fn fill(&mut self, config: GleuConfig, sentence: View<'_>) {
-        let len = sentence.words.len();
-        self.words.reset(len);
-        // Each position starts at most max_order n-grams (nodes).
-        self.nodes.reset(len * config.max_order.min(len));
+impl Vocabulary {
+    /// Number the words of `sentence`; `found(position, id, new)` for each.
+    fn read(&mut self, sentence: View<'_>, mut found: impl FnMut(usize, u32, bool)) {
+        self.words.reset(sentence.words.len());
         self.first.clear();
-        self.counts.clear();
-        let mut ids = std::mem::take(&mut self.ids);
-        ids.clear();
         for (k, w) in sentence.words.iter().enumerate() {
             let (first, text) = (&self.first, sentence.word(k));
             let next = first.len() as u32;
@@ -233,8 +222,44 @@ impl Trie {
             if id == next {
                 self.first.push(k as u32);
             }
-            ids.push(id);
+            found(k, id, id == next);
         }
+    }
+
+    /// The id of `other`'s word `k` in the sentence read last (`owner`), if it has the word.
+    fn find(&self, owner: View<'_>, other: View<'_>, k: usize) -> Option<u32> {
+        let text = other.word(k);
+        self.words.find(other.words[k].hash, |id| {
+            owner.word(self.first[id as usize] as usize) == text
+        })
+    }
+
+    fn len(&self) -> usize {
+        self.first.len()
+    }
+}
+
+/// A sentence's n-grams of orders up to the maximum as a trie: `(parent, word)` to node, with
+/// each node's count (0 for orders below the minimum).
+#[derive(Default)]
+pub struct Trie {
+    words: Vocabulary,
+    nodes: SmallMap,
+    counts: Vec<u32>,
+    /// The sentence's word ids while it is read (kept for the next sentence's use).
+    ids: Vec<u32>,
+}
+
+impl Trie {
+    /// This trie made the trie of `sentence`.
+    fn fill(&mut self, config: GleuConfig, sentence: View<'_>) {
+        let len = sentence.words.len();
+        // Each position starts at most max_order n-grams (nodes).
+        self.nodes.reset(len * config.max_order.min(len));
+        self.counts.clear();
+        let mut ids = std::mem::take(&mut self.ids);
+        ids.clear();
+        self.words.read(sentence, |_, id, _| ids.push(id));
         for start in 0..len {
             let mut node = ROOT;
             let end = len.min(start + config.max_order);
@@ -266,12 +291,8 @@ impl Trie {
         walk: &mut Walk,
     ) -> usize {
         walk.ids.clear();
-        for (k, w) in other.words.iter().enumerate() {
-            let text = other.word(k);
-            let first = &self.first;
-            let id = self
-                .words
-                .find(w.hash, |id| owner.word(first[id as usize] as usize) == text);
+        for k in 0..other.words.len() {
+            let id = self.words.find(owner, other, k);
             // A word the owner lacks (numbered ROOT, which no edge has) ends every n-gram
             // through it.
             walk.ids.push(id.unwrap_or(ROOT));
@@ -323,10 +344,8 @@ const BITS: usize = 64;
 /// reference's (the clipped count).
 #[derive(Default)]
 struct Bits {
-    /// The reference's distinct words (by hash, checked against the text) to their ids.
-    words: SmallMap,
-    /// Each word id's first position in the reference.
-    first: Vec<u32>,
+    /// The reference's words.
+    words: Vocabulary,
     /// Each word id's positions in the reference, and in the hypothesis.
     in_ref: Vec<u64>,
     in_hyp: Vec<u64>,
@@ -371,34 +390,22 @@ impl Bits {
     }
 
     fn read_reference(&mut self, reference: View<'_>) {
-        self.words.reset(reference.words.len());
-        self.first.clear();
-        self.in_ref.clear();
-        for (k, w) in reference.words.iter().enumerate() {
-            let (first, text) = (&self.first, reference.word(k));
-            let next = first.len() as u32;
-            let id = self.words.find_or_insert(
-                w.hash,
-                |id| reference.word(first[id as usize] as usize) == text,
-                || next,
-            );
-            if id == next {
-                self.first.push(k as u32);
-                self.in_ref.push(0);
+        let in_ref = &mut self.in_ref;
+        in_ref.clear();
+        self.words.read(reference, |k, id, new| {
+            if new {
+                in_ref.push(0);
             }
-            self.in_ref[id as usize] |= 1 << k;
-        }
+            in_ref[id as usize] |= 1 << k;
+        });
     }
 
     fn read_hypothesis(&mut self, reference: View<'_>, hyp: View<'_>) {
         self.in_hyp.clear();
-        self.in_hyp.resize(self.first.len(), 0);
+        self.in_hyp.resize(self.words.len(), 0);
         self.ids.clear();
-        for (k, w) in hyp.words.iter().enumerate() {
-            let (first, text) = (&self.first, hyp.word(k));
-            let id = self.words.find(w.hash, |id| {
-                reference.word(first[id as usize] as usize) == text
-            });
+        for k in 0..hyp.words.len() {
+            let id = self.words.find(reference, hyp, k);
             if let Some(id) = id {
                 self.in_hyp[id as usize] |= 1 << k;
             }
