@@ -8,6 +8,7 @@ from numpy.typing import NDArray
 __all__ = [
     "Pairs",
     "Scorer",
+    "SpaMixtures",
     "exp",
     "family_constants",
     "family_names",
@@ -20,7 +21,6 @@ __all__ = [
     "normalize",
     "ordered_overlaps",
     "pool_threads",
-    "spa_counts",
     "swapped_sums",
     "tie_search",
     "tokenize",
@@ -43,6 +43,15 @@ class Pairs:
     def n_hyps(self) -> int: ...
     @property
     def n_refs(self) -> int: ...
+
+@final
+class SpaMixtures:
+    """Two metrics' scores and a paired test's permutations, for SPA's counts of many mixtures."""
+
+    def __new__(
+        cls, worse: NDArray[np.float64], better: NDArray[np.float64], swapped: NDArray[np.bool_]
+    ) -> SpaMixtures: ...
+    def counts(self, coins: NDArray[np.bool_], threads: int) -> NDArray[np.int64]: ...
 
 @final
 class Scorer:
@@ -96,9 +105,6 @@ def swapped_sums(
 def tie_search(
     human: NDArray[np.float64], metric: NDArray[np.float64]
 ) -> tuple[float, float, int] | None: ...
-def spa_counts(
-    sums: NDArray[np.float64], margin: NDArray[np.float64], threads: int
-) -> tuple[NDArray[np.int64], list[tuple[int, int, int]]]: ...
 def mt_halves(
     key: NDArray[np.uint32], pos: int, n: int
 ) -> tuple[NDArray[np.bool_], NDArray[np.uint32], int]: ...

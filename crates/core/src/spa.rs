@@ -1,86 +1,524 @@
-//! Soft pairwise accuracy's permutation counts: for each block of systems' swapped sums and each
-//! pair of systems, how many permutations surely give the pair a permuted difference at least
-//! the observed one, and which are too close to call in floating point (an exact sum decides
-//! those, in Python).
+//! Soft pairwise accuracy's permutation counts, exact. For two metrics' scores mixed cell by cell
+//! (PERM-BOTH's resamples: the first mixture takes `worse` where a cell's coin is true and
+//! `better` elsewhere, the second the reverse) and each pair of systems `i < j`: how many of the
+//! paired test's permutations `p` have their swapped segments' differences
+//! `x[i, s] - x[j, s]` sum to at most 0, in exact arithmetic (a tie counts).
+//!
+//! The scores are put in fixed point twice (scaled by a power of two, then rounded): in `i32`
+//! for speed and in `i64` for precision. Sums of them are exact integers in any order, off the
+//! true scaled sums by at most half a unit per term, so a difference further than one unit per
+//! swapped segment from 0 decides. The `i32` sums decide nearly every comparison; the `i64` sum
+//! of the permutation decides nearly all the rest, and an exactly rounded float sum
+//! ([`at_most_zero`]) the last. Scores that are whole after scaling (MQM scores, decimals made
+//! whole) are decided by the integers alone.
+//!
+//! The sums of a permutation are subset sums of the segments' rows, so they come from tables
+//! ("four Russians"): for each block of [`BITS`] segments, the sum of every subset of its rows,
+//! one lane per system; a permutation's sums are then one table entry per block, added.
 
-use rayon::prelude::*;
+use crate::parallel::{self, Exec, Grain};
 
-use crate::parallel::Exec;
+/// Systems summed together, as lanes of one table entry (a cache line of `i32`).
+const LANES: usize = 16;
+/// Segments per table block: a table of `2^BITS` entries each.
+const BITS: usize = 6;
+const ENTRIES: usize = 1 << BITS;
+/// Tables read together, for every permutation in turn: 24 KiB, in the first-level cache.
+const PASS: usize = (24 << 10) / (ENTRIES * 64);
 
-/// Counts per block and pair, and the `(permutation, block, pair)` triples within the margin.
-pub type PairCounts = (Vec<i64>, Vec<(usize, usize, usize)>);
+type Lane = [i32; LANES];
 
-/// For each block `b` and pair `i < j` of systems (pairs in `triu_indices` order, `k`): how many
-/// permutations `p` have `sums[p, b, i] - sums[p, b, j] < -margin[p, k]` (surely at most 0), at
-/// `counts[b * pairs + k]`, and every `(p, b, k)` whose difference is within the margin.
-/// `sums` is permutations x blocks x systems, `margin` permutations x pairs. Each permutation's
-/// margins are read once for all blocks, and the sums in order; the order of the triples is
-/// unspecified.
-///
-/// # Panics
-/// If the slices are shorter than the shapes say.
-pub fn pair_counts(
-    sums: &[f64],
-    margin: &[f64],
-    (permutations, blocks, systems): (usize, usize, usize),
-    exec: Exec,
-) -> PairCounts {
-    let pairs = systems * systems.saturating_sub(1) / 2;
-    assert!(sums.len() >= permutations * blocks * systems && margin.len() >= permutations * pairs);
-    let one = |mut acc: PairCounts, p: usize| {
-        let bound = &margin[p * pairs..][..pairs];
-        for b in 0..blocks {
-            let row = &sums[(p * blocks + b) * systems..][..systems];
-            let counts = &mut acc.0[b * pairs..][..pairs];
-            if count_row(row, bound, counts) {
-                let mut k = 0;
-                for i in 0..systems {
-                    for &rj in &row[i + 1..] {
-                        if (row[i] - rj).abs() <= bound[k] {
-                            acc.1.push((p, b, k));
-                        }
-                        k += 1;
-                    }
-                }
-            }
+/// A block's table, its entries on cache lines of their own (one line read a lookup, not two).
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+struct Entry(Lane);
+type Block = [Entry; ENTRIES];
+
+/// Two metrics' scores (systems x segments, row by row) to be mixed.
+#[derive(Debug, Clone, Copy)]
+pub struct Scores<'a> {
+    pub worse: &'a [f64],
+    pub better: &'a [f64],
+    pub systems: usize,
+}
+
+/// Two metrics' scores in fixed point and the permutations, ready for any number of resamples.
+pub struct Mixtures {
+    worse: Vec<f64>,
+    better: Vec<f64>,
+    systems: usize,
+    segments: usize,
+    narrow: Fixed<i32>,
+    wide: Fixed<i64>,
+    permutations: Permutations,
+    /// Per system and permutation, the swapped sum of both metrics' `i32` scores: the second
+    /// mixture's sums are these less the first's, exactly.
+    together: Vec<i32>,
+}
+
+impl Mixtures {
+    /// `scores` and the permutations (rows of `swapped`, a flag per segment); `None` when the
+    /// shapes disagree or a score is not finite.
+    pub fn new(scores: Scores<'_>, swapped: &[bool]) -> Option<Self> {
+        let cells = scores.worse.len();
+        let fits = scores.systems > 0
+            && cells > 0
+            && cells % scores.systems == 0
+            && scores.better.len() == cells;
+        let finite = || {
+            scores
+                .worse
+                .iter()
+                .chain(scores.better)
+                .all(|x| x.is_finite())
+        };
+        if !fits || !finite() {
+            return None;
         }
-        acc
-    };
-    let empty = || (vec![0i64; blocks * pairs], Vec::new());
-    let merge = |mut a: PairCounts, b: PairCounts| {
-        a.0.iter_mut().zip(&b.0).for_each(|(x, y)| *x += y);
-        a.1.extend(b.1);
-        a
-    };
-    match exec {
-        Exec::Serial => (0..permutations).fold(empty(), one),
-        Exec::Parallel => (0..permutations)
-            .into_par_iter()
-            .with_min_len(16)
-            .fold(empty, one)
-            .reduce(empty, merge),
+        let segments = cells / scores.systems;
+        // Sums within 2^29 (2^60): their differences, and the rounding, fit the integers.
+        let narrow = Fixed::new(scores, segments, 29.0, |x| x as i32);
+        let wide = Fixed::new(scores, segments, 60.0, |x| x as i64);
+        let mut mixtures = Self {
+            worse: scores.worse.to_vec(),
+            better: scores.better.to_vec(),
+            systems: scores.systems,
+            segments,
+            narrow,
+            wide,
+            permutations: Permutations::new(swapped, segments)?,
+            together: Vec::new(),
+        };
+        let both: Vec<i32> = (mixtures.narrow.worse.iter().zip(&mixtures.narrow.better))
+            .map(|(w, b)| w + b)
+            .collect();
+        let mut together = vec![0; mixtures.systems * mixtures.permutations.count];
+        let mut scratch = Scratch::new(&mixtures);
+        if has_avx2() {
+            // SAFETY: the CPU has AVX2 (checked); the code is the same, compiled for it.
+            #[cfg(target_arch = "x86_64")]
+            unsafe {
+                sums_avx2(&mixtures, &mut scratch, &both, &mut together)
+            };
+        } else {
+            mixtures.sums(&mut scratch, |c| both[c], &mut together);
+        }
+        mixtures.together = together;
+        Some(mixtures)
+    }
+
+    /// The cells of each metric's scores (systems x segments).
+    pub fn cells(&self) -> usize {
+        self.worse.len()
+    }
+
+    /// The pairs of systems.
+    pub fn pairs(&self) -> usize {
+        self.systems * (self.systems - 1) / 2
+    }
+
+    /// For each row of `coins` (a resample: one coin per cell, system by system) and each
+    /// mixture (first, second) of it: the count of permutations at least the observed
+    /// difference for each pair `i < j` in `triu_indices` order, at
+    /// `out[(r * 2 + mixture) * pairs + k]`. `None` unless `coins` holds whole rows.
+    pub fn counts(&self, coins: &[bool], exec: Exec) -> Option<Vec<i64>> {
+        let cells = self.worse.len();
+        if coins.len() % cells != 0 {
+            return None;
+        }
+        let resamples = coins.len() / cells;
+        let width = 2 * self.pairs();
+        let mut out = vec![0i64; resamples * width];
+        let rows: Vec<usize> = (0..resamples).collect();
+        let avx2 = has_avx2();
+        parallel::fill_rows(
+            exec,
+            &rows,
+            &mut out,
+            width,
+            Grain::Coarse,
+            || Scratch::new(self),
+            |scratch, &r, row| {
+                let coins = &coins[r * cells..(r + 1) * cells];
+                if avx2 {
+                    // SAFETY: the CPU has AVX2 (checked above); the same code, compiled for it.
+                    #[cfg(target_arch = "x86_64")]
+                    unsafe {
+                        resample_avx2(self, scratch, coins, row)
+                    };
+                } else {
+                    resample(self, scratch, coins, row);
+                }
+            },
+        );
+        Some(out)
     }
 }
 
-/// One permutation and block: each pair's sure count added, and whether any is within the
-/// margin. The pairs of system `i` are contiguous, so each runs over slices.
-#[inline]
-fn count_row(row: &[f64], bound: &[f64], counts: &mut [i64]) -> bool {
-    let (mut close, mut k) = (false, 0);
-    for (i, &ri) in row.iter().enumerate() {
-        let n = row.len() - i - 1;
-        let pairs = row[i + 1..]
-            .iter()
-            .zip(&bound[k..k + n])
-            .zip(&mut counts[k..k + n]);
-        for ((&rj, &m), count) in pairs {
-            let difference = ri - rj;
-            *count += i64::from(difference < -m);
-            close |= difference.abs() <= m;
-        }
-        k += n;
+fn has_avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("avx2")
     }
-    close
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// The scores in fixed point: `round(x * 2^shift)`, and whether that was exact for every score.
+struct Fixed<T> {
+    worse: Vec<T>,
+    better: Vec<T>,
+    exact: bool,
+}
+
+impl<T> Fixed<T> {
+    /// The largest shift (within what an `f64` power of two reaches) that keeps every system's
+    /// sum of `|worse| + |better|` at most `2^room`; `whole` converts a rounded scaled score.
+    fn new(scores: Scores<'_>, segments: usize, room: f64, whole: impl Fn(f64) -> T) -> Self {
+        let per_system = |i: usize| -> f64 {
+            let row = i * segments..(i + 1) * segments;
+            scores.worse[row.clone()]
+                .iter()
+                .zip(&scores.better[row])
+                .map(|(w, b)| w.abs() + b.abs())
+                .sum()
+        };
+        let bound = (0..scores.systems).map(per_system).fold(0.0, f64::max);
+        // The bound's own rounding is far below the factor 4 left to the integers' range.
+        let shift = if bound > 0.0 {
+            (room - bound.log2()).floor().clamp(-1000.0, 1000.0) as i32
+        } else {
+            0
+        };
+        let scale = 2f64.powi(shift);
+        let mut exact = true;
+        let mut quantise = |x: &f64| {
+            let scaled = x * scale;
+            let rounded = scaled.round();
+            // Scaled down to a subnormal (or to 0), a score may have lost bits: not exact.
+            exact &= rounded == scaled && rounded / scale == *x;
+            whole(rounded)
+        };
+        let worse = scores.worse.iter().map(&mut quantise).collect();
+        let better = scores.better.iter().map(&mut quantise).collect();
+        Self {
+            worse,
+            better,
+            exact,
+        }
+    }
+}
+
+/// Each permutation's swapped segments, a block of [`BITS`] at a time, and how many there are.
+struct Permutations {
+    /// The swapped segments of each permutation in turn, from `starts[p]` to `starts[p + 1]`.
+    taken: Vec<u32>,
+    starts: Vec<usize>,
+    count: usize,
+    blocks: usize,
+    index: Vec<u8>,
+    sizes: Vec<i32>,
+}
+
+impl Permutations {
+    fn new(swapped: &[bool], segments: usize) -> Option<Self> {
+        if segments == 0 || swapped.len() % segments != 0 || segments > i32::MAX as usize {
+            return None;
+        }
+        let mut taken = Vec::new();
+        let mut starts = vec![0];
+        let count = swapped.len() / segments;
+        let blocks = segments.div_ceil(BITS);
+        let mut index = Vec::with_capacity(count * blocks);
+        let mut sizes = Vec::with_capacity(count);
+        for row in swapped.chunks_exact(segments) {
+            let bits = |block: &[bool]| {
+                let flags = block.iter().enumerate();
+                flags.fold(0u8, |m, (k, &s)| m | (u8::from(s) << k))
+            };
+            let blocks = row.chunks_exact(BITS);
+            let last = blocks.remainder();
+            index.extend(blocks.map(bits));
+            if !last.is_empty() {
+                index.push(bits(last));
+            }
+            // Written whether swapped or not, kept if so: the flags would mispredict a branch.
+            let start = taken.len();
+            taken.resize(start + segments, 0);
+            let mut end = start;
+            for (s, &flag) in row.iter().enumerate() {
+                taken[end] = s as u32;
+                end += usize::from(flag);
+            }
+            taken.truncate(end);
+            sizes.push((end - start) as i32);
+            starts.push(end);
+        }
+        Some(Self {
+            taken,
+            starts,
+            count,
+            blocks,
+            index,
+            sizes,
+        })
+    }
+
+    fn taken(&self, p: usize) -> &[u32] {
+        &self.taken[self.starts[p]..self.starts[p + 1]]
+    }
+}
+
+impl Mixtures {
+    /// Per system `i` and permutation `p`, the swapped sum of `value(i, s)`, at
+    /// `out[i * permutations + p]`: a lane group of systems at a time, from subset-sum tables.
+    /// The tables are read a few blocks at a time (as many as the first-level cache holds), for
+    /// every permutation, into running sums that stream through the second-level cache.
+    #[inline(always)]
+    fn sums(&self, scratch: &mut Scratch, value: impl Fn(usize) -> i32, out: &mut [i32]) {
+        let (systems, segments) = (self.systems, self.segments);
+        let (count, blocks) = (self.permutations.count, self.permutations.blocks);
+        for first in (0..systems).step_by(LANES) {
+            let lanes = LANES.min(systems - first);
+            for l in 0..LANES {
+                for (s, row) in scratch.rows.iter_mut().enumerate() {
+                    row[l] = if l < lanes {
+                        value((first + l) * segments + s)
+                    } else {
+                        0
+                    };
+                }
+            }
+            fill_tables(&scratch.rows, &mut scratch.tables);
+            scratch.running.fill(Entry([0; LANES]));
+            for (pass, tables) in scratch.tables.chunks(PASS).enumerate() {
+                let index = self.permutations.index.chunks_exact(blocks);
+                for (sum, bits) in scratch.running.iter_mut().zip(index) {
+                    sum.0 = lookup(tables, &bits[pass * PASS..], sum.0);
+                }
+            }
+            for (p, sum) in scratch.running.iter().enumerate() {
+                for l in 0..lanes {
+                    out[(first + l) * count + p] = sum.0[l];
+                }
+            }
+        }
+    }
+
+    /// A cell of a mixture: the cell's index, and whether it holds `worse`.
+    fn cell(&self, coins: &[bool], first: bool, system: usize, s: usize) -> (usize, bool) {
+        let c = system * self.segments + s;
+        (c, coins[c] == first)
+    }
+}
+
+/// A thread's buffers: the segments' rows, the tables, both mixtures' sums.
+struct Scratch {
+    rows: Vec<Lane>,
+    tables: Vec<Block>,
+    running: Vec<Entry>,
+    first: Vec<i32>,
+    second: Vec<i32>,
+}
+
+impl Scratch {
+    fn new(context: &Mixtures) -> Self {
+        let sums = context.systems * context.permutations.count;
+        Self {
+            rows: vec![[0; LANES]; context.segments],
+            tables: vec![[Entry([0; LANES]); ENTRIES]; context.permutations.blocks],
+            running: vec![Entry([0; LANES]); context.permutations.count],
+            first: vec![0; sums],
+            second: vec![0; sums],
+        }
+    }
+}
+
+/// Each block's table: entry `m` is the sum of the rows whose bit is set in `m` (one addition
+/// an entry, from the entry without its lowest bit).
+#[inline(always)]
+fn fill_tables(rows: &[Lane], tables: &mut [Block]) {
+    for (block, table) in rows.chunks(BITS).zip(tables.iter_mut()) {
+        table[0] = Entry([0; LANES]);
+        for m in 1..1usize << block.len() {
+            let mut entry = table[m & (m - 1)];
+            let row = &block[m.trailing_zeros() as usize];
+            for (e, r) in entry.0.iter_mut().zip(row) {
+                *e += r;
+            }
+            table[m] = entry;
+        }
+    }
+}
+
+/// A permutation's sums so far, and one table entry per block, added.
+#[inline(always)]
+fn lookup(tables: &[Block], bits: &[u8], mut sum: Lane) -> Lane {
+    for (table, &m) in tables.iter().zip(bits) {
+        let entry = &table[usize::from(m) % ENTRIES].0;
+        for (s, e) in sum.iter_mut().zip(entry) {
+            *s += e;
+        }
+    }
+    sum
+}
+
+/// [`Mixtures::sums`] of `values` compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn sums_avx2(mixtures: &Mixtures, scratch: &mut Scratch, values: &[i32], out: &mut [i32]) {
+    mixtures.sums(scratch, |c| values[c], out);
+}
+
+/// [`resample`] compiled for AVX2: the same integer arithmetic, eight lanes an instruction.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn resample_avx2(
+    context: &Mixtures,
+    scratch: &mut Scratch,
+    coins: &[bool],
+    out: &mut [i64],
+) {
+    resample(context, scratch, coins, out);
+}
+
+/// One resample's counts: both mixtures' sums, then each pair's count.
+#[inline(always)]
+fn resample(context: &Mixtures, scratch: &mut Scratch, coins: &[bool], out: &mut [i64]) {
+    let (worse, better) = (&context.narrow.worse, &context.narrow.better);
+    let mut first = std::mem::take(&mut scratch.first);
+    // A select, not a branch, which the coins would mispredict half the time.
+    let mixed = |c: usize| better[c] ^ ((worse[c] ^ better[c]) & -i32::from(coins[c]));
+    context.sums(scratch, mixed, &mut first);
+    for ((second, t), f) in scratch.second.iter_mut().zip(&context.together).zip(&first) {
+        *second = t - f;
+    }
+    let pairs = context.pairs();
+    let (left, right) = out.split_at_mut(pairs);
+    count_pairs(context, &first, coins, true, left);
+    count_pairs(context, &scratch.second, coins, false, right);
+    scratch.first = first;
+}
+
+/// Each pair's count from one mixture's sums (system by system, permutation by permutation).
+#[inline(always)]
+fn count_pairs(context: &Mixtures, sums: &[i32], coins: &[bool], first: bool, out: &mut [i64]) {
+    let count = context.permutations.count;
+    let sizes = &context.permutations.sizes;
+    let systems = context.systems;
+    let mut k = 0;
+    for i in 0..systems {
+        for j in i + 1..systems {
+            let (a, b) = (&sums[i * count..][..count], &sums[j * count..][..count]);
+            out[k] = if context.narrow.exact {
+                at_most(a, b)
+            } else {
+                let (sure, maybe) = within(a, b, sizes);
+                if sure == maybe {
+                    sure
+                } else {
+                    sure + undecided(context, (a, b), (i, j), coins, first)
+                }
+            };
+            k += 1;
+        }
+    }
+}
+
+/// How many permutations have `a - b <= 0`.
+#[inline(always)]
+fn at_most(a: &[i32], b: &[i32]) -> i64 {
+    let count: i32 = a.iter().zip(b).map(|(x, y)| i32::from(x - y <= 0)).sum();
+    i64::from(count)
+}
+
+/// How many permutations have `a - b` surely below 0 (beyond the rounding margin, one unit per
+/// swapped segment), and how many have it at most the margin.
+#[inline(always)]
+fn within(a: &[i32], b: &[i32], margin: &[i32]) -> (i64, i64) {
+    let (mut sure, mut maybe) = (0i32, 0i32);
+    for ((x, y), m) in a.iter().zip(b).zip(margin) {
+        let d = x - y;
+        sure += i32::from(d < -m);
+        maybe += i32::from(d <= *m);
+    }
+    (i64::from(sure), i64::from(maybe))
+}
+
+/// Of the permutations within the `i32` margin, how many have the difference at most 0: by the
+/// `i64` sum where its margin decides, by the exact float sum where it does not.
+#[cold]
+fn undecided(
+    context: &Mixtures,
+    (a, b): (&[i32], &[i32]),
+    (i, j): (usize, usize),
+    coins: &[bool],
+    first: bool,
+) -> i64 {
+    let wide = &context.wide;
+    let value = |(c, worse): (usize, bool)| if worse { wide.worse[c] } else { wide.better[c] };
+    let float = |(c, worse): (usize, bool)| {
+        if worse {
+            context.worse[c]
+        } else {
+            context.better[c]
+        }
+    };
+    let permutations = &context.permutations;
+    let mut counted = 0;
+    for (p, &m) in permutations.sizes.iter().enumerate() {
+        if (a[p] - b[p]).abs() > m {
+            continue;
+        }
+        let taken = || permutations.taken(p).iter().map(|&s| s as usize);
+        let cells = |s| {
+            (
+                context.cell(coins, first, i, s),
+                context.cell(coins, first, j, s),
+            )
+        };
+        let d: i64 = taken().map(cells).map(|(x, y)| value(x) - value(y)).sum();
+        let m = i64::from(m);
+        let at_most = if wide.exact || d.abs() > m {
+            d <= 0
+        } else {
+            at_most_zero(taken().map(cells).flat_map(|(x, y)| [float(x), -float(y)]))
+        };
+        counted += i64::from(at_most);
+    }
+    counted
+}
+
+/// Whether the exact sum of `terms` (finite) is at most 0: the terms are added into
+/// non-overlapping partial sums of increasing magnitude (Shewchuk's expansion, as `math.fsum`),
+/// whose total is the exact sum, and whose largest nonzero partial has its sign.
+pub fn at_most_zero(terms: impl IntoIterator<Item = f64>) -> bool {
+    let mut partials: Vec<f64> = Vec::new();
+    for mut x in terms {
+        let mut kept = 0;
+        for k in 0..partials.len() {
+            let mut y = partials[k];
+            if x.abs() < y.abs() {
+                std::mem::swap(&mut x, &mut y);
+            }
+            let high = x + y;
+            let low = y - (high - x);
+            if low != 0.0 {
+                partials[kept] = low;
+                kept += 1;
+            }
+            x = high;
+        }
+        partials.truncate(kept);
+        partials.push(x);
+    }
+    partials
+        .iter()
+        .rev()
+        .find(|v| **v != 0.0)
+        .is_none_or(|v| *v < 0.0)
 }
 
 #[cfg(test)]
@@ -88,46 +526,154 @@ mod tests {
     use super::*;
     use crate::testing::Rng;
 
-    #[test]
-    fn counts_follow_the_definition_serial_and_parallel() {
-        let (permutations, blocks, systems) = (37, 5, 6);
-        let pairs = systems * (systems - 1) / 2;
-        let mut rng = Rng(0x1234_5678_9ABC_DEF1);
-        // Sums on a coarse grid, so that some differences are exactly 0 or at the margin.
-        let sums: Vec<f64> = (0..permutations * blocks * systems)
-            .map(|_| (rng.below(9) as f64) * 0.5)
-            .collect();
-        let margin: Vec<f64> = (0..permutations * pairs)
-            .map(|_| [0.0, 0.5, 0.25][rng.below(3)])
-            .collect();
-        let mut counts = vec![0i64; blocks * pairs];
-        let mut unsure = Vec::new();
-        for p in 0..permutations {
-            for b in 0..blocks {
-                let mut k = 0;
+    /// The definition: each count by an exactly rounded sum of the mixture's cells.
+    fn by_definition(scores: Scores<'_>, swapped: &[bool], coins: &[bool]) -> Vec<i64> {
+        let systems = scores.systems;
+        let segments = scores.worse.len() / systems;
+        let mut out = Vec::new();
+        for resample in coins.chunks_exact(systems * segments) {
+            for first in [true, false] {
+                let cell = |i: usize, s: usize| {
+                    let c = i * segments + s;
+                    if resample[c] == first {
+                        scores.worse[c]
+                    } else {
+                        scores.better[c]
+                    }
+                };
                 for i in 0..systems {
                     for j in i + 1..systems {
-                        let row = &sums[(p * blocks + b) * systems..];
-                        let (d, m) = (row[i] - row[j], margin[p * pairs + k]);
-                        counts[b * pairs + k] += i64::from(d < -m);
-                        if d.abs() <= m {
-                            unsure.push((p, b, k));
-                        }
-                        k += 1;
+                        let count = swapped.chunks_exact(segments).filter(|row| {
+                            let terms = (0..segments)
+                                .filter(|&s| row[s])
+                                .flat_map(|s| [cell(i, s), -cell(j, s)]);
+                            at_most_zero(terms)
+                        });
+                        out.push(count.count() as i64);
                     }
                 }
             }
         }
-        let shape = (permutations, blocks, systems);
-        let serial = pair_counts(&sums, &margin, shape, Exec::Serial);
-        assert_eq!(serial, (counts.clone(), unsure.clone()));
+        out
+    }
+
+    fn flags(rng: &mut Rng, n: usize) -> Vec<bool> {
+        (0..n).map(|_| rng.below(2) == 1).collect()
+    }
+
+    #[test]
+    fn at_most_zero_is_exact_where_floats_round() {
+        assert!(!at_most_zero([0.1, 0.2, -0.3])); // exactly 2.8e-17
+        assert!(at_most_zero([0.3, -0.1, -0.2])); // exactly -2.8e-17
+        assert!(1.0 + 2f64.powi(-80) - 1.0 == 0.0);
+        assert!(!at_most_zero([1.0, 2f64.powi(-80), -1.0])); // exactly 2^-80
+        assert!(!at_most_zero([1e100, 1.0, -1e100]));
+        assert!(at_most_zero([1e100, -1.0, -1e100, 1e-300, -1e-300]));
+        assert!(at_most_zero([]));
+        assert!(!at_most_zero([f64::MIN_POSITIVE * f64::EPSILON]));
+        assert!(at_most_zero([1.0, 2f64.powi(-80), -1.0 - f64::EPSILON]));
+    }
+
+    #[test]
+    fn counts_follow_the_definition_with_ties_and_near_ties() {
+        let mut rng = Rng(0x1234_5678_9ABC_DEF1);
+        // 19 systems: two lane groups. Scores in thirds (never whole after scaling), with
+        // system 1 a copy of system 0 on half the segments and the two metrics alike on some
+        // cells, so that many permuted differences are exactly 0 or within the margin.
+        let (systems, segments, permutations, resamples) = (19, 23, 40, 6);
+        let mut worse: Vec<f64> = (0..systems * segments)
+            .map(|_| rng.below(7) as f64 / 3.0)
+            .collect();
+        let mut better: Vec<f64> = worse
+            .iter()
+            .map(|w| w + (rng.below(3) as f64) / 3.0)
+            .collect();
+        worse.copy_within(0..segments / 2, segments);
+        better.copy_within(0..segments / 2, segments);
+        let scores = Scores {
+            worse: &worse,
+            better: &better,
+            systems,
+        };
+        let swapped = flags(&mut rng, permutations * segments);
+        let coins = flags(&mut rng, resamples * systems * segments);
+        let want = by_definition(scores, &swapped, &coins);
+        let mixtures = Mixtures::new(scores, &swapped).unwrap();
+        assert!(!mixtures.narrow.exact && !mixtures.wide.exact);
+        assert_eq!(mixtures.counts(&coins, Exec::Serial), Some(want.clone()));
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(3)
             .build()
             .unwrap();
-        let (parallel, mut triples) =
-            pool.install(|| pair_counts(&sums, &margin, shape, Exec::Parallel));
-        triples.sort_unstable();
-        assert_eq!((parallel, triples), (counts, unsure));
+        let parallel = pool.install(|| mixtures.counts(&coins, Exec::Parallel));
+        assert_eq!(parallel, Some(want));
+    }
+
+    #[test]
+    fn differences_below_both_fixed_points_are_decided_by_exact_sums() {
+        // A score of 1e9 sets both scales: differences of 1e-12 round away in both integers.
+        let mut rng = Rng(5);
+        let (systems, segments, permutations) = (3, 12, 200);
+        let base: Vec<f64> = (0..segments)
+            .map(|_| rng.below(1000) as f64 / 7.0)
+            .collect();
+        let nudged: Vec<f64> = base
+            .iter()
+            .map(|v| v + [-1e-12, 1e-12, 0.0][rng.below(3)])
+            .collect();
+        let mut worse = [base.clone(), nudged, base].concat();
+        worse[2 * segments] = 1e9;
+        let scores = Scores {
+            worse: &worse,
+            better: &worse,
+            systems,
+        };
+        let swapped = flags(&mut rng, permutations * segments);
+        let coins = vec![false; systems * segments];
+        let want = by_definition(scores, &swapped, &coins);
+        let mixtures = Mixtures::new(scores, &swapped).unwrap();
+        assert!(!mixtures.wide.exact);
+        assert!(want[0] > 0 && want[0] < permutations as i64);
+        assert_eq!(mixtures.counts(&coins, Exec::Serial), Some(want));
+    }
+
+    #[test]
+    fn whole_scores_are_decided_by_the_integers() {
+        let mut rng = Rng(77);
+        let (systems, segments, permutations) = (4, 9, 64);
+        let worse: Vec<f64> = (0..systems * segments)
+            .map(|_| -(rng.below(4) as f64))
+            .collect();
+        let scores = Scores {
+            worse: &worse,
+            better: &worse,
+            systems,
+        };
+        let swapped = flags(&mut rng, permutations * segments);
+        let mixtures = Mixtures::new(scores, &swapped).unwrap();
+        assert!(mixtures.narrow.exact);
+        let coins = vec![true; systems * segments];
+        let want = by_definition(scores, &swapped, &coins);
+        assert_eq!(mixtures.counts(&coins, Exec::Serial), Some(want));
+    }
+
+    #[test]
+    fn shapes_that_disagree_and_scores_that_are_not_finite_are_refused() {
+        let scores = Scores {
+            worse: &[0.0, 1.0, 2.0, 3.0],
+            better: &[0.0, 1.0, 2.0, 3.0],
+            systems: 2,
+        };
+        let run = |s: Scores<'_>, swapped: &[bool], coins: &[bool]| {
+            Mixtures::new(s, swapped)?.counts(coins, Exec::Serial)
+        };
+        assert!(run(scores, &[true, false], &[true; 4]).is_some());
+        assert!(run(scores, &[true, false, true], &[true; 4]).is_none());
+        assert!(run(scores, &[true, false], &[true; 3]).is_none());
+        let bad = Scores {
+            worse: &[0.0, f64::NAN, 2.0, 3.0],
+            ..scores
+        };
+        assert!(run(bad, &[true, false], &[true; 4]).is_none());
     }
 }

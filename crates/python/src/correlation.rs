@@ -32,32 +32,64 @@ pub fn tie_search(
     Ok(found.map(|t| (t.value, t.threshold, t.groups)))
 }
 
-/// For each block `b` and pair `i < j` of systems (in `triu_indices` order): how many permutations
-/// `p` have `sums[p, b, i] - sums[p, b, j] < -margin[p, pair]` (surely at most 0), and every
-/// `(p, b, pair)` where the difference is within the margin (for an exact sum to decide); see
-/// `understudy_core::spa::pair_counts`.
-#[pyfunction]
-#[allow(clippy::type_complexity)]
-pub fn spa_counts<'py>(
-    py: Python<'py>,
-    sums: numpy::PyReadonlyArray3<'py, f64>,
-    margin: PyReadonlyArray2<'py, f64>,
-    threads: usize,
-) -> PyResult<(Bound<'py, numpy::PyArray2<i64>>, Vec<(usize, usize, usize)>)> {
-    use numpy::{IntoPyArray, PyArrayMethods};
-    let (permutations, blocks, systems) = sums.as_array().dim();
-    let pairs = systems * systems.saturating_sub(1) / 2;
-    if margin.as_array().dim() != (permutations, pairs) {
-        return Err(pyo3::exceptions::PyValueError::new_err(
-            "margin has the wrong shape",
-        ));
+/// Two metrics' scores (systems x segments) to be mixed cell by cell, and a paired test's
+/// permutations (rows of `swapped`): `counts(coins, threads)` gives, for each resample (a row of
+/// `coins`, one per cell) and each of its two mixtures (`worse` where the coin is true, then the
+/// reverse), per pair `i < j` of systems (`triu_indices` order), how many permutations have the
+/// swapped segments' differences sum to at most 0, exactly: `counts[resample, mixture, pair]`.
+/// See `understudy_core::spa::Mixtures`.
+#[pyclass(frozen, module = "understudy._core", name = "SpaMixtures")]
+pub struct SpaMixtures {
+    inner: understudy_core::spa::Mixtures,
+}
+
+#[pymethods]
+impl SpaMixtures {
+    #[new]
+    fn new(
+        worse: PyReadonlyArray2<'_, f64>,
+        better: PyReadonlyArray2<'_, f64>,
+        swapped: PyReadonlyArray2<'_, bool>,
+    ) -> PyResult<Self> {
+        let (systems, segments) = worse.as_array().dim();
+        let fits = better.as_array().dim() == (systems, segments)
+            && swapped.as_array().dim().1 == segments
+            && systems >= 2;
+        let bad = |why: &str| pyo3::exceptions::PyValueError::new_err(why.to_owned());
+        if !fits {
+            return Err(bad("scores and permutations of shapes that disagree"));
+        }
+        let scores = understudy_core::spa::Scores {
+            worse: worse.as_slice()?,
+            better: better.as_slice()?,
+            systems,
+        };
+        let inner = understudy_core::spa::Mixtures::new(scores, swapped.as_slice()?)
+            .ok_or_else(|| bad("no segment, or a score that is not finite"))?;
+        Ok(Self { inner })
     }
-    let (sums, margin) = (sums.as_slice()?, margin.as_slice()?);
-    let (counts, unsure) = crate::pools::run(py, threads, permutations * blocks, |exec| {
-        understudy_core::spa::pair_counts(sums, margin, (permutations, blocks, systems), exec)
-    });
-    let array = counts.into_pyarray(py).reshape([blocks, pairs])?;
-    Ok((array, unsure))
+
+    fn counts<'py>(
+        &self,
+        py: Python<'py>,
+        coins: PyReadonlyArray2<'py, bool>,
+        threads: usize,
+    ) -> PyResult<Bound<'py, numpy::PyArray3<i64>>> {
+        use numpy::{IntoPyArray, PyArrayMethods};
+        let bad = || pyo3::exceptions::PyValueError::new_err("coins that are not one per cell");
+        let (resamples, cells) = coins.as_array().dim();
+        if cells != self.inner.cells() {
+            return Err(bad());
+        }
+        let coins = coins.as_slice()?;
+        // A resample is a thousand permutations' sums: worth a task of its own.
+        let work = resamples.saturating_mul(cells);
+        let counts = crate::pools::run(py, threads, work, |exec| self.inner.counts(coins, exec))
+            .ok_or_else(bad)?;
+        counts
+            .into_pyarray(py)
+            .reshape([resamples, 2, self.inner.pairs()])
+    }
 }
 
 /// `n` coins `random_sample() > 0.5` of NumPy's legacy `RandomState` at state `(key, pos)`

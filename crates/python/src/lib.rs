@@ -32,6 +32,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let _ = numpy::PyArray1::<i64>::zeros(m.py(), 0, false);
     m.add_class::<scorer::Scorer>()?;
     m.add_class::<scorer::Pairs>()?;
+    m.add_class::<correlation::SpaMixtures>()?;
     m.add_function(wrap_pyfunction!(families::family_names, m)?)?;
     m.add_function(wrap_pyfunction!(families::family_constants, m)?)?;
     m.add_function(wrap_pyfunction!(families::wer::wer_alignments, m)?)?;
@@ -48,7 +49,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(analysis::matched_tokens, m)?)?;
     m.add_function(wrap_pyfunction!(analysis::ordered_overlaps, m)?)?;
     m.add_function(wrap_pyfunction!(correlation::tie_search, m)?)?;
-    m.add_function(wrap_pyfunction!(correlation::spa_counts, m)?)?;
     m.add_function(wrap_pyfunction!(correlation::mt_halves, m)?)?;
     m.add_function(wrap_pyfunction!(correlation::swapped_sums, m)?)?;
     Ok(())

@@ -6,7 +6,7 @@ class here takes a block of mixtures, ``(resamples, cells)``, and returns one va
 
 - :class:`GroupedPearson`: Pearson's r within each group (a system's segments, an item's systems,
   or everything), averaged over the groups whose r is defined;
-- :class:`BatchedSpa`: soft pairwise accuracy, every mixture's p-values from one matrix product;
+- :class:`BatchedSpa`: soft pairwise accuracy, every mixture's p-values from the core's exact counts;
 - :class:`PerMixture`: any statistic, one mixture at a time (acc-eq, whose threshold is searched
   anew for each mixture, and the rest).
 
@@ -169,8 +169,7 @@ class MixedPearson:
 
 class BatchedSpa:
     """Soft pairwise accuracy of each mixture of two metrics (cells: every system's segments, in
-    order) against the human p-values. The second mixture's permuted sums are the two metrics'
-    together less the first's, so one matrix product serves both (with twice the error margin)."""
+    order) against the human p-values; both mixtures' counts from the Rust core at once."""
 
     def __init__(
         self,
@@ -184,11 +183,8 @@ class BatchedSpa:
         self.signs = signs
         self.human_p = signs.p_values(human[:, self.keep])
         self.i, self.j = np.triu_indices(self.systems, 1)
-        self.worse, self.better = worse, better
-        shape = (self.systems, -1)
-        # |a mixture| <= |worse| + |better|, cell by cell: one error bound serves every mixture.
-        self.margin = signs.margin((np.abs(worse) + np.abs(better)).reshape(shape))
-        self.together = signs.sums_of_many((worse + better).reshape(1, *shape))[:, 0, :]
+        self.mixtures = signs.mixtures(worse.reshape(self.systems, -1), better.reshape(self.systems, -1))
+        self.threads = resolve_threads(None)
 
     def _spa(self, counts: NDArray[np.int64]) -> NDArray[np.float64]:
         """:func:`one_minus_pce` of each row's p-values, all rows at once (a row's mean is the
@@ -199,14 +195,8 @@ class BatchedSpa:
 
     def values(self, swap: NDArray[np.bool_]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
         """SPA of each first mixture (``worse`` where swapped) and of each second."""
-        first = np.where(swap, self.worse, self.better).reshape(len(swap), self.systems, -1)
-        second = np.where(swap, self.better, self.worse).reshape(len(swap), self.systems, -1)
-        sums = self.signs.sums_of_many(first)
-        counts = self.signs.counts_of_many(first, self.i, self.j, self.margin, sums)
-        rest = self.signs.counts_of_many(
-            second, self.i, self.j, 2 * self.margin, self.together[:, None, :] - sums
-        )
-        return self._spa(counts), self._spa(rest)
+        counts = self.mixtures.counts(np.ascontiguousarray(swap), self.threads)
+        return self._spa(counts[:, 0]), self._spa(counts[:, 1])
 
 
 class GroupedScalar:

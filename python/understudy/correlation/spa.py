@@ -13,8 +13,8 @@ mt-metrics-eval decides such a tie by float32 rounding, which moves with the BLA
 memory layout and the thread count. Here every comparison is exact and a tie counts as "at least
 as large". Scores that are decimals of at most 9 places (MQM, COMET's printed scores) are summed
 as those decimals, in fixed point (:func:`fixed_point`); other scores are summed as the float64
-numbers they are, by float64 sums where their error bound decides, by an exactly rounded sum
-(:func:`math.fsum`) where it does not.
+numbers they are, exactly: in a binary fixed point (the Rust core's) where its rounding cannot
+decide the comparison, by an exactly rounded sum (as :func:`math.fsum`) where it could.
 
 Segments without a human score (NaN) for any system are left out, for the human and the metric
 p-values alike (mt-metrics-eval needs the same segments scored for every system).
@@ -29,7 +29,6 @@ True
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -45,8 +44,6 @@ from understudy.threads import resolve_threads
 DEFAULT_PERMUTATIONS = 1000
 DEFAULT_SEED = 4
 """mt-metrics-eval's seed for SPA's permutations."""
-
-_EPSILON = 2.0**-52
 
 
 def _matrix(values: ArrayLike, what: str, missing: bool) -> NDArray[np.float64]:
@@ -86,6 +83,7 @@ class PermutationSigns:
         draws = np.random.default_rng(seed).random(size=(permutations, segments), dtype=np.float32)
         # rint rounds a draw of exactly 0.5 to 0: such a segment is swapped, as below 0.5.
         self.swapped: NDArray[np.float64] = (draws <= 0.5).astype(np.float64)
+        self._taken = np.ascontiguousarray(self.swapped > 0)
         self.permutations = permutations
         self.segments = segments
         self.seed = seed
@@ -106,50 +104,33 @@ class PermutationSigns:
         # The permuted difference is at least the observed one exactly when the swapped
         # segments' differences sum to at most 0.
         fixed = fixed_point(s, self.segments)
-        if fixed is not None:  # whole numbers below 2**53: float64 sums are exact in any order
-            sums = self.swapped @ fixed.T
-            exact: NDArray[np.int64] = np.sum(sums[:, i] - sums[:, j] <= 0, axis=0)
-            return exact
-        counts: NDArray[np.int64] = self.counts_of_many(s[None], i, j, self.margin(s))[0]
+        scores = s if fixed is None else fixed
+        every = np.ones((1, scores.size), dtype=bool)
+        counts: NDArray[np.int64] = self.mixtures(scores, scores).counts(every, resolve_threads(None))[0, 0]
         return counts
 
-    def margin(self, magnitudes: NDArray[np.float64]) -> NDArray[np.float64]:
-        """Per permutation and pair ``i < j`` (``triu_indices`` order), a bound on the rounding error
-        of a float64 difference of swapped sums, for scores at most ``magnitudes`` in absolute value
-        (systems x segments): ``(segments + 2) * 2**-52`` times the sums of the magnitudes, more
-        than twice the error of any summation order of that many terms."""
-        bound = (self.segments + 2) * _EPSILON * (self.swapped @ np.abs(magnitudes).T)
-        i, j = np.triu_indices(len(magnitudes), 1)
-        out: NDArray[np.float64] = bound[:, i] + bound[:, j]
-        return out
+    def mixtures(self, worse: NDArray[np.float64], better: NDArray[np.float64]) -> _core.SpaMixtures:
+        """Two metrics' systems x segments scores, to be mixed cell by cell under these
+        permutations: its ``counts(coins, threads)`` gives, for each row of ``coins`` (one per
+        cell) and each of its two mixtures (``worse`` where the coin is true, ``better``
+        elsewhere; then the reverse), how many permutations give each pair ``i < j``
+        (``triu_indices`` order) a difference at least the observed one, ``[row, mixture,
+        pair]``, by exact sums (the Rust core's fixed point, and an exactly rounded sum where
+        that cannot decide).
 
-    def sums_of_many(self, blocks: NDArray[np.float64]) -> NDArray[np.float64]:
-        """Per permutation, block and system: the sum of the swapped segments' scores."""
-        many, systems, segments = blocks.shape
-        flat = blocks.transpose(2, 0, 1).reshape(segments, many * systems)
-        sums: NDArray[np.float64] = (self.swapped @ flat).reshape(self.permutations, many, systems)
-        return sums
-
-    def counts_of_many(
-        self,
-        blocks: NDArray[np.float64],
-        i: NDArray[np.intp],
-        j: NDArray[np.intp],
-        margin: NDArray[np.float64],
-        sums: NDArray[np.float64] | None = None,
-    ) -> NDArray[np.int64]:
-        """For each systems x segments matrix of ``blocks``, how many permutations give each pair
-        ``(i, j)`` a difference at least the observed one: float64 sums (``sums``, or
-        :meth:`sums_of_many`) where ``margin`` (from :meth:`margin`) decides, exactly rounded
-        sums where it does not."""
-        sums = self.sums_of_many(blocks) if sums is None else sums
-        threads = resolve_threads(None)
-        counts, unsure = _core.spa_counts(np.ascontiguousarray(sums), np.ascontiguousarray(margin), threads)
-        for row, block, pair in unsure:
-            taken = self.swapped[row] > 0
-            both = np.concatenate([blocks[block, i[pair], taken], -blocks[block, j[pair], taken]])
-            counts[block, pair] += math.fsum(both) <= 0
-        return counts
+        >>> signs = PermutationSigns(3, permutations=4, seed=4)
+        >>> scores = np.array([[1.0, 2.0, 3.0], [3.0, 2.0, 1.0]])
+        >>> coins = np.zeros((1, 6), dtype=bool)
+        >>> counts = signs.mixtures(scores, scores).counts(coins, 1)  # both mixtures: the scores
+        >>> want = np.sum(signs.swapped @ np.array([-2.0, 0.0, 2.0]) <= 0)  # differences, swapped
+        >>> bool(counts[0, 0, 0] == counts[0, 1, 0] == want)
+        True
+        """
+        return _core.SpaMixtures(
+            np.ascontiguousarray(worse, dtype=np.float64),
+            np.ascontiguousarray(better, dtype=np.float64),
+            self._taken,
+        )
 
 
 def fixed_point(scores: NDArray[np.float64], terms: int) -> NDArray[np.float64] | None:
