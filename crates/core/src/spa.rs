@@ -23,8 +23,8 @@ const LANES: usize = 16;
 /// Segments per table block: a table of `2^BITS` entries each.
 const BITS: usize = 6;
 const ENTRIES: usize = 1 << BITS;
-/// Tables read together, for every permutation in turn: 24 KiB, in the first-level cache.
-const PASS: usize = (24 << 10) / (ENTRIES * 64);
+/// Tables read together, for every permutation in turn (their indices one `u64`): 32 KiB.
+const PASS: usize = 8;
 
 type Lane = [i32; LANES];
 
@@ -217,8 +217,10 @@ struct Permutations {
     taken: Vec<u32>,
     starts: Vec<usize>,
     count: usize,
+    /// Blocks, rounded up to whole passes (the blocks past the segments sum nothing).
     blocks: usize,
-    index: Vec<u8>,
+    /// Per permutation and pass, the swapped segments of each of its blocks, a byte a block.
+    index: Vec<u64>,
     sizes: Vec<i32>,
 }
 
@@ -230,19 +232,17 @@ impl Permutations {
         let mut taken = Vec::new();
         let mut starts = vec![0];
         let count = swapped.len() / segments;
-        let blocks = segments.div_ceil(BITS);
-        let mut index = Vec::with_capacity(count * blocks);
+        let blocks = segments.div_ceil(BITS).div_ceil(PASS) * PASS;
+        let mut index = Vec::with_capacity(count * blocks / PASS);
         let mut sizes = Vec::with_capacity(count);
         for row in swapped.chunks_exact(segments) {
             let bits = |block: &[bool]| {
                 let flags = block.iter().enumerate();
                 flags.fold(0u8, |m, (k, &s)| m | (u8::from(s) << k))
             };
-            let blocks = row.chunks_exact(BITS);
-            let last = blocks.remainder();
-            index.extend(blocks.map(bits));
-            if !last.is_empty() {
-                index.push(bits(last));
+            for pass in row.chunks(BITS * PASS) {
+                let blocks = pass.chunks(BITS).enumerate();
+                index.push(blocks.fold(0, |w, (k, b)| w | u64::from(bits(b)) << (8 * k)));
             }
             // Written whether swapped or not, kept if so: the flags would mispredict a branch.
             let start = taken.len();
@@ -293,10 +293,11 @@ impl Mixtures {
             }
             fill_tables(&scratch.rows, &mut scratch.tables);
             scratch.running.fill(Entry([0; LANES]));
-            for (pass, tables) in scratch.tables.chunks(PASS).enumerate() {
-                let index = self.permutations.index.chunks_exact(blocks);
-                for (sum, bits) in scratch.running.iter_mut().zip(index) {
-                    sum.0 = lookup(tables, &bits[pass * PASS..], sum.0);
+            let passes = blocks / PASS;
+            for (pass, tables) in scratch.tables.chunks_exact(PASS).enumerate() {
+                let index = self.permutations.index[pass..].iter().step_by(passes);
+                for (sum, &bits) in scratch.running.iter_mut().zip(index) {
+                    sum.0 = lookup(tables, bits, sum.0);
                 }
             }
             for (p, sum) in scratch.running.iter().enumerate() {
@@ -353,11 +354,12 @@ fn fill_tables(rows: &[Lane], tables: &mut [Block]) {
     }
 }
 
-/// A permutation's sums so far, and one table entry per block, added.
+/// A permutation's sums so far, and one table entry per block of a pass, added (each block's
+/// index a byte of `bits`).
 #[inline(always)]
-fn lookup(tables: &[Block], bits: &[u8], mut sum: Lane) -> Lane {
-    for (table, &m) in tables.iter().zip(bits) {
-        let entry = &table[usize::from(m) % ENTRIES].0;
+fn lookup(tables: &[Block], bits: u64, mut sum: Lane) -> Lane {
+    for (k, table) in tables.iter().enumerate() {
+        let entry = &table[(bits >> (8 * k)) as usize % ENTRIES].0;
         for (s, e) in sum.iter_mut().zip(entry) {
             *s += e;
         }
