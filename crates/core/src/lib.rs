@@ -12,6 +12,7 @@
 pub mod analysis;
 pub mod chrf;
 pub mod config;
+mod cpu;
 pub mod error;
 pub mod family;
 pub mod gleu;

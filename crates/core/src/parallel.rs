@@ -73,6 +73,28 @@ pub fn fill_rows<T, O, S>(
     }
 }
 
+/// For each resample (a row of `cells` coins), `f(scratch, coins, out)` fills its row of `width`
+/// outputs; the rows in order. `cells` must be positive and divide `coins.len()`.
+pub fn per_resample<O, S>(
+    exec: Exec,
+    (coins, cells): (&[bool], usize),
+    width: usize,
+    grain: Grain,
+    init: impl Fn() -> S + Sync + Send,
+    f: impl Fn(&mut S, &[bool], &mut [O]) + Sync + Send,
+) -> Vec<O>
+where
+    O: Send + Default + Clone,
+{
+    let resamples = coins.len() / cells;
+    let mut out = vec![O::default(); resamples * width];
+    let rows: Vec<usize> = (0..resamples).collect();
+    fill_rows(exec, &rows, &mut out, width, grain, init, |s, &r, row| {
+        f(s, &coins[r * cells..(r + 1) * cells], row)
+    });
+    out
+}
+
 /// How much work one item is, which decides how many items a parallel task takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Grain {

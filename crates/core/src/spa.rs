@@ -16,6 +16,7 @@
 //! ("four Russians"): for each block of [`BITS`] segments, the sum of every subset of its rows,
 //! one lane per system; a permutation's sums are then one table entry per block, added.
 
+use crate::cpu::{avx2_or, has_avx2};
 use crate::parallel::{self, Exec, Grain};
 
 /// Systems summed together, as lanes of one table entry (a cache line of `i32`).
@@ -94,15 +95,11 @@ impl Mixtures {
             .collect();
         let mut together = vec![0; mixtures.systems * mixtures.permutations.count];
         let mut scratch = Scratch::new(&mixtures);
-        if has_avx2() {
-            // SAFETY: the CPU has AVX2 (checked); the code is the same, compiled for it.
-            #[cfg(target_arch = "x86_64")]
-            unsafe {
-                sums_avx2(&mixtures, &mut scratch, &both, &mut together)
-            };
-        } else {
-            mixtures.sums(&mut scratch, |c| both[c], &mut together);
-        }
+        avx2_or!(
+            has_avx2(),
+            sums_avx2(&mixtures, &mut scratch, &both, &mut together),
+            mixtures.sums(&mut scratch, |c| both[c], &mut together)
+        );
         mixtures.together = together;
         Some(mixtures)
     }
@@ -126,43 +123,21 @@ impl Mixtures {
         if coins.len() % cells != 0 {
             return None;
         }
-        let resamples = coins.len() / cells;
-        let width = 2 * self.pairs();
-        let mut out = vec![0i64; resamples * width];
-        let rows: Vec<usize> = (0..resamples).collect();
         let avx2 = has_avx2();
-        parallel::fill_rows(
+        Some(parallel::per_resample(
             exec,
-            &rows,
-            &mut out,
-            width,
+            (coins, cells),
+            2 * self.pairs(),
             Grain::Coarse,
             || Scratch::new(self),
-            |scratch, &r, row| {
-                let coins = &coins[r * cells..(r + 1) * cells];
-                if avx2 {
-                    // SAFETY: the CPU has AVX2 (checked above); the same code, compiled for it.
-                    #[cfg(target_arch = "x86_64")]
-                    unsafe {
-                        resample_avx2(self, scratch, coins, row)
-                    };
-                } else {
-                    resample(self, scratch, coins, row);
-                }
+            |scratch, coins, row| {
+                avx2_or!(
+                    avx2,
+                    resample_avx2(self, scratch, coins, row),
+                    resample(self, scratch, coins, row)
+                )
             },
-        );
-        Some(out)
-    }
-}
-
-fn has_avx2() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::is_x86_feature_detected!("avx2")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
+        ))
     }
 }
 

@@ -2,6 +2,7 @@
 //! a Pearson correlation of each mixture needs only a few sums that are linear in the swaps, so
 //! each resample is a row of coins and a masked sum per vector and group of cells, not a mixture.
 
+use crate::cpu::{avx2_or, has_avx2};
 use crate::parallel::{self, Exec, Grain};
 
 /// For each resample `r` (coins `coins[r * cells..(r + 1) * cells]`, `cells` being
@@ -25,42 +26,24 @@ pub fn swapped_sums(
     }
     let groups = bounds.len() - 1;
     let width = vectors.len() * groups;
-    let resamples = coins.len().checked_div(cells).unwrap_or(0);
-    let mut out = vec![0.0; resamples * width];
-    let rows: Vec<usize> = (0..resamples).collect();
+    if cells == 0 {
+        return Some(Vec::new());
+    }
     let avx2 = has_avx2();
-    parallel::fill_rows(
+    Some(parallel::per_resample(
         exec,
-        &rows,
-        &mut out,
+        (coins, cells),
         width,
         Grain::Fine,
         Vec::new,
-        |mask: &mut Vec<f64>, &r, row| {
-            let coins = &coins[r * cells..(r + 1) * cells];
-            if avx2 {
-                // SAFETY: the CPU has AVX2 (checked above); the code is the same, compiled for it.
-                #[cfg(target_arch = "x86_64")]
-                unsafe {
-                    resample_avx2(coins, vectors, bounds, mask, row)
-                };
-            } else {
-                resample(coins, vectors, bounds, mask, row);
-            }
+        |mask: &mut Vec<f64>, coins, row| {
+            avx2_or!(
+                avx2,
+                resample_avx2(coins, vectors, bounds, mask, row),
+                resample(coins, vectors, bounds, mask, row)
+            )
         },
-    );
-    Some(out)
-}
-
-fn has_avx2() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::is_x86_feature_detected!("avx2")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    ))
 }
 
 /// [`resample`] compiled for AVX2: four doubles an instruction, where the baseline has two. The
