@@ -11,7 +11,6 @@
 //! decides how equal-cost alignments split into substitutions, deletions and insertions.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 
 use rustc_hash::FxHashMap;
 
@@ -44,13 +43,6 @@ pub enum Units {
 }
 
 impl Units {
-    fn len(&self) -> usize {
-        match self {
-            Units::Words(w) => w.len(),
-            Units::Chars(c) => c.len(),
-        }
-    }
-
     /// Each unit as text: a word, or a character.
     pub fn strings(&self) -> Vec<String> {
         match self {
@@ -66,18 +58,24 @@ impl Units {
 impl WerConfig {
     /// The units of `text` as jiwer's transforms leave them.
     pub fn units(&self, text: &str) -> Units {
-        let mut s: Cow<'_, str> = Cow::Borrowed(text);
+        let s = self.transformed(text);
+        if self.characters {
+            Units::Chars(strip(&s).chars().map(u32::from).collect())
+        } else {
+            Units::Words(words(&s))
+        }
+    }
+
+    /// `text` lowercased and without punctuation, as asked (before it is cut into units).
+    fn transformed<'a>(&self, text: &'a str) -> Cow<'a, str> {
+        let mut s: Cow<'a, str> = Cow::Borrowed(text);
         if self.lowercase {
             s = Cow::Owned(lower(&s).into_owned());
         }
         if self.no_punct {
             s = Cow::Owned(s.chars().filter(|&c| !is_punctuation(c)).collect());
         }
-        if self.characters {
-            Units::Chars(strip(&s).chars().map(u32::from).collect())
-        } else {
-            Units::Words(words(&s))
-        }
+        s
     }
 }
 
@@ -109,13 +107,88 @@ pub fn words(text: &str) -> Vec<Box<str>> {
         .collect()
 }
 
+/// `f(start, end)` for each of [`words`]' words, as byte ranges of `text`, without building a
+/// string: a word ends at a space, or at a run of two or more whitespace characters; a single
+/// other whitespace character stays inside its word; the whitespace at either end is dropped.
+pub fn word_ranges(text: &str, mut f: impl FnMut(usize, usize)) {
+    let mut start: Option<usize> = None;
+    // The current run of whitespace: where it began, how many characters, whether it is one space.
+    let (mut run, mut count, mut space) = (0, 0, false);
+    for (at, c) in text.char_indices() {
+        if is_space(c) {
+            if count == 0 {
+                (run, space) = (at, c == ' ');
+            }
+            count += 1;
+            continue;
+        }
+        match start {
+            None => start = Some(at),
+            Some(open) if count >= 2 || (count == 1 && space) => {
+                f(open, run);
+                start = Some(at);
+            }
+            Some(_) => {}
+        }
+        count = 0;
+    }
+    if let Some(open) = start {
+        f(open, if count > 0 { run } else { text.len() });
+    }
+}
+
 /// Working space of one thread: the alignment matrix and the word ids of a pair.
 #[derive(Default)]
 pub struct WerScratch {
     bits: Bits,
-    ids: HashMap<Box<str>, u32>,
+    words: Interner,
     reference: Vec<u32>,
     hypothesis: Vec<u32>,
+}
+
+/// Words numbered by their text, for one segment's sentences, which it does not own: each word is
+/// kept as (sentence, start, end) and compared with the sentences it is given again.
+#[derive(Default)]
+struct Interner {
+    /// Open addressing: `id + 1`, or 0 for an empty slot.
+    slots: Vec<u32>,
+    words: Vec<(u64, u32, u32, u32)>,
+}
+
+impl Interner {
+    /// Empty, with room for `words` words.
+    fn reset(&mut self, words: usize) {
+        self.words.clear();
+        let size = (2 * words + 2).next_power_of_two();
+        self.slots.clear();
+        self.slots.resize(size, 0);
+    }
+
+    /// The id of `texts(sentence)[start..end]`, numbering it if it is new.
+    fn id<'a>(
+        &mut self,
+        texts: impl Fn(u32) -> &'a str,
+        (sentence, start, end): (u32, u32, u32),
+    ) -> u32 {
+        use std::hash::BuildHasher;
+        let word = &texts(sentence)[start as usize..end as usize];
+        let hash = rustc_hash::FxBuildHasher.hash_one(word);
+        let mask = self.slots.len() - 1;
+        let mut at = hash as usize & mask;
+        loop {
+            let slot = self.slots[at];
+            if slot == 0 {
+                self.words.push((hash, sentence, start, end));
+                self.slots[at] = self.words.len() as u32;
+                return self.words.len() as u32 - 1;
+            }
+            let (h, k, a, b) = self.words[slot as usize - 1];
+            if h == hash && &texts(k)[a as usize..b as usize] == word {
+                return slot - 1;
+            }
+            at = (at + 1) & mask;
+        }
+    }
 }
 
 /// One edit of an alignment, at rapidfuzz's positions: a substitution and a deletion name the
@@ -359,12 +432,24 @@ impl WerScratch {
                 self.hypothesis.extend_from_slice(h);
             }
             (Units::Words(r), Units::Words(h)) => {
-                self.ids.clear();
-                for (words, out) in [(r, &mut self.reference), (h, &mut self.hypothesis)] {
-                    for w in words {
-                        let next = self.ids.len() as u32;
-                        out.push(*self.ids.entry(w.clone()).or_insert(next));
+                // Each word its own sentence to the interner: the reference's, then the hypothesis's.
+                let n = r.len();
+                let text = |k: u32| {
+                    if (k as usize) < n {
+                        &*r[k as usize]
+                    } else {
+                        &*h[k as usize - n]
                     }
+                };
+                self.words.reset(n + h.len());
+                for (k, w) in r.iter().chain(h).enumerate() {
+                    let id = self.words.id(text, (k as u32, 0, w.len() as u32));
+                    if k < n {
+                        &mut self.reference
+                    } else {
+                        &mut self.hypothesis
+                    }
+                    .push(id);
                 }
             }
             _ => unreachable!("a hypothesis and its references are prepared alike"),
@@ -404,32 +489,93 @@ fn closest(
     scratch: &mut WerScratch,
     segment: usize,
 ) -> Result<(usize, [i64; ROW_WIDTH]), CoreError> {
-    if refs.is_empty() {
+    let chars = matches!(hyp, Units::Chars(_));
+    closest_by(refs.len(), chars, scratch, segment, |k, scratch| {
+        scratch.ids(&refs[k], hyp)
+    })
+}
+
+/// The closest of `refs` references, `fill(k, scratch)` putting reference `k`'s ids (and the
+/// hypothesis's) in `scratch`: its index and row.
+fn closest_by(
+    refs: usize,
+    chars: bool,
+    scratch: &mut WerScratch,
+    segment: usize,
+    mut fill: impl FnMut(usize, &mut WerScratch),
+) -> Result<(usize, [i64; ROW_WIDTH]), CoreError> {
+    if refs == 0 {
         return Err(CoreError::NoReference { segment });
     }
     let mut best: Option<(usize, [i64; ROW_WIDTH])> = None;
-    for (k, reference) in refs.iter().enumerate() {
-        let cells = (reference.len() + 1).checked_mul(hyp.len() + 1);
+    for k in 0..refs {
+        fill(k, scratch);
+        let (n, m) = (scratch.reference.len(), scratch.hypothesis.len());
+        let cells = (n + 1).checked_mul(m + 1);
         if cells.is_none_or(|c| c > MAX_CELLS) {
-            let chars = matches!(hyp, Units::Chars(_));
             return Err(CoreError::SegmentTooLong {
                 metric: if chars { "CER" } else { "WER" },
                 unit: if chars { "character" } else { "word" },
                 segment,
-                hyp_words: hyp.len(),
-                ref_words: reference.len(),
+                hyp_words: m,
+                ref_words: n,
                 max_cells: MAX_CELLS,
             });
         }
-        scratch.ids(reference, hyp);
         let (s, d, i) = edit_counts(&scratch.reference, &scratch.hypothesis, &mut scratch.bits);
-        let n = reference.len();
         let row = [s, d, i, n - s - d, n].map(|v| v as i64);
         if best.is_none_or(|(_, b)| row[0] + row[1] + row[2] < b[0] + b[1] + b[2]) {
             best = Some((k, row));
         }
     }
     Ok(best.expect("at least one reference"))
+}
+
+/// The row of `hyp` against its closest reference, words numbered straight from the text (no
+/// word made a string): what [`segment_row`] gives for the words [`WerConfig::units`] makes.
+fn words_row(
+    config: WerConfig,
+    scratch: &mut WerScratch,
+    segment: usize,
+    (hyp, refs): (&str, &[&str]),
+    out: &mut [i64],
+) -> Result<(), CoreError> {
+    let hyp = config.transformed(hyp);
+    let refs: Vec<Cow<'_, str>> = refs.iter().map(|r| config.transformed(r)).collect();
+    let bytes = hyp.len() + refs.iter().map(|r| r.len()).sum::<usize>();
+    if bytes >= u32::MAX as usize {
+        // Beyond the interner's offsets: as prepared units (which would then be too long).
+        let refs: Vec<Units> = refs.iter().map(|r| Units::Words(words(r))).collect();
+        return segment_row(&Units::Words(words(&hyp)), &refs, scratch, segment, out);
+    }
+    let text = |k: u32| {
+        if k == 0 {
+            &*hyp
+        } else {
+            &*refs[k as usize - 1]
+        }
+    };
+    // A word and the whitespace after it take two bytes at least.
+    scratch.words.reset(bytes / 2 + refs.len() + 1);
+    scratch.hypothesis.clear();
+    let WerScratch {
+        words, hypothesis, ..
+    } = scratch;
+    word_ranges(&hyp, |a, b| {
+        hypothesis.push(words.id(text, (0, a as u32, b as u32)));
+    });
+    let (_, row) = closest_by(refs.len(), false, scratch, segment, |k, scratch| {
+        let WerScratch {
+            words, reference, ..
+        } = scratch;
+        reference.clear();
+        let sentence = k as u32 + 1;
+        word_ranges(&refs[k], |a, b| {
+            reference.push(words.id(text, (sentence, a as u32, b as u32)));
+        });
+    })?;
+    out.copy_from_slice(&row);
+    Ok(())
 }
 
 /// WER and CER as a [`RowMetric`]: [`PerReference`] does the rest.
@@ -449,6 +595,22 @@ impl RowMetric for Wer {
 
     fn prepare_hyp(config: WerConfig, text: &str) -> Units {
         config.units(text)
+    }
+
+    /// Words numbered straight from the text ([`words_row`]); characters as prepared units.
+    fn row_once(
+        config: WerConfig,
+        scratch: &mut WerScratch,
+        segment: usize,
+        hyp: &str,
+        refs: &[&str],
+        out: &mut [i64],
+    ) -> Result<(), CoreError> {
+        if !config.characters {
+            return words_row(config, scratch, segment, (hyp, refs), out);
+        }
+        let refs: Vec<Units> = refs.iter().map(|r| config.units(r)).collect();
+        segment_row(&config.units(hyp), &refs, scratch, segment, out)
     }
 
     fn row(
@@ -648,6 +810,58 @@ mod tests {
             let (s, d, i) = edit_counts(&a, &b, &mut Bits::default());
             assert_eq!(s + d + i, naive_distance(&a, &b), "{a:?} {b:?}");
             assert_eq!(a.len() - d + i, b.len());
+        }
+    }
+
+    /// Text from pieces where jiwer's word rules differ: spaces, runs, single tabs and no-break
+    /// spaces, Python-only whitespace, letters that lowercase, punctuation, multi-byte words.
+    fn random_text(rng: &mut crate::testing::Rng) -> String {
+        const PIECES: [&str; 14] = [
+            "a", "b", "A", "é", "ß", "Straße", ",", " ", "  ", "\t", "\u{a0}", "\u{1c}",
+            "\u{3000}", "de-",
+        ];
+        (0..rng.below(14))
+            .map(|_| PIECES[rng.below(PIECES.len())])
+            .collect()
+    }
+
+    #[test]
+    fn word_ranges_are_jiwers_words() {
+        let mut rng = crate::testing::Rng(41);
+        for _ in 0..20_000 {
+            let text = random_text(&mut rng);
+            let mut ranges = Vec::new();
+            word_ranges(&text, |a, b| ranges.push(&text[a..b]));
+            let want = words(&text);
+            assert_eq!(
+                ranges,
+                want.iter().map(|w| &**w).collect::<Vec<_>>(),
+                "{text:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn sentences_scored_once_are_scored_as_prepared_units() {
+        let mut rng = crate::testing::Rng(43);
+        let mut scratch = WerScratch::default();
+        for round in 0..6000 {
+            let config = WerConfig {
+                characters: false,
+                lowercase: round % 3 == 1,
+                no_punct: round % 3 == 2,
+            };
+            let hyp = random_text(&mut rng);
+            let refs: Vec<String> = (0..1 + rng.below(3))
+                .map(|_| random_text(&mut rng))
+                .collect();
+            let refs: Vec<&str> = refs.iter().map(|r| r.as_str()).collect();
+            let (mut once, mut prepared) = ([0i64; ROW_WIDTH], [0i64; ROW_WIDTH]);
+            Wer::row_once(config, &mut scratch, 0, &hyp, &refs, &mut once).unwrap();
+            let units: Vec<Units> = refs.iter().map(|r| config.units(r)).collect();
+            let hyp = config.units(&hyp);
+            segment_row(&hyp, &units, &mut WerScratch::default(), 0, &mut prepared).unwrap();
+            assert_eq!(once, prepared, "{hyp:?} {refs:?}");
         }
     }
 
