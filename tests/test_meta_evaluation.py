@@ -197,6 +197,18 @@ def test_spa_counts_agree_with_exact_fractions_on_binary_floats() -> None:
     assert np.array_equal(upper(signs.p_values(scores)), want / 300)
 
 
+def test_spa_counts_are_exact_for_scores_of_any_magnitude() -> None:
+    # Sums of scores near the largest double overflow float64, and tiny ones vanish beside them:
+    # the counts are still those of exact sums (Python's integers as the oracle).
+    rng = np.random.default_rng(12)
+    magnitudes = np.array([1.7e308, 3.1e307, 1.0, 5e-324, 2.2e-300])
+    scores = magnitudes[rng.integers(0, 5, (4, 30))] * rng.choice([-1.0, 1.0], (4, 30))
+    scores[1, :15] = scores[0, :15]
+    signs = PermutationSigns(30, permutations=200, seed=3)
+    want, _ = exact_ties(scores, 200, 3, decimal=False)
+    assert np.array_equal(upper(signs.p_values(scores)), want / 200)
+
+
 def test_bad_input_is_refused_by_name() -> None:
     with pytest.raises(InputError, match="system 2, segment 3 is not a finite number"):
         soft_pairwise_accuracy([[1, 2, 3], [1, 2, np.nan]], [[1, 2, 3], [1, 2, 3]])

@@ -8,7 +8,7 @@
 //! for speed and in `i64` for precision. Sums of them are exact integers in any order, off the
 //! true scaled sums by at most half a unit per term, so a difference further than one unit per
 //! swapped segment from 0 decides. The `i32` sums decide nearly every comparison; the `i64` sum
-//! of the permutation decides nearly all the rest, and an exactly rounded float sum
+//! of the permutation decides nearly all the rest, and an exact sum of the floats
 //! ([`at_most_zero`]) the last. Scores that are whole after scaling (MQM scores, decimals made
 //! whole) are decided by the integers alone.
 //!
@@ -161,13 +161,24 @@ impl<T> Fixed<T> {
                 .sum()
         };
         let bound = (0..scores.systems).map(per_system).fold(0.0, f64::max);
+        // Near f64::MAX the sum overflows: bound it by the largest score instead.
+        let log2_bound = if bound.is_finite() {
+            bound.log2()
+        } else {
+            let largest = scores
+                .worse
+                .iter()
+                .chain(scores.better)
+                .fold(0.0, |m, x| x.abs().max(m));
+            largest.log2() + (2.0 * segments as f64).log2()
+        };
         // The bound's own rounding is far below the factor 4 left to the integers' range.
         let shift = if bound > 0.0 {
-            (room - bound.log2()).floor().clamp(-1000.0, 1000.0) as i32
+            (room - log2_bound).floor().clamp(-1074.0, 1023.0) as i32
         } else {
             0
         };
-        let scale = 2f64.powi(shift);
+        let scale = power_of_two(shift);
         let mut exact = true;
         let mut quantise = |x: &f64| {
             let scaled = x * scale;
@@ -183,6 +194,15 @@ impl<T> Fixed<T> {
             better,
             exact,
         }
+    }
+}
+
+/// `2^shift`, exactly, for `-1074 <= shift <= 1023` (subnormal below -1022).
+fn power_of_two(shift: i32) -> f64 {
+    if shift >= -1022 {
+        f64::from_bits(((shift + 1023) as u64) << 52)
+    } else {
+        f64::from_bits(1 << (shift + 1074))
     }
 }
 
@@ -468,34 +488,41 @@ fn undecided(
     counted
 }
 
-/// Whether the exact sum of `terms` (finite) is at most 0: the terms are added into
-/// non-overlapping partial sums of increasing magnitude (Shewchuk's expansion, as `math.fsum`),
-/// whose total is the exact sum, and whose largest nonzero partial has its sign.
+/// Whether the exact sum of `terms` (finite; fewer than 2^30) is at most 0. Every finite double
+/// is a whole multiple of 2^-1074 below 2^1024, so the terms are added as integers in that unit:
+/// each significand, shifted to its place, into 32-bit digits kept in `i64`s (room for the
+/// carries of 2^30 terms), then the carries are passed up and the top digit gives the sign. No
+/// rounding and no overflow, whatever the magnitudes.
 pub fn at_most_zero(terms: impl IntoIterator<Item = f64>) -> bool {
-    let mut partials: Vec<f64> = Vec::new();
-    for mut x in terms {
-        let mut kept = 0;
-        for k in 0..partials.len() {
-            let mut y = partials[k];
-            if x.abs() < y.abs() {
-                std::mem::swap(&mut x, &mut y);
-            }
-            let high = x + y;
-            let low = y - (high - x);
-            if low != 0.0 {
-                partials[kept] = low;
-                kept += 1;
-            }
-            x = high;
-        }
-        partials.truncate(kept);
-        partials.push(x);
+    // 2098 bits of magnitude and 31 of shift, and room above for the carries.
+    const DIGITS: usize = 70;
+    let mut digits = [0i64; DIGITS];
+    for x in terms {
+        let bits = x.to_bits();
+        let exponent = ((bits >> 52) & 0x7ff) as usize;
+        let fraction = (bits & ((1 << 52) - 1)) as i128;
+        // x = significand * 2^(place - 1074): subnormals have no hidden bit.
+        let (significand, place) = match exponent {
+            0 => (fraction, 0),
+            _ => (fraction | 1 << 52, exponent - 1),
+        };
+        let wide = if x < 0.0 { -significand } else { significand } << (place % 32);
+        let low = (wide & 0xffff_ffff) as i64;
+        let middle = ((wide >> 32) & 0xffff_ffff) as i64;
+        let top = (wide >> 64) as i64;
+        let digit = place / 32;
+        digits[digit] += low;
+        digits[digit + 1] += middle;
+        digits[digit + 2] += top;
     }
-    partials
-        .iter()
-        .rev()
-        .find(|v| **v != 0.0)
-        .is_none_or(|v| *v < 0.0)
+    for k in 0..DIGITS - 1 {
+        let carry = digits[k] >> 32;
+        digits[k] -= carry << 32;
+        digits[k + 1] += carry;
+    }
+    // Below the top every digit is now in 0..2^32: the top's sign is the sum's, unless it is 0.
+    let top = digits[DIGITS - 1];
+    top < 0 || (top == 0 && digits.iter().all(|&d| d == 0))
 }
 
 #[cfg(test)]
@@ -503,7 +530,7 @@ mod tests {
     use super::*;
     use crate::testing::Rng;
 
-    /// The definition: each count by an exactly rounded sum of the mixture's cells.
+    /// The definition: each count by an exact sum of the mixture's cells.
     fn by_definition(scores: Scores<'_>, swapped: &[bool], coins: &[bool]) -> Vec<i64> {
         let systems = scores.systems;
         let segments = scores.worse.len() / systems;
@@ -547,6 +574,24 @@ mod tests {
         assert!(!at_most_zero([1e100, 1.0, -1e100]));
         assert!(at_most_zero([1e100, -1.0, -1e100, 1e-300, -1e-300]));
         assert!(at_most_zero([]));
+        assert!(at_most_zero([0.0, -0.0]));
+        let tiny = f64::from_bits(1);
+        assert!(!at_most_zero([
+            f64::MAX,
+            f64::MAX,
+            -f64::MAX,
+            -f64::MAX,
+            tiny
+        ]));
+        assert!(at_most_zero([f64::MAX, f64::MAX, -f64::MAX, -f64::MAX]));
+        assert!(!at_most_zero([
+            -f64::MAX,
+            -f64::MAX,
+            f64::MAX,
+            f64::MAX,
+            f64::from_bits(1)
+        ]));
+        assert!(at_most_zero([-f64::MAX; 1000]));
         assert!(!at_most_zero([f64::MIN_POSITIVE * f64::EPSILON]));
         assert!(at_most_zero([1.0, 2f64.powi(-80), -1.0 - f64::EPSILON]));
     }
@@ -611,6 +656,35 @@ mod tests {
         let mixtures = Mixtures::new(scores, &swapped).unwrap();
         assert!(!mixtures.wide.exact);
         assert!(want[0] > 0 && want[0] < permutations as i64);
+        assert_eq!(mixtures.counts(&coins, Exec::Serial), Some(want));
+    }
+
+    #[test]
+    fn powers_of_two_are_exact_down_to_the_smallest_subnormal() {
+        assert_eq!(power_of_two(0), 1.0);
+        assert_eq!(power_of_two(-3), 0.125);
+        assert_eq!(power_of_two(1023), 2f64.powi(1023));
+        assert_eq!(power_of_two(-1022), f64::MIN_POSITIVE);
+        assert_eq!(power_of_two(-1074), f64::from_bits(1));
+    }
+
+    #[test]
+    fn scores_near_the_largest_double_are_counted_exactly() {
+        let mut rng = Rng(3);
+        let (systems, segments, permutations) = (3, 10, 50);
+        let worse: Vec<f64> = (0..systems * segments)
+            .map(|_| f64::MAX / [1.0, 3.0, 7.0, -2.0, 1e300][rng.below(5)])
+            .collect();
+        let better: Vec<f64> = worse.iter().map(|w| -w / 5.0).collect();
+        let scores = Scores {
+            worse: &worse,
+            better: &better,
+            systems,
+        };
+        let swapped = flags(&mut rng, permutations * segments);
+        let coins = flags(&mut rng, 4 * systems * segments);
+        let want = by_definition(scores, &swapped, &coins);
+        let mixtures = Mixtures::new(scores, &swapped).unwrap();
         assert_eq!(mixtures.counts(&coins, Exec::Serial), Some(want));
     }
 

@@ -14,7 +14,7 @@ memory layout and the thread count. Here every comparison is exact and a tie cou
 as large". Scores that are decimals of at most 9 places (MQM, COMET's printed scores) are summed
 as those decimals, in fixed point (:func:`fixed_point`); other scores are summed as the float64
 numbers they are, exactly: in a binary fixed point (the Rust core's) where its rounding cannot
-decide the comparison, by an exactly rounded sum (as :func:`math.fsum`) where it could.
+decide the comparison, by an exact sum of the floats (in the core) where it could.
 
 Segments without a human score (NaN) for any system are left out, for the human and the metric
 p-values alike (mt-metrics-eval needs the same segments scored for every system).
@@ -115,7 +115,7 @@ class PermutationSigns:
         cell) and each of its two mixtures (``worse`` where the coin is true, ``better``
         elsewhere; then the reverse), how many permutations give each pair ``i < j``
         (``triu_indices`` order) a difference at least the observed one, ``[row, mixture,
-        pair]``, by exact sums (the Rust core's fixed point, and an exactly rounded sum where
+        pair]``, by exact sums (the Rust core's fixed point, and an exact sum of the floats where
         that cannot decide).
 
         >>> signs = PermutationSigns(3, permutations=4, seed=4)
@@ -143,6 +143,8 @@ def fixed_point(scores: NDArray[np.float64], terms: int) -> NDArray[np.float64] 
     >>> fixed_point(np.array([[0.1 + 0.2]]), 10) is None
     True
     """
+    if np.abs(scores).max(initial=0.0) >= 2.0**53 / terms:  # no scale makes them fit
+        return None
     for places in range(10):
         scale = 10.0**places
         whole = np.round(scores * scale)
