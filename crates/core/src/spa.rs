@@ -212,8 +212,9 @@ struct Permutations {
     taken: Vec<u32>,
     starts: Vec<usize>,
     count: usize,
-    /// Blocks, rounded up to whole passes (the blocks past the segments sum nothing).
+    /// Blocks of segments, and passes (of up to [`PASS`] blocks).
     blocks: usize,
+    passes: usize,
     /// Per permutation and pass, the swapped segments of each of its blocks, a byte a block.
     index: Vec<u64>,
     sizes: Vec<i32>,
@@ -227,8 +228,9 @@ impl Permutations {
         let mut taken = Vec::new();
         let mut starts = vec![0];
         let count = swapped.len() / segments;
-        let blocks = segments.div_ceil(BITS).div_ceil(PASS) * PASS;
-        let mut index = Vec::with_capacity(count * blocks / PASS);
+        let blocks = segments.div_ceil(BITS);
+        let passes = blocks.div_ceil(PASS);
+        let mut index = Vec::with_capacity(count * passes);
         let mut sizes = Vec::with_capacity(count);
         for row in swapped.chunks_exact(segments) {
             let bits = |block: &[bool]| {
@@ -256,6 +258,7 @@ impl Permutations {
             starts,
             count,
             blocks,
+            passes,
             index,
             sizes,
         })
@@ -274,7 +277,7 @@ impl Mixtures {
     #[inline(always)]
     fn sums(&self, scratch: &mut Scratch, value: impl Fn(usize) -> i32, out: &mut [i32]) {
         let (systems, segments) = (self.systems, self.segments);
-        let (count, blocks) = (self.permutations.count, self.permutations.blocks);
+        let (count, passes) = (self.permutations.count, self.permutations.passes);
         for first in (0..systems).step_by(LANES) {
             let lanes = LANES.min(systems - first);
             for l in 0..LANES {
@@ -288,12 +291,15 @@ impl Mixtures {
             }
             fill_tables(&scratch.rows, &mut scratch.tables);
             scratch.running.fill(Entry([0; LANES]));
-            let passes = blocks / PASS;
-            for (pass, tables) in scratch.tables.chunks_exact(PASS).enumerate() {
-                let index = self.permutations.index[pass..].iter().step_by(passes);
-                for (sum, &bits) in scratch.running.iter_mut().zip(index) {
-                    sum.0 = lookup(tables, bits, sum.0);
-                }
+            let index = |pass: usize| self.permutations.index[pass..].iter().step_by(passes);
+            // Whole passes apart from the last: their eight lookups unrolled.
+            let whole = scratch.tables.chunks_exact(PASS);
+            let last = whole.remainder();
+            for (pass, tables) in whole.enumerate() {
+                add_pass(&mut scratch.running, index(pass), tables);
+            }
+            if !last.is_empty() {
+                add_pass(&mut scratch.running, index(passes - 1), last);
             }
             for (p, sum) in scratch.running.iter().enumerate() {
                 for l in 0..lanes {
@@ -346,6 +352,14 @@ fn fill_tables(rows: &[Lane], tables: &mut [Block]) {
             }
             table[m] = entry;
         }
+    }
+}
+
+/// Each permutation's running sums, and its lookups in the tables of a pass.
+#[inline(always)]
+fn add_pass<'a>(running: &mut [Entry], index: impl Iterator<Item = &'a u64>, tables: &[Block]) {
+    for (sum, &bits) in running.iter_mut().zip(index) {
+        sum.0 = lookup(tables, bits, sum.0);
     }
 }
 
