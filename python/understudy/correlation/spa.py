@@ -97,12 +97,12 @@ class PermutationSigns:
         n = s.shape[0]
         out = np.full((n, n), np.nan)
         i, j = np.triu_indices(n, 1)
-        out[i, j] = self._counts(s, i, j) / self.permutations
+        out[i, j] = self._counts(s) / self.permutations
         return out
 
-    def _counts(self, s: NDArray[np.float64], i: NDArray[np.intp], j: NDArray[np.intp]) -> NDArray[np.int64]:
+    def _counts(self, s: NDArray[np.float64]) -> NDArray[np.int64]:
         # The permuted difference is at least the observed one exactly when the swapped
-        # segments' differences sum to at most 0.
+        # segments' differences sum to at most 0; pairs in triu_indices order.
         fixed = fixed_point(s, self.segments)
         scores = s if fixed is None else fixed
         every = np.ones((1, scores.size), dtype=bool)
