@@ -103,7 +103,7 @@ def test_a_ci_job_gets_exit_codes_json_and_junit(tmp_path: Path) -> None:
     cases = ET.parse(junit).getroot().iter("testcase")
     assert [(c.get("name"), c.find("failure") is not None) for c in cases] == [("BLEU", True), ("TER", True)]
     wrong = _gate("--baseline", str(UEDIN), "--candidate", "ledger:1")
-    assert wrong.returncode != 0 and "both as files or both from the ledger" in wrong.stderr
+    assert wrong.returncode == 2 and "give the reference file(s) first" in wrong.stderr
 
 
 def test_ledger_records_and_tags_gate_without_the_text(new_ledger: Callable[[], str]) -> None:

@@ -110,7 +110,9 @@ def test_signature_names_the_scores_and_parses_back(source: str, short: bool) ->
     assert text.startswith("m:scores|" if short else "metric:scores|name:xCOMET|dir:higher|range:0..1|")
     assert "nrefs" not in text and "#:" not in text
     parsed = Signature.parse(text)
-    assert parsed == signature and parsed.config == comet.config and parsed.config.source == source
+    assert parsed == signature and parsed.config == comet.config
+    # The file and the scores' hash are provenance, kept with the statistics and out of the signature.
+    assert "file" not in text and "sha256" not in text and comet.config.source == source
     # The SHA-256 is of the scores as float64, whatever the systems' names and order.
     import hashlib
     import struct
@@ -126,8 +128,12 @@ def test_statistics_save_load_and_states_of_other_scores_do_not_mix(tmp_path: Pa
     a.save(tmp_path / "a.npz")
     back = Stats.load(tmp_path / "a.npz")
     assert isinstance(back, ScoresStats) and back.config == a.config and back.score() == a.score()
-    other = GivenScores({"A": [0.1, 0.9, 0.5]}, "COMET").config
-    with pytest.raises(InputError, match="not made by COMET with this configuration"):
+    # Another run's scores of the same metric are the same configuration (a signature pins no
+    # data); another metric's are not.
+    rerun = GivenScores({"A": [0.1, 0.9, 0.5]}, "COMET").config
+    assert Totals.from_state(rerun, a.totals().state).score() == a.score()
+    other = GivenScores({"A": [0.1, 0.9, 0.4]}, "xCOMET").config
+    with pytest.raises(InputError, match="not made by xCOMET with this configuration"):
         Totals.from_state(other, a.totals().state)
     state = a.totals().state.copy()
     state[-3] = 2**40  # more than three segments' fixed-point parts can hold

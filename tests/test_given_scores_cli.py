@@ -84,12 +84,11 @@ def test_every_format_gives_the_same_ranking_and_signature(
     means = {s.name: math.fsum(vs) / len(vs) for s, vs in zip(paths, scores.values(), strict=True)}
     assert {Path(r["name"]).name: r["score"] for r in record["ranking"]} == pytest.approx(means, rel=1e-15)
     assert [Path(r["name"]).name for r in record["ranking"]] == ["sysC.de", "sysB.de", "sysA.de"]
-    # The SHA-256 is of the scores, so every format of the same scores signs alike.
-    assert "|sha256:" in record["signature"]
-    values = {str(p): v for p, v in zip(paths, scores.values(), strict=True)}
-    from understudy.metrics.scores import scores_sha256
-
-    assert record["signature"].split("sha256:")[1].split("|")[0] == scores_sha256(values)
+    # The signature pins the configuration, never the data: every format, file and system signs alike.
+    assert record["signature"] == (
+        "metric:scores|bs:200|seed:12345|pvalue:at-least|name:COMET-22|dir:higher|range:0..1|prec:2^-64|"
+        "version:understudy-0.1.0"
+    )
 
 
 def test_score_paired_bs_puts_given_scores_beside_bleu(
@@ -327,7 +326,7 @@ def test_the_report_ranks_given_scores_in_their_own_range_and_direction(
     # Buckets of sentence scores on the metric's own range.
     assert "segments by sentence COMET-22" in page and "<th>[0.9,1]</th>" in page
     assert "<th>[22.5,25]</th>" in page
-    assert "name:COMET-22|dir:higher|range:0..1|file:comet.out|sha256:" in page
+    assert "name:COMET-22|dir:higher|range:0..1|prec:2^-64|version:" in page
 
 
 def test_metric_scores_is_the_older_form_of_scores(

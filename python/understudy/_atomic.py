@@ -107,8 +107,11 @@ def _replacing(target: str) -> Iterator[BinaryIO]:
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(temp, target)
-    except BaseException:
+    except BaseException as err:
         # Ctrl-C and (in the command line) SIGTERM arrive here as exceptions: nothing is left.
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temp)
+        if isinstance(err, OSError) and not isinstance(err, OutputError) and err.filename is None:
+            # A full disk while writing: name the file, not standard output.
+            raise OutputError(f"{target}: cannot write: {err.strerror or err}") from err
         raise

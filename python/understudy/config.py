@@ -129,6 +129,12 @@ class MetricConfig:
         return self.title
 
     @property
+    def key(self) -> str:
+        """What the ledger, the gate and the kept-records report know the metric by: the
+        family (``bleu``), or a given metric's own name (``COMET-22``)."""
+        return self.metric
+
+    @property
     def row_width(self) -> int:
         """Columns of one statistics row."""
         raise NotImplementedError

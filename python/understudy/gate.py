@@ -20,12 +20,13 @@ True
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
 from understudy.config import check_number
 from understudy.errors import ConfigError, IncomparableError
-from understudy.significance import DEFAULT_SEED, Test, paired_test
+from understudy.significance import DEFAULT_SAMPLES, DEFAULT_SEED, Test, paired_test
 from understudy.stats import Stats
 
 
@@ -82,6 +83,74 @@ def check_comparable(baseline: Stats[Any, Any], candidate: Stats[Any, Any]) -> N
             )
 
 
+MIN_SEGMENTS = 10
+"""The fewest segments the gate tests: with fewer, resampling cannot tell systems apart (one
+segment: every bootstrap resample is that segment, so any difference looks significant)."""
+
+
+def smallest_p_value(n: int) -> float:
+    """The smallest p-value ``n`` resamples or trials can give: 1/(n+1), every resample less
+    extreme than the observed difference.
+
+    >>> smallest_p_value(19), smallest_p_value(1000) < 0.001
+    (0.05, True)
+    """
+    return 1 / (n + 1)
+
+
+def check_gate_options(
+    alpha: float, max_drop: float | None, min_score: float | None, test: Test, n: int | None
+) -> float:
+    """Refuse what would make a gate that cannot fail, or says nothing: ``alpha`` outside (0, 1),
+    an ``n`` too small for any p-value to reach ``alpha``, a negative or NaN ``max_drop``, a NaN
+    ``min_score``; ``alpha`` as a float.
+
+    >>> check_gate_options(0.05, None, None, "bs", 10)
+    Traceback (most recent call last):
+    ...
+    understudy.errors.ConfigError: -n 10 cannot reach alpha 0.05: the smallest p-value 10 resamples give \
+is 1/11 = 0.0909; give -n 19 or more
+    """
+    alpha = check_number(alpha, "alpha")
+    if not 0 < alpha < 1:
+        raise ConfigError(f"alpha must be between 0 and 1, got {alpha}")
+    samples = DEFAULT_SAMPLES[test] if n is None else n
+    if isinstance(samples, int) and samples >= 1 and smallest_p_value(samples) > alpha:
+        needed = math.ceil(1 / alpha - 1 - 1e-9)
+        raise ConfigError(
+            f"-n {samples} cannot reach alpha {alpha:g}: the smallest p-value {samples} "
+            f"{'resamples' if test == 'bs' else 'trials'} give is 1/{samples + 1} = "
+            f"{smallest_p_value(samples):.4f}; give -n {needed} or more"
+        )
+    if max_drop is not None:
+        check_number(max_drop, "max_drop")
+    if min_score is not None and (isinstance(min_score, bool) or not math.isfinite(min_score)):
+        raise ConfigError(f"min_score must be a finite number, got {min_score!r}")
+    return alpha
+
+
+def _check_units(config: Any, max_drop: float | None, min_score: float | None) -> None:
+    """``max_drop`` and ``min_score`` are in the metric's own units: a drop as large as the whole
+    range (``--max-drop 1.0`` for COMET's 0..1 or WER's fractions) can never trip, and a bound
+    outside the range never or always does."""
+    low, high = config.score_range
+    span = (high - low) if low is not None and high is not None else config.scale
+    units = f"{config.name}'s own units (its range is {_range(low, high)})"
+    if max_drop is not None and max_drop >= span:
+        raise ConfigError(
+            f"max_drop {max_drop:g} is in {units}: a drop of {max_drop:g} cannot happen; "
+            f"for one point of a 0-1 metric give {span / 100:g}"
+        )
+    if min_score is not None and (
+        (low is not None and min_score < low) or (high is not None and min_score > high)
+    ):
+        raise ConfigError(f"min_score {min_score:g} is outside {units}")
+
+
+def _range(low: float | None, high: float | None) -> str:
+    return f"{'' if low is None else f'{low:g}'}..{'' if high is None else f'{high:g}'}"
+
+
 def gate(
     baseline: Stats[Any, Any],
     candidate: Stats[Any, Any],
@@ -92,11 +161,16 @@ def gate(
     n: int | None = None,
     seed: int = DEFAULT_SEED,
 ) -> GateResult:
-    """One metric's verdict on ``candidate`` against ``baseline`` (see the module's documentation)."""
+    """One metric's verdict on ``candidate`` against ``baseline`` (see the module's documentation).
+    ``max_drop`` and ``min_score`` are in the metric's own units (BLEU points, COMET's 0-1)."""
     check_comparable(baseline, candidate)
-    alpha = check_number(alpha, "alpha")
-    if not 0 < alpha < 1:
-        raise ConfigError(f"alpha must be between 0 and 1, got {alpha}")
+    alpha = check_gate_options(alpha, max_drop, min_score, test, n)
+    _check_units(baseline.config, max_drop, min_score)
+    if len(baseline) < MIN_SEGMENTS:
+        raise ConfigError(
+            f"{baseline.config.name}: the gate tests at least {MIN_SEGMENTS} segments, and the test set has "
+            f"{len(baseline)}: with so few, resampling cannot tell two systems apart"
+        )
     result = paired_test([baseline, candidate], ["baseline", "candidate"], test, n, seed)
     better = baseline.config.higher_is_better
     base, cand = result.baseline.score, result.systems[0].score
@@ -107,7 +181,7 @@ def gate(
     if worse_by > 0 and p <= alpha:
         reasons.append(f"significantly worse than the baseline (p = {p:.4f} <= {alpha})")
     if max_drop is not None and worse_by > check_number(max_drop, "max_drop"):
-        reasons.append(f"worse by {worse_by:.4g}, more than the {max_drop:g} allowed")
+        reasons.append(f"worse by {worse_by:.4g} {baseline.config.name}, more than the {max_drop:g} allowed")
     if min_score is not None and (cand < min_score if better else cand > min_score):
         bound = "below the minimum" if better else "above the maximum"
         reasons.append(f"{cand:.4g} is {bound} of {min_score:g}")
@@ -115,4 +189,12 @@ def gate(
     return GateResult(baseline.config.name, base, cand, p, alpha, better, signature, tuple(reasons))
 
 
-__all__ = ["GateResult", "GateVerdict", "check_comparable", "gate"]
+__all__ = [
+    "MIN_SEGMENTS",
+    "GateResult",
+    "GateVerdict",
+    "check_comparable",
+    "check_gate_options",
+    "gate",
+    "smallest_p_value",
+]

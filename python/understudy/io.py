@@ -17,6 +17,7 @@ are decompressed on the fly. Errors name the file and, for bad UTF-8, the line.
 from __future__ import annotations
 
 import gzip
+import hashlib
 import math
 import os
 import sys
@@ -29,11 +30,29 @@ from understudy.errors import ConfigError, EmptyInputError, InputFileError
 STDIN = "-"
 """The path that means standard input."""
 
+_DIGESTS: dict[str, str] = {}
+
+
+def digest_of(path: str | PathLike[str]) -> str | None:
+    """The SHA-256 (hex) of the bytes this process read from ``path`` (``-``: standard input), to
+    its end, the last time it read it whole; ``None`` if it has not. A record of what was scored
+    is the hash of what was read: a pipe or a FIFO opened again reads nothing, or waits.
+
+    >>> import tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "hyp.txt")
+    >>> _ = open(path, "wb").write(b"one\\n")
+    >>> digest_of(path) is None, read_lines(path), digest_of(path) == hashlib.sha256(b"one\\n").hexdigest()
+    (True, ['one'], True)
+    """
+    return _DIGESTS.get(fspath(path))
+
 
 def _read_bytes(path: str) -> bytes:
     stream, raw = _open_binary(path)
     try:
-        return stream.read()
+        data = stream.read()
+        _DIGESTS[path] = hashlib.sha256(data).hexdigest()
+        return data
     except (OSError, EOFError) as err:
         raise InputFileError(f"{path}: cannot read: {err}") from err
     finally:
@@ -180,6 +199,7 @@ class LineReader:
         self._tail = b""
         self._next_line = 1
         self._eof = False
+        self._digest = hashlib.sha256()
         self.lines_taken = 0
         """Lines handed out so far."""
         self.total_bytes: int | None = None
@@ -201,9 +221,11 @@ class LineReader:
         except (OSError, EOFError) as err:
             raise InputFileError(f"{self.name}: cannot read: {err}") from err
         data = self._tail + block
+        self._digest.update(block)
         if not block:
             self._eof = True
             self._tail = b""
+            _DIGESTS[self.path] = self._digest.hexdigest()
         else:
             cut = data.rfind(b"\n") + 1
             data, self._tail = data[:cut], data[cut:]

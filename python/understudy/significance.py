@@ -267,17 +267,25 @@ def _samples(test: str, n: int | None) -> int:
 
 
 def _ar_difference(
-    baseline: Stats[Any, Any], system: Stats[Any, Any], swapped: NDArray[np.int64]
-) -> NDArray[np.floating[Any]]:
+    baseline: Stats[Any, Any], system: Stats[Any, Any], swapped: NDArray[np.int64], observed: float
+) -> tuple[NDArray[Any], float | int]:
     """|score(A) - score(B)| per trial, where A takes the baseline's segments where the mask
     is set and the system's elsewhere, and B the rest: with ``swapped`` = mask @ (baseline -
-    system), A = total(system) + swapped and B = total(baseline) - swapped."""
-    scores_a = baseline.scores_of(system.total() + swapped)
-    scores_b = baseline.scores_of(baseline.total() - swapped)
-    return np.abs(scores_a - scores_b)
+    system), A = total(system) + swapped and B = total(baseline) - swapped; and the ``observed``
+    difference of the two scores. Where the family's scores are exact sums (given scores),
+    both are exact integers, so that a trial ties the observed difference only when it does."""
+    a, b = system.total() + swapped, baseline.total() - swapped
+    exact_a = baseline.exact_sums(a)
+    if exact_a is not None:
+        exact_b = baseline.exact_sums(b)
+        totals = baseline.exact_sums(np.stack([baseline.total(), system.total()]))
+        assert exact_b is not None and totals is not None
+        trials = np.array([abs(x - y) for x, y in zip(exact_a, exact_b, strict=True)], dtype=object)
+        return trials, abs(totals[0] - totals[1])
+    return np.abs(baseline.scores_of(a) - baseline.scores_of(b)), observed
 
 
-def _p_value(extremes: NDArray[np.floating[Any]], observed: float, p_values: PValues) -> float:
+def _p_value(extremes: NDArray[Any], observed: float | int, p_values: PValues) -> float:
     if p_values == "sacrebleu":
         count = int(np.sum(extremes > observed))
     elif p_values == "at-least":
@@ -354,7 +362,7 @@ def _ar_one(
 ) -> SystemScore:
     rng = np.random.default_rng(seed)
     swapped = _mask_sums(rng, n, baseline.rows - system.rows)
-    p = _p_value(_ar_difference(baseline, system, swapped), abs(actual[0] - actual[k]), p_values)
+    p = _p_value(*_ar_difference(baseline, system, swapped, abs(actual[0] - actual[k])), p_values)
     mean = ci = None
     if confidence > 0:
         # The same generator continues: sacrebleu draws the bootstrap after the mask.
@@ -450,7 +458,7 @@ def all_pairs(
                 p = _p_value(diffs - diffs.mean(), observed, p_values)
             else:
                 swapped = masked[i] - masked[j]
-                p = _p_value(_ar_difference(stats[i], stats[j], swapped), observed, p_values)
+                p = _p_value(*_ar_difference(stats[i], stats[j], swapped, observed), p_values)
             pairs.append(PairComparison(names[i], names[j], p))
     # Best first: the highest score, or the lowest for an error rate (TER).
     sign = -1 if stats[0].higher_is_better else 1

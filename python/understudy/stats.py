@@ -85,6 +85,14 @@ class Stats(ABC, Generic[C, R]):
         of the array it collects (float32 for chrF and TER, float64 for BLEU).
         """
 
+    def exact_sums(self, rows: NDArray[np.integer]) -> list[int] | None:
+        """Each row's score as an exact integer on a common scale, where a score is a rising
+        function of one sum and equal segment counts (given scores: their sum, in units of
+        2**-64), so that the randomization test compares trials without rounding; ``None``
+        where a score is a ratio of sums (BLEU, chrF, TER), compared as the reference tools do."""
+        del rows
+        return None
+
     @abstractmethod
     def _results(self, rows: NDArray[np.int64], signatures: Sequence[Signature]) -> list[R]:
         """Result records of ``rows``, one signature each."""

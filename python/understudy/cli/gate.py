@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
+import sys
 import xml.etree.ElementTree as ET
 from typing import Any
 
-from understudy._atomic import atomic_write
-from understudy.cli.keep import add_ledger_option
+from understudy._atomic import atomic_write, writable
+from understudy.cli.keep import add_ledger_option, add_log_options, kept_name, sha256_of, span
 from understudy.cli.output import (
     CliError,
     add_command,
@@ -25,9 +27,9 @@ from understudy.cli.output import (
 from understudy.cli.stream import kept
 from understudy.cli.table import text_table
 from understudy.cli.testset import add_cache_options, add_filter_options, testset_refs
-from understudy.errors import IncomparableError, LengthMismatchError
-from understudy.gate import GateResult, GateVerdict, gate
-from understudy.ledger import Ledger
+from understudy.errors import IncomparableError, LengthMismatchError, UnderstudyError
+from understudy.gate import GateResult, GateVerdict, check_gate_options, gate
+from understudy.ledger import Ledger, Record
 from understudy.significance import Test
 from understudy.stats import Stats
 
@@ -38,10 +40,14 @@ EXAMPLES = """examples:
   understudy gate -t wmt17 -l en-de --baseline base.de --candidate new.de     a built-in test set
   understudy gate --baseline ledger:12 --candidate ledger:15                  records of the ledger
   understudy gate --baseline tag:release --candidate tag:nightly -m bleu chrf  the latest of each tag
+  understudy gate ref.de --baseline tag:release --candidate new.de --log --tag nightly
+                     a kept release against a fresh output, scored as the release was, and kept
 
 Exit status: 0 the candidate passes every metric; 1 it fails one (significantly worse at --alpha,
-worse by more than --max-drop, or beyond --min-score); 2 the two cannot be compared (another
-metric, option, test set or length), or the command is wrong.
+worse by more than --max-drop, or beyond --min-score); 2 anything else: the two cannot be
+compared (another metric, option, test set or length), a file or record is missing, or the
+command is wrong. --max-drop and --min-score are in each metric's own units: BLEU points
+(0-100), COMET's 0-1, WER's fraction.
 """
 
 
@@ -74,78 +80,148 @@ def add_parser(commands: Any) -> None:
     add_cache_options(p)
     add_threads_option(p)
     add_ledger_option(p)
+    add_log_options(p, ledger=False)
     p.set_defaults(run=run)
 
 
-def _from_ledger(ledger: Ledger, which: str, metrics: list[str]) -> dict[str, Stats[Any, Any]]:
-    """A ledger form's statistics by metric: ``ledger:ID`` one record, ``tag:NAME`` the latest
-    record of each metric with that tag."""
+def _kept_records(ledger: Ledger, which: str, metrics: list[str]) -> dict[str, Record]:
+    """A ledger form's records by metric: ``ledger:ID`` one record, ``tag:NAME`` the latest
+    record (by the time it was kept) of each metric with that tag, of one system; only the
+    metrics of ``-m`` when given (any case), each of which must be there."""
     kind, _, value = which.partition(":")
     if kind == "ledger":
         if not value.isdigit():
             raise CliError(f"{which}: ledger:ID takes a record's number")
-        stats = ledger.stats(int(value))
-        return {stats.metric: stats}
-    latest = {r.metric: r.id for r in ledger.records(tag=value)}
-    if not latest:
-        raise CliError(f"{which}: no record of the ledger has the tag {value!r}")
-    return {
-        metric: ledger.stats(record) for metric, record in latest.items() if not metrics or metric in metrics
-    }
+        record = ledger.get(int(value))
+        found = {record.metric: record}
+    else:
+        records = ledger.records(tag=value)
+        if not records:
+            raise CliError(f"{which}: no record of the ledger has the tag {value!r}")
+        systems = list(dict.fromkeys(r.system for r in records))
+        if len(systems) > 1:
+            raise CliError(
+                f"{which} holds records of {len(systems)} systems ({', '.join(systems)}): a tag gated"
+                " must name one system; name a record with ledger:ID"
+            )
+        found = {r.metric: r for r in records}  # oldest first: the latest of each metric stays
+    if not metrics:
+        return found
+    wanted = {m.lower() for m in metrics}
+    chosen = {metric: record for metric, record in found.items() if metric.lower() in wanted}
+    missing = wanted - {metric.lower() for metric in chosen}
+    if missing:
+        raise CliError(f"{which} has no record of {', '.join(sorted(missing))} (it has {', '.join(found)})")
+    return chosen
 
 
 def _is_ledger_form(which: str) -> bool:
     return which.startswith(("ledger:", "tag:"))
 
 
-def _pairs(args: argparse.Namespace) -> list[tuple[Stats[Any, Any], Stats[Any, Any]]]:
-    """The baseline's and the candidate's statistics, metric by metric."""
+def _named(args: argparse.Namespace) -> list[str]:
+    return list(args.metrics) if metrics_named(args) else []
+
+
+def _pairs(args: argparse.Namespace) -> tuple[list[tuple[Stats[Any, Any], Stats[Any, Any]]], str]:
+    """The baseline's and the candidate's statistics, metric by metric, and the test set's name
+    or hash ("" when both come from the ledger)."""
     forms = [_is_ledger_form(args.baseline), _is_ledger_form(args.candidate)]
     if all(forms):
-        named = list(args.metrics) if metrics_named(args) else []
-        with Ledger(args.ledger) as ledger:
-            base = _from_ledger(ledger, args.baseline, named)
-            cand = _from_ledger(ledger, args.candidate, named)
-        shared = [metric for metric in base if metric in cand]
-        if not shared:
-            raise IncomparableError(
-                f"{args.baseline} has {', '.join(base)} and {args.candidate} {', '.join(cand) or 'nothing'}: "
-                "no metric in common"
-            )
-        return [(base[m], cand[m]) for m in shared]
+        with Ledger(args.ledger, read_only=True) as ledger:
+            base = _kept_records(ledger, args.baseline, _named(args))
+            cand = _kept_records(ledger, args.candidate, _named(args))
+            shared = [metric for metric in base if metric in cand]
+            if not shared:
+                raise IncomparableError(
+                    f"{args.baseline} has {_listed(base)} and {args.candidate} {_listed(cand)}:"
+                    " no metric in common"
+                )
+            for metric in shared:
+                ledger.check_comparable(base[metric].id, cand[metric].id)
+            return [(ledger.stats(base[m].id), ledger.stats(cand[m].id)) for m in shared], ""
+    files = [w for w, kept in zip([args.baseline, args.candidate], forms, strict=True) if not kept]
+    refs, systems, testset = _texts(args, files)
     if any(forms):
-        raise CliError("give --baseline and --candidate both as files or both from the ledger")
-    refs, systems = _texts(args)
+        return _against_kept(args, forms[0], refs, systems[0], testset), testset
     pairs = []
-    for metric in scorers(args, sentence_level=False):
-        base_stats, cand_stats = metric.segment_stats_many(systems, refs)
+    for scorer in scorers(args, sentence_level=False):
+        base_stats, cand_stats = scorer.segment_stats_many(systems, refs)
         pairs.append((base_stats, cand_stats))
+    return pairs, testset
+
+
+def _listed(records: dict[str, Record]) -> str:
+    return ", ".join(records) or "no metric"
+
+
+def _against_kept(
+    args: argparse.Namespace, baseline_kept: bool, refs: list[list[str]], lines: list[str], testset: str
+) -> list[tuple[Stats[Any, Any], Stats[Any, Any]]]:
+    """A kept record against a system file, scored under the record's own configuration, on
+    the record's own test set (else refused, naming both)."""
+    from understudy.metrics import EVERY_FAMILY
+
+    which, path = (args.baseline, args.candidate) if baseline_kept else (args.candidate, args.baseline)
+    with Ledger(args.ledger, read_only=True) as ledger:
+        records = _kept_records(ledger, which, _named(args))
+        kept = {metric: ledger.stats(record.id) for metric, record in records.items()}
+    pairs = []
+    for metric, record in records.items():
+        if record.testset != testset:
+            raise IncomparableError(
+                f"{which} ({metric}, record {record.id}) was scored on {record.testset}, but the references"
+                f" given are {testset}: gate {path} against the record's own test set"
+            )
+        config = kept[metric].config
+        if not config.from_text:
+            raise IncomparableError(
+                f"{which}'s {metric} (record {record.id}) holds given scores: understudy cannot compute "
+                f"{metric} from {path}'s text; gate two kept records of it instead"
+            )
+        family = EVERY_FAMILY[config.metric].metric
+        scored = family.from_config(config, threads=args.threads).segment_stats(lines, refs)
+        pairs.append((kept[metric], scored) if baseline_kept else (scored, kept[metric]))
     return pairs
 
 
-def _texts(args: argparse.Namespace) -> tuple[list[list[str]], list[list[str]]]:
-    """The reference streams (files, or ``-t``'s test set, filtered as asked) and the two systems."""
+def _texts(args: argparse.Namespace, paths: list[str]) -> tuple[list[list[str]], list[list[str]], str]:
+    """The reference streams (files, or ``-t``'s test set, filtered as asked), the systems of
+    ``paths``, and the test set as the ledger names it (its name and pair, or the SHA-256 of the
+    references as read)."""
     if bool(args.refs) == bool(args.test_set):
         raise CliError("the systems are files: give the reference file(s) first, or -t NAME -l PAIR")
     if not args.test_set:
-        return read_parallel(args.refs, [args.baseline, args.candidate])
+        refs, systems = read_parallel(args.refs, paths)
+        return refs, systems, sha256_of(args.refs)
     testset = testset_refs(args)
     refs = [lines for _, lines in testset.streams]
-    systems = read_texts([args.baseline, args.candidate])
-    for path, lines in zip([args.baseline, args.candidate], systems, strict=True):
+    systems = read_texts(paths)
+    for path, lines in zip(paths, systems, strict=True):
         if len(lines) != len(refs[0]):
             raise LengthMismatchError(
                 f"{args.test_set} {args.langpair} has {len(refs[0])} segments but {path} has {len(lines)}"
             )
     if testset.keep is not None:
         refs, systems = kept(refs, testset.keep), kept(systems, testset.keep)
-    return refs, systems
+    return refs, systems, ":".join(value for _, value in testset.signature)
+
+
+def _check_options(args: argparse.Namespace) -> None:
+    """What can be refused before any work: the JUnit file's place, and the test's settings."""
+    if args.junit:
+        writable(args.junit)
+    if args.log and _is_ledger_form(args.candidate):
+        raise CliError("--log keeps a candidate scored from its file; a kept candidate is kept already")
+    check_gate_options(args.alpha, args.max_drop, args.min_score, "ar" if args.paired_ar else "bs", args.n)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Score, test and judge; the exit status is the verdict."""
+    """Score, test and judge; the exit status is the verdict: 0 pass, 1 fail, 2 anything else
+    (incomparable systems, a missing file or record, a wrong option)."""
     try:
-        pairs = _pairs(args)
+        _check_options(args)
+        pairs, testset = _pairs(args)
         test: Test = "ar" if args.paired_ar else "bs"
         verdict = GateVerdict(
             tuple(
@@ -153,14 +229,31 @@ def run(args: argparse.Namespace) -> int:
                 for b, c in pairs
             )
         )
-    except IncomparableError as err:
+        write(_json(args, verdict) if args.format == "json" else _text(args, verdict))
+        if args.junit:
+            with atomic_write(args.junit) as fh:
+                fh.write(_junit(args, verdict))
+        if args.log:
+            _keep_candidate(args, [c for _, c in pairs], testset)
+    except (UnderstudyError, CliError) as err:
         print_error(str(err))
         return 2
-    write(_json(args, verdict) if args.format == "json" else _text(args, verdict))
-    if args.junit:
-        with atomic_write(args.junit) as fh:
-            fh.write(_junit(args, verdict))
     return 0 if verdict.passed else 1
+
+
+def _keep_candidate(args: argparse.Namespace, stats: list[Stats[Any, Any]], testset: str) -> None:
+    """``--log``: the candidate's records, every metric, in one transaction."""
+    hypotheses = sha256_of([args.candidate])
+    entries = [(s, kept_name(args.candidate), testset, hypotheses) for s in stats]
+    fields = {
+        "tags": args.tag,
+        "note": args.note,
+        "command": kept_name(args.command_line),
+        "revision": args.revision,
+    }
+    with Ledger(args.ledger) as ledger:
+        ids = ledger.append_many(entries, **fields)
+        sys.stderr.write(f"understudy: kept {span(ids)} in {ledger.location}\n")
 
 
 def _row(r: GateResult) -> list[str]:
@@ -215,6 +308,19 @@ def _json(args: argparse.Namespace, verdict: GateVerdict) -> str:
     return json.dumps(record, indent=1, ensure_ascii=False)
 
 
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def xml_text(text: str) -> str:
+    """``text`` as XML 1.0 can hold it: undecodable bytes of a file name and characters XML has
+    no place for (control characters) escaped as ``\\xNN``.
+
+    >>> xml_text("a\\x01b\\udce9.de")
+    'a\\\\x01b\\\\xe9.de'
+    """
+    return _NOT_XML.sub(lambda m: f"\\x{ord(m.group(0)):02x}", kept_name(text))
+
+
 def _junit(args: argparse.Namespace, verdict: GateVerdict) -> bytes:
     """The verdict as JUnit XML: a test case per metric, a failure where it fails."""
     failures = sum(not r.passed for r in verdict.results)
@@ -223,14 +329,14 @@ def _junit(args: argparse.Namespace, verdict: GateVerdict) -> bytes:
         suites, "testsuite", name="understudy gate", tests=str(len(verdict.results)), failures=str(failures)
     )
     for r in verdict.results:
-        case = ET.SubElement(suite, "testcase", classname="understudy.gate", name=r.metric)
+        case = ET.SubElement(suite, "testcase", classname="understudy.gate", name=xml_text(r.metric))
         summary = f"{args.candidate} {r.candidate:.4f} against {args.baseline} {r.baseline:.4f}"
-        summary += f" (p = {r.p_value:.4f})"
+        summary = xml_text(f"{summary} (p = {r.p_value:.4f})")
         if r.passed:
             ET.SubElement(case, "system-out").text = summary
         else:
-            failure = ET.SubElement(case, "failure", message="; ".join(r.reasons))
-            failure.text = f"{summary}\n{r.signature}"
+            failure = ET.SubElement(case, "failure", message=xml_text("; ".join(r.reasons)))
+            failure.text = f"{summary}\n{xml_text(r.signature)}"
     text: bytes = ET.tostring(suites, encoding="utf-8", xml_declaration=True)
     return text + b"\n"
 

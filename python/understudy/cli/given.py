@@ -9,11 +9,13 @@ no text at all, the systems are the files' own.
 from __future__ import annotations
 
 import argparse
+import re
 from pathlib import Path
 from typing import Any
 
-from understudy.cli.output import CliError
+from understudy.cli.output import CliError, chosen_metrics
 from understudy.errors import LengthMismatchError
+from understudy.metrics import metric_names
 from understudy.metrics.scores import PRESETS, GivenScores, preset
 from understudy.score_files import FORMATS, read_scores, select_systems
 from understudy.stats import Stats
@@ -51,12 +53,28 @@ def add_scores_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _files_by_name(args: argparse.Namespace) -> dict[str, list[str]]:
+def _folded(name: str) -> str:
+    return re.sub(r"[-_\s+]", "", name.lower())
+
+
+def _files_by_name(args: argparse.Namespace, with_text: bool) -> dict[str, list[str]]:
+    """Each ``--scores`` name's files. A name that folds (case, dashes, spaces) to another's
+    (``COMET`` and ``comet``), or to a metric of ``-m`` scored beside them (``BLEU`` with ``-m
+    bleu``), is refused: the results would hold one of the two under that name, silently."""
     files: dict[str, list[str]] = {}
+    taken: dict[str, str] = {}
+    if with_text:
+        for metric in chosen_metrics(args):
+            family, _ = metric_names()[metric]
+            taken |= {_folded(metric): f"-m {metric}", _folded(family.config.title): f"-m {metric}"}
     for item in args.scores:
         name, sep, path = item.partition("=")
         if not sep or not name.strip() or not path:
             raise CliError(f"--scores takes NAME=FILE, got {item!r}")
+        clash = taken.get(_folded(name))
+        if clash is not None and clash != f"--scores {name}":
+            raise CliError(f"--scores {name} clashes with {clash}: give each metric a name of its own")
+        taken[_folded(name)] = f"--scores {name}"
         files.setdefault(name, []).append(path)
     for flag in ("scores_lower_is_better", "scores_higher_is_better"):
         unknown = [n for n in getattr(args, flag) if n not in files]
@@ -113,7 +131,7 @@ def given_scores(
     each checked to have ``segments`` scores per system when given; and the systems' names."""
     metrics: list[GivenScores] = []
     names = systems
-    for name, paths in _files_by_name(args).items():
+    for name, paths in _files_by_name(args, systems is not None).items():
         lower = _lower_is_better(args, name)
         table, found, origin = _table(name, paths, names, args.scores_format)
         if names is not None and found != names:

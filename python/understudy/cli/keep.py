@@ -40,15 +40,28 @@ def add_log_options(parser: argparse.ArgumentParser, ledger: bool = True) -> Non
     )
 
 
-def _sha256(paths: list[str]) -> str:
-    """``sha256:`` of the files' bytes, in order ("" when one is standard input)."""
-    if not paths or "-" in paths:
-        return ""
+def sha256_of(paths: list[str]) -> str:
+    """``sha256:`` of the bytes read from the files, in order: what was scored, hashed as it was
+    read (a pipe or FIFO opened again reads nothing, or waits); "" when one was not read whole."""
+    from understudy.io import digest_of
+
     digest = hashlib.sha256()
     for path in paths:
-        with open(path, "rb") as fh:
-            digest.update(hashlib.file_digest(fh, "sha256").digest())
-    return f"sha256:{digest.hexdigest()}"
+        known = digest_of(path)
+        if known is None:
+            return ""
+        digest.update(bytes.fromhex(known))
+    return f"sha256:{digest.hexdigest()}" if paths else ""
+
+
+def kept_name(name: str) -> str:
+    """A system's name as the ledger keeps it: a file name that is not UTF-8 (its undecodable
+    bytes held as surrogates) with those bytes escaped, ``\\xe9``, so that it is kept all the same.
+
+    >>> kept_name("caf\\udce9.txt")
+    'caf\\\\xe9.txt'
+    """
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def log_scored(
@@ -58,26 +71,28 @@ def log_scored(
     testset: list[tuple[str, str]],
     command: str,
 ) -> list[int]:
-    """Append every metric's statistics of every system (``stats[metric][system]``); the ids.
-    The test set is its name and pair (``wmt17:en-de``), else the SHA-256 of the reference files."""
-    where = ":".join(value for _, value in testset) or _sha256(args.refs)
+    """Append every metric's statistics of every system (``stats[metric][system]``) in one
+    transaction, all or none; the ids. The test set is its name and pair (``wmt17:en-de``),
+    else the SHA-256 of the reference files as read."""
+    where = ":".join(value for _, value in testset) or sha256_of(args.refs)
     inputs = args.input or []
-    ids = []
+    hashes = [sha256_of([path]) for path in inputs] if len(inputs) == len(names) else [""] * len(names)
+    entries = [
+        (system, kept_name(name), where, hashes[k])
+        for per_metric in stats
+        for k, (name, system) in enumerate(zip(names, per_metric, strict=True))
+    ]
+    fields = {"tags": args.tag, "note": args.note, "command": kept_name(command), "revision": args.revision}
     with Ledger(args.ledger) as ledger:
-        for per_metric in stats:
-            for k, (name, system) in enumerate(zip(names, per_metric, strict=True)):
-                hypotheses = _sha256([inputs[k]]) if len(inputs) == len(names) else ""
-                ids.append(
-                    ledger.append(
-                        system,
-                        name,
-                        where,
-                        hypotheses=hypotheses,
-                        tags=args.tag,
-                        note=args.note,
-                        command=command,
-                        revision=args.revision,
-                    )
-                )
-        sys.stderr.write(f"understudy: kept records {ids[0]}-{ids[-1]} in {ledger.location}\n")
+        ids = ledger.append_many(entries, **fields)
+        sys.stderr.write(f"understudy: kept {span(ids)} in {ledger.location}\n")
     return ids
+
+
+def span(ids: list[int]) -> str:
+    """``record 5``, ``records 5-9`` or ``records 5, 7, 8`` (ids of a transaction may skip)."""
+    if len(ids) == 1:
+        return f"record {ids[0]}"
+    if ids == list(range(ids[0], ids[-1] + 1)):
+        return f"records {ids[0]}-{ids[-1]}"
+    return "records " + ", ".join(map(str, ids))

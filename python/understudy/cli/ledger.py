@@ -8,13 +8,12 @@ import csv
 import dataclasses
 import io
 import json
-import os
 import sys
 from typing import Any
 
 from understudy._atomic import atomic_write
 from understudy.cli.keep import add_ledger_option
-from understudy.cli.output import CliError, add_command
+from understudy.cli.output import add_command
 from understudy.cli.significance import print_paired
 from understudy.cli.table import Table, emit
 from understudy.ledger import LEDGER_ENV, Ledger, Record, default_location, redacted
@@ -105,7 +104,7 @@ def _record(record: Record) -> dict[str, Any]:
 
 def run_list(args: argparse.Namespace) -> int:
     """Print the records matching the filters."""
-    with Ledger(args.ledger) as ledger:
+    with Ledger(args.ledger, read_only=True) as ledger:
         found = ledger.records(args.system, args.tag, args.metric, args.testset, args.since, args.until)
     rows = [
         [str(r.id), r.created[:19], r.system, r.metric, f"{r.score:.2f}", r.testset, " ".join(r.tags)]
@@ -125,7 +124,7 @@ def run_list(args: argparse.Namespace) -> int:
 
 def run_show(args: argparse.Namespace) -> int:
     """Print one record in full."""
-    with Ledger(args.ledger) as ledger:
+    with Ledger(args.ledger, read_only=True) as ledger:
         record = ledger.get(args.record)
     fields = _record(record)
     lines = [f"{key}: {' '.join(value) if key == 'tags' else value}" for key, value in fields.items()]
@@ -135,7 +134,7 @@ def run_show(args: argparse.Namespace) -> int:
 
 def run_compare(args: argparse.Namespace) -> int:
     """Paired tests of the records against the first, once every one is comparable with it."""
-    with Ledger(args.ledger) as ledger:
+    with Ledger(args.ledger, read_only=True) as ledger:
         result = ledger.compare(*args.records, test="ar" if args.paired_ar else "bs", n=args.n)
     print_paired([result], args)
     return 0
@@ -148,7 +147,7 @@ def run_history(args: argparse.Namespace) -> int:
 
         checked_path(args.plot)  # before any work
     lines = {}
-    with Ledger(args.ledger) as ledger:
+    with Ledger(args.ledger, read_only=True) as ledger:
         for which in args.which:
             lines[which] = ledger.history_of(which, args.metric, args.n)
     if args.plot:
@@ -175,7 +174,7 @@ def run_export(args: argparse.Namespace) -> int:
     """Write every record, statistics included (base64): one JSON object a line, or a CSV row a
     record when the file ends in ``.csv`` (its tags a JSON list)."""
     as_csv = args.out.lower().endswith(".csv")
-    with Ledger(args.ledger) as ledger, atomic_write(args.out) as fh:
+    with Ledger(args.ledger, read_only=True) as ledger, atomic_write(args.out) as fh:
         text = io.TextIOWrapper(fh, encoding="utf-8", newline="")
         rows = csv.writer(text) if as_csv else None
         if rows is not None:
@@ -197,9 +196,7 @@ def run_export(args: argparse.Namespace) -> int:
 
 def run_import(args: argparse.Namespace) -> int:
     """Add another ledger's records this one lacks."""
-    if "://" not in args.source and args.source != ":memory:" and not os.path.exists(args.source):
-        raise CliError(f"{args.source}: no such ledger to import from")
-    with Ledger(args.source) as source, Ledger(args.ledger) as ledger:
+    with Ledger(args.source, read_only=True) as source, Ledger(args.ledger) as ledger:
         added, present = ledger.import_records(source)
     sys.stderr.write(f"understudy: {added} record(s) added, {present} already there\n")
     return 0

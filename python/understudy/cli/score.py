@@ -206,8 +206,11 @@ def _run_given_only(args: argparse.Namespace, paired: Test | None) -> int:
         raise CliError("-m scores the text of systems: give reference files and -i")
     _check_given(args)
     given, names = given_scores(args, None, None)
-    stats = given_stats(given, names) if paired or args.confidence else None
+    stats = given_stats(given, names) if paired or args.confidence or args.log else None
     _print_scored(args, names, stats, paired, _Tagger([]), given, None)
+    if args.log:
+        assert stats is not None
+        log_scored(args, names, stats, [], args.command_line)
     return 0
 
 

@@ -26,18 +26,19 @@ understudy.errors.IncomparableError: records 1 and 3 differ in the signature's t
 
 from __future__ import annotations
 
+import math
 import os
 import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from understudy.errors import IncomparableError, InputTypeError, LedgerError
+from understudy.errors import ConfigError, IncomparableError, InputTypeError, LedgerError
 from understudy.ledger.database import SQLITE, Database, open_database, redacted, write_ahead
-from understudy.ledger.schema import check_version, migrate
+from understudy.ledger.schema import check_version, current_form, migrate, readable
 from understudy.signature import Signature
 from understudy.significance import DEFAULT_SEED, PairedResult, Test, paired_test
 from understudy.stats import Stats
@@ -100,16 +101,29 @@ _COLUMNS = ", ".join((*_FIELDS, "command", "note", "revision", "uid"))
 class Ledger:
     """A ledger in a SQLite file (``location``; ``:memory:`` for one held in memory), created
     with its folder when missing, or in a PostgreSQL database (a ``postgresql://`` URL, with the
-    ``ledger`` extra); migrated to this package's schema on open."""
+    ``ledger`` extra); migrated to this package's schema on open.
 
-    def __init__(self, location: str | PathLike[str] | None = None, timeout: float = 60.0) -> None:
+    ``read_only`` opens an existing ledger for reading alone: nothing is created, migrated or
+    written (a ledger on read-only media, or another team's ledger being imported from); one
+    of an older schema is read through a migrated copy in memory.
+    """
+
+    def __init__(
+        self, location: str | PathLike[str] | None = None, timeout: float = 60.0, *, read_only: bool = False
+    ) -> None:
         where = str(default_location() if location is None else location)
-        self._db = open_database(where, timeout)
+        timeout = check_timeout(timeout)
+        self._db = open_database(where, timeout, read_only=read_only)
+        self.read_only = read_only
+        """Whether the ledger was opened for reading alone."""
         try:
-            check_version(self._db)
-            if self._db.dialect is SQLITE and where != ":memory:":
-                write_ahead(self._db, timeout)
-            migrate(self._db)
+            if read_only:
+                self._db = readable(self._db)
+            else:
+                check_version(self._db)
+                if self._db.dialect is SQLITE and where != ":memory:":
+                    write_ahead(self._db, timeout)
+                migrate(self._db)
         except LedgerError:
             self._db.close()
             raise
@@ -133,42 +147,80 @@ class Ledger:
         testset: str,
         *,
         hypotheses: str = "",
-        tags: Iterable[str] = (),
+        tags: Iterable[str] | str = (),
         note: str = "",
         command: str = "",
         revision: str = "",
     ) -> int:
         """Keep ``stats`` (one system's statistics) as a new record; its id. All or nothing: a
-        record is either whole in the ledger or absent."""
+        record is either whole in the ledger or absent. ``tags``: texts (one text is one tag)."""
+        fields = {"tags": tags, "note": note, "command": command, "revision": revision}
+        return self.append_many([(stats, system, testset, hypotheses)], **fields)[0]
+
+    @staticmethod
+    def _row(
+        stats: Stats[Any, Any],
+        system: str,
+        testset: str,
+        hypotheses: str,
+        *,
+        tags: Iterable[str] | str = (),
+        note: str = "",
+        command: str = "",
+        revision: str = "",
+    ) -> dict[str, object]:
+        """A record's row, every value checked before anything is written."""
         if not isinstance(stats, Stats) or len(stats) == 0:
             raise InputTypeError("the ledger keeps the statistics of at least one segment (a Stats)")
         given = {"system": system, "testset": testset, "hypotheses": hypotheses, "command": command}
         given |= {"note": note, "revision": revision}
         row: dict[str, object] = {name: _text(name, value) for name, value in given.items()}
-        row |= {
+        _tags(tags)
+        return row | {
             "created": datetime.now(UTC).isoformat(timespec="microseconds"),
-            "metric": stats.metric,
+            "metric": stats.config.key,
             "signature": str(stats.signature),
             "score": float(stats.score().score),
             "segments": len(stats),
             "stats": stats.to_bytes(),
+            "uid": uuid.uuid4().hex,
         }
-        row["uid"] = uuid.uuid4().hex
-        named = [_text("tag", tag) for tag in tags]
+
+    def append_many(
+        self, entries: Iterable[tuple[Stats[Any, Any], str, str, str]], **fields: Any
+    ) -> list[int]:
+        """Keep several records in one transaction, all or none (a run's records): ``entries``
+        are ``(stats, system, testset, hypotheses)``; ``fields`` (``tags``, ``note``, ``command``,
+        ``revision``) are every record's. Their ids, in order.
+
+        >>> from understudy import BLEU
+        >>> ledger = Ledger(":memory:")
+        >>> stats = BLEU().segment_stats(["a b c"], [["a b d"]])
+        >>> ledger.append_many([(stats, "A", "toy", ""), (stats, "B", "toy", "")], tags="run-7")
+        [1, 2]
+        >>> ledger.get(2).tags
+        ('run-7',)
+        """
+        if self.read_only:
+            raise LedgerError(f"the ledger {self.location} was opened for reading alone")
+        rows = [self._row(*entry, **fields) for entry in entries]
+        named = _tags(fields.get("tags", ()))
         with self._db.transaction() as db:
-            record = _insert(db, row, named)
-        assert record is not None
-        return record
+            ids = [_insert(db, row, named) for row in rows]
+        return [record for record in ids if record is not None]
 
     def import_records(self, source: Ledger) -> tuple[int, int]:
         """Copy every record of ``source`` this ledger lacks (told by :attr:`Record.uid`), with
         its time, tags and statistics, in one transaction; ``(added, already here)``."""
+        if self.read_only:
+            raise LedgerError(f"the ledger {self.location} was opened for reading alone")
         fields = [f for f in _COLUMNS.split(", ") if f != "id"]
         added = present = 0
         with self._db.transaction() as db:
             known = {uid for (uid,) in db.execute("SELECT uid FROM records")}
             for record in source.records():
                 row: dict[str, object] = {f: getattr(record, f) for f in fields}
+                row["metric"], row["signature"] = current_form(record.metric, record.signature)
                 row["stats"] = source._stats_bytes(record.id)
                 if record.uid in known or _insert(db, row, list(record.tags)) is None:
                     present += 1  # here before, or put here meanwhile by another import
@@ -191,17 +243,19 @@ class Ledger:
         where, args = [], []
         for column, value in (("system", system), ("metric", metric), ("testset", testset)):
             if value is not None:
-                where.append(f"{column} = ?")
+                # A metric is named in any case (bleu, BLEU; COMET-22, comet-22).
+                where.append(f"lower({column}) = lower(?)" if column == "metric" else f"{column} = ?")
                 args.append(_text(column, value))
         if tag is not None:
             where.append("id IN (SELECT record FROM tags WHERE tag = ?)")
             args.append(_text("tag", tag))
         for bound, value, test in (("since", since, ">="), ("until", until, "<")):
-            if value is not None:
+            instant = None if value is None else _instant(bound, value)
+            if instant is not None:
                 where.append(f"created {test} ?")
-                args.append(_instant(bound, value))
+                args.append(instant)
         clause = f" WHERE {' AND '.join(where)}" if where else ""
-        rows = self._db.execute(f"SELECT {_COLUMNS} FROM records{clause} ORDER BY id", args)
+        rows = self._db.execute(f"SELECT {_COLUMNS} FROM records{clause} ORDER BY created, id", args)
         tags: dict[int, list[str]] = {}
         # Only the matched records' tags: a query for one tag among 10,000 records reads its own.
         for record, name in self._db.execute(
@@ -215,6 +269,7 @@ class Ledger:
 
     def get(self, record: int) -> Record:
         """The record ``record``, or a :class:`LedgerError` saying there is none."""
+        record = _record_id(self.location, record)
         rows = self._db.execute(f"SELECT {_COLUMNS} FROM records WHERE id = ?", (record,))
         if not rows:
             raise LedgerError(f"the ledger {self.location} has no record {record}")
@@ -226,6 +281,7 @@ class Ledger:
         return Stats.from_bytes(self._stats_bytes(record), f"ledger record {record}")
 
     def _stats_bytes(self, record: int) -> bytes:
+        record = _record_id(self.location, record)
         rows = self._db.execute("SELECT stats FROM records WHERE id = ?", (record,))
         if not rows:
             raise LedgerError(f"the ledger {self.location} has no record {record}")
@@ -307,19 +363,62 @@ def _insert(db: Database, row: dict[str, object], tags: list[str]) -> int | None
     return record
 
 
-def _instant(name: str, value: str) -> str:
-    """``value`` (an ISO date or time) as a record's ``created`` is written, to compare with it."""
+def _instant(name: str, value: str) -> str | None:
+    """``value`` (an ISO date or time) as a record's ``created`` is written, to compare with it;
+    ``None`` for an ``until`` past the last representable day (no bound)."""
     try:
         when = datetime.fromisoformat(value)
     except (TypeError, ValueError):
         raise InputTypeError(
             f"the ledger's {name} is an ISO date or time (2026-11-24T09:00), not {value!r}"
         ) from None
-    if name == "until" and len(value) == 10:
-        when += timedelta(days=1)  # the whole of that day
+    if name == "until" and _is_date(value):
+        try:
+            when += timedelta(days=1)  # the whole of that day
+        except OverflowError:
+            return None
     if when.tzinfo is None:
         when = when.replace(tzinfo=UTC)
     return when.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def _is_date(value: str) -> bool:
+    """Whether ``value`` is a date alone, in the extended (2026-11-26) or basic (20261126) form."""
+    try:
+        date.fromisoformat(value)
+    except ValueError:
+        return False
+    return True
+
+
+def _record_id(location: str, record: object) -> int:
+    """A record's number, checked: a whole number the database can hold."""
+    if isinstance(record, bool) or not isinstance(record, int):
+        raise InputTypeError(f"a record's id is a whole number, not {type(record).__name__}")
+    if not 0 < record < 2**63:
+        raise LedgerError(f"the ledger {location} has no record {record}")
+    return record
+
+
+def _tags(tags: Iterable[str] | str) -> list[str]:
+    """Tags as a list of checked texts; one string is one tag (not its characters)."""
+    if isinstance(tags, str):
+        tags = [tags]
+    elif not isinstance(tags, Iterable):
+        raise InputTypeError(f"tags are a list of texts, not {type(tags).__name__}")
+    return [_text("tag", tag) for tag in tags]
+
+
+def check_timeout(timeout: object) -> float:
+    """A lock timeout in seconds, checked: a finite number from 0."""
+    if (
+        isinstance(timeout, bool)
+        or not isinstance(timeout, int | float)
+        or not math.isfinite(timeout)
+        or timeout < 0
+    ):
+        raise ConfigError(f"the ledger's timeout is a finite number of seconds from 0, not {timeout!r}")
+    return float(timeout)
 
 
 def _text(name: str, value: object) -> str:

@@ -27,18 +27,72 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 from understudy.errors import ConfigError, LedgerError, MissingExtraError
 
 POSTGRESQL_SCHEMES = ("postgresql://", "postgres://")
 """How a PostgreSQL ledger's URL begins."""
 
-_PASSWORD = re.compile(r"(\b[a-z][a-z0-9+.-]*://[^\s:/@]*:)[^\s@]*@", re.IGNORECASE)
+_URL = re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s'\"]*", re.IGNORECASE)
+# libpq's keyword/value form: password=secret, password = 'quoted \' secret'.
+_KEYWORD = re.compile(r"(\bpassword\s*=\s*)('(?:[^'\\]|\\.)*'?|[^\s&]*)", re.IGNORECASE)
 
 
 def redacted(text: str) -> str:
-    """``text`` with the password of every URL in it replaced by ``***``."""
-    return _PASSWORD.sub(r"\1***@", text)
+    """``text`` with every password in it replaced by ``***``: a URL's (``user:PASSWORD@``, even
+    with an unencoded ``@`` in it, and ``?password=``, its name percent-encoded or not) and
+    libpq's ``password=`` keyword.
+
+    >>> redacted("postgresql://u:p@ss@h/db ?x")
+    'postgresql://u:***@h/db ?x'
+    >>> redacted("postgres://u@h/db?sslmode=require&pass%77ord=SECRET")
+    'postgres://u@h/db?sslmode=require&pass%77ord=***'
+    >>> redacted("host=h password='a b' user=u")
+    'host=h password=*** user=u'
+    """
+    return _KEYWORD.sub(r"\1***", _URL.sub(lambda m: _redacted_url(m.group(0)), text))
+
+
+def _redacted_url(url: str) -> str:
+    scheme, _, rest = url.partition("://")
+    base, question, query = rest.partition("?")
+    at = base.rfind("@")  # the last: a password may hold an unencoded "@"
+    if at >= 0:
+        user, colon, _ = base[:at].partition(":")
+        if colon:
+            base = f"{user}:***@{base[at + 1 :]}"
+    items = []
+    for item in query.split("&") if question else []:
+        key, equals, _ = item.partition("=")
+        items.append(f"{key}=***" if equals and unquote(key).strip().lower() == "password" else item)
+    return f"{scheme}://{base}{question}{'&'.join(items)}"
+
+
+def _passwords(url: str) -> list[str]:
+    """The password texts a URL holds (raw and decoded, and the parts around an unencoded "@"):
+    what a driver's error may echo back outside any URL."""
+    _, _, rest = url.partition("://")
+    base, _, query = rest.partition("?")
+    found = []
+    if "@" in base:
+        found.append(base[: base.rfind("@")].partition(":")[2])
+    for item in query.split("&"):
+        key, _, value = item.partition("=")
+        if unquote(key).strip().lower() == "password":
+            found.append(value)
+    pieces = {
+        piece for secret in found for text in (secret, unquote(secret)) for piece in (text, *text.split("@"))
+    }
+    return sorted((p for p in pieces if len(p) >= 3), key=len, reverse=True)
+
+
+def _connection_error(url: str, err: Exception) -> str:
+    """A driver's connection error, redacted and with any password text the URL holds removed."""
+    message = redacted(str(err).strip())
+    for secret in _passwords(url):
+        message = message.replace(secret, "***")
+    return message
 
 
 @dataclass(frozen=True)
@@ -125,6 +179,13 @@ class Database:
             raise
         self.execute("COMMIT")
 
+    def backup_to(self, other: Database) -> None:
+        """Copy this SQLite database, whole and consistent, into ``other`` (SQLite too)."""
+        try:
+            self._connection.backup(other._connection)
+        except sqlite3.Error as err:
+            raise LedgerError(f"ledger {self.location}: cannot be read ({err})") from err
+
     def close(self) -> None:
         """Close the connection."""
         self._connection.close()
@@ -150,15 +211,18 @@ def write_ahead(db: Database, timeout: float) -> None:
             time.sleep(0.005)
 
 
-def open_database(where: str, timeout: float) -> Database:
+def open_database(where: str, timeout: float, read_only: bool = False) -> Database:
     """The database at ``where``: a ``postgresql://`` URL, ``:memory:``, or a SQLite file
-    (created with its folder when missing)."""
+    (created with its folder when missing, unless ``read_only``: then it must exist, and
+    nothing is written to it)."""
     if where.startswith(POSTGRESQL_SCHEMES):
-        return _postgresql(where, timeout)
+        return _postgresql(where, timeout, read_only)
     if "://" in where:
         raise ConfigError(
             f"ledger {redacted(where)}: a ledger is a SQLite file or a postgresql:// URL, not this scheme"
         )
+    if read_only and where != ":memory:":
+        return _sqlite_read_only(where, timeout)
     return _sqlite(where, timeout)
 
 
@@ -174,7 +238,27 @@ def _sqlite(where: str, timeout: float) -> Database:
     return db
 
 
-def _postgresql(url: str, timeout: float) -> Database:
+def _sqlite_read_only(where: str, timeout: float) -> Database:
+    """A SQLite file opened for reading alone. A ledger in WAL mode on read-only media cannot
+    make its shared-memory file: it is then read as immutable (no other writer can be there)."""
+    if not Path(where).is_file():
+        raise LedgerError(f"ledger {where}: no such ledger (a read-only command creates none)")
+    uri = Path(where).resolve().as_uri()
+    last: sqlite3.Error | None = None
+    for mode in ("mode=ro", "mode=ro&immutable=1"):
+        try:
+            connection = sqlite3.connect(f"{uri}?{mode}", timeout=timeout, isolation_level=None, uri=True)
+            connection.execute("SELECT count(*) FROM sqlite_master").fetchall()
+        except sqlite3.Error as err:
+            last = err
+            continue
+        db = Database(connection, SQLITE, where, sqlite3.Error)
+        db.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
+        return db
+    raise LedgerError(f"ledger {where}: cannot be read ({last})")
+
+
+def _postgresql(url: str, timeout: float, read_only: bool = False) -> Database:
     try:
         import psycopg
     except ImportError as err:
@@ -185,8 +269,11 @@ def _postgresql(url: str, timeout: float) -> Database:
     try:
         connection = psycopg.connect(url, autocommit=True, connect_timeout=max(1, round(timeout)))
     except psycopg.Error as err:
-        raise LedgerError(f"ledger {redacted(url)}: {redacted(str(err).strip())}") from err
-    return Database(connection, POSTGRESQL, url, psycopg.Error)
+        raise LedgerError(f"ledger {redacted(url)}: {_connection_error(url, err)}") from None
+    db = Database(connection, POSTGRESQL, url, psycopg.Error)
+    if read_only:
+        db.execute("SET default_transaction_read_only = on")
+    return db
 
 
 __all__ = [

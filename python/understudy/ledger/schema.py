@@ -7,17 +7,19 @@ written once for both databases, with the words their dialects spell differently
 >>> from understudy.ledger.database import open_database
 >>> db = open_database(":memory:", timeout=1.0)
 >>> migrate(db)
-2
+3
 >>> sorted(row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'"))
 ['meta', 'records', 'sqlite_sequence', 'tags']
 """
 
 from __future__ import annotations
 
-from understudy.errors import LedgerError
-from understudy.ledger.database import Database, Dialect
+from collections.abc import Callable
 
-MIGRATIONS: tuple[str, ...] = (
+from understudy.errors import LedgerError
+from understudy.ledger.database import SQLITE, Database, Dialect, open_database
+
+MIGRATIONS: tuple[str | Callable[[Database], None], ...] = (
     # 1: records (one metric's statistics of one system on one test set) and their tags.
     """
     CREATE TABLE records (
@@ -50,16 +52,54 @@ MIGRATIONS: tuple[str, ...] = (
     UPDATE records SET uid = {random_uid} WHERE uid IS NULL;
     CREATE UNIQUE INDEX records_by_uid ON records (uid);
     """,
+    # 3: given metrics keyed by their own names, signatures without data (see current_form).
+    lambda db: _given_metrics_by_name(db),
 )
-"""Migration ``k`` (from 0) takes a ledger from version ``k`` to ``k + 1``."""
+"""Migration ``k`` (from 0) takes a ledger from version ``k`` to ``k + 1``: SQL, or a function
+for what SQL cannot say in both dialects."""
+
+_DATA_KEYS = ("file", "sha256")
+"""Keys that signatures of given scores held before version 3: the data, not the configuration."""
+
+
+def current_form(metric: str, signature: str) -> tuple[str, str]:
+    """A record's metric and signature as this version writes them, from any older version's.
+
+    Before version 3 every given metric was kept as the family ``scores`` and its signature
+    held the score file's name and hash, so that no two runs ever compared.
+
+    >>> current_form("scores", "metric:scores|name:COMET-22|dir:higher|range:0..1|file:a.tsv|"
+    ...              "sha256:ab|prec:2^-64|version:understudy-0.1.0")
+    ('COMET-22', 'metric:scores|name:COMET-22|dir:higher|range:0..1|prec:2^-64|version:understudy-0.1.0')
+    >>> current_form("bleu", "nrefs:1|tok:13a")
+    ('bleu', 'nrefs:1|tok:13a')
+    """
+    if metric != "scores":
+        return metric, signature
+    from understudy.signature import Signature
+
+    kept = "|".join(part for part in signature.split("|") if part.partition(":")[0] not in _DATA_KEYS)
+    return Signature.parse(kept).config.key, kept
+
+
+def _given_metrics_by_name(db: Database) -> None:
+    for record, metric, signature in db.execute(
+        "SELECT id, metric, signature FROM records WHERE metric = ?", ("scores",)
+    ):
+        name, kept = current_form(metric, signature)
+        db.execute("UPDATE records SET metric = ?, signature = ? WHERE id = ?", (name, kept, record))
+
 
 SCHEMA_VERSION = len(MIGRATIONS)
 """The version this package writes."""
 
 
 def statements(migration: int, dialect: Dialect) -> list[str]:
-    """Migration ``migration``'s statements in ``dialect``."""
-    return [part.strip() for part in MIGRATIONS[migration].format(**dialect.words).split(";") if part.strip()]
+    """Migration ``migration``'s statements in ``dialect`` (none for a function's)."""
+    step = MIGRATIONS[migration]
+    if callable(step):
+        return []
+    return [part.strip() for part in step.format(**dialect.words).split(";") if part.strip()]
 
 
 def version(db: Database) -> int:
@@ -84,10 +124,34 @@ def migrate(db: Database) -> int:
             current = check_version(db)
             if current < SCHEMA_VERSION:
                 db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+                step = MIGRATIONS[current]
+                if callable(step):
+                    step(db)
                 for statement in statements(current, db.dialect):
                     db.execute(statement)
                 db.execute("DELETE FROM meta WHERE key = 'schema_version'")
                 db.execute("INSERT INTO meta VALUES ('schema_version', ?)", (str(current + 1),))
+
+
+def readable(db: Database) -> Database:
+    """``db`` opened for reading alone, as this version reads it: itself when of this schema; for
+    an older SQLite ledger, a migrated copy in memory (the file is left as it is)."""
+    current = check_version(db)
+    if current == SCHEMA_VERSION:
+        return db
+    if current == 0:
+        raise LedgerError(f"ledger {db.location}: not a ledger (it has no understudy tables)")
+    if db.dialect is not SQLITE:
+        raise LedgerError(
+            f"ledger {db.location} is of schema version {current}: open it once with a command that "
+            f"writes (understudy ledger list --ledger URL migrates it) before reading it read-only"
+        )
+    copy = open_database(":memory:", 1.0)
+    db.backup_to(copy)
+    db.close()
+    migrate(copy)
+    copy.location = db.location
+    return copy
 
 
 def check_version(db: Database) -> int:

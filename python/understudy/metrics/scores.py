@@ -22,7 +22,7 @@ import hashlib
 import math
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from os import PathLike, fspath
 from pathlib import Path
 from typing import Any, ClassVar
@@ -110,21 +110,22 @@ def _decode_precision(text: str) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class ScoresConfig(MetricConfig):
-    """Given segment scores of one metric: its name, direction and range, where the scores came
-    from (a file name and the SHA-256 of the scores) and the precision they are kept to.
+    """Given segment scores of one metric: its name, direction and range and the precision they
+    are kept to; and, outside the signature, where the scores came from (a file name and the
+    SHA-256 of the scores).
 
     The name, direction and range are declared per use (``higher_is_better`` and ``score_range``
-    are this configuration's, not the family's); the signature holds all of them.
+    are this configuration's, not the family's). The signature pins the configuration, never
+    the data: two runs of one metric on two systems' outputs compare.
 
     >>> ScoresConfig("COMET-22", False, 0.0, 1.0, "comet.tsv", "ab12").signature_pairs()
-    [('name', 'COMET-22'), ('dir', 'higher'), ('range', '0..1'), ('file', 'comet.tsv'), \
-('sha256', 'ab12'), ('prec', '2^-64')]
+    [('name', 'COMET-22'), ('dir', 'higher'), ('range', '0..1'), ('prec', '2^-64')]
     """
 
     metric: ClassVar[str] = "scores"
     title: ClassVar[str] = "given scores"
     from_text: ClassVar[bool] = False
-    signature_order: ClassVar[tuple[str, ...]] = ("name", "dir", "range", "file", "sha256", "prec")
+    signature_order: ClassVar[tuple[str, ...]] = ("name", "dir", "range", "prec")
 
     label: str = option(
         "scores",
@@ -136,12 +137,10 @@ class ScoresConfig(MetricConfig):
     lower_is_better: bool = option(False, key="dir", short="d", text=("lower", "higher"))
     low: float | None = option(None, key="range", short="r", encode=_encode_range, decode=_decode_range)
     high: float | None = option(None)
-    source: str = option(
-        "", key="file", short="f", encode=lambda c: _text(c.source), decode=lambda t: {"source": _untext(t)}
-    )
-    sha256: str = option(
-        "", key="sha256", short="h", encode=lambda c: c.sha256 or "-", decode=lambda t: {"sha256": _untext(t)}
-    )
+    # Provenance, not configuration: kept with the statistics, never in the signature or in
+    # equality (scores of two systems, or of two runs, are the same metric).
+    source: str = field(default="", compare=False)
+    sha256: str = field(default="", compare=False)
     fraction_bits: int = option(
         FRACTION_BITS,
         key="prec",
@@ -168,6 +167,11 @@ class ScoresConfig(MetricConfig):
     @property
     def name(self) -> str:
         """The metric's name as results print it (``COMET-22``)."""
+        return self.label
+
+    @property
+    def key(self) -> str:
+        """The metric's own name: every given metric is of one family, told apart by name."""
         return self.label
 
     @property
@@ -306,6 +310,19 @@ class ScoresStats(Stats[ScoresConfig, ScoresResult]):
     def scores_of(self, rows: NDArray[np.integer], float32: bool = False) -> NDArray[np.floating[Any]]:
         """The mean score of each row."""
         return score_given_rows(rows, self.config, float32)
+
+    def exact_sums(self, rows: NDArray[np.integer]) -> list[int] | None:
+        """Each row's summed scores exactly, in units of 2**-64 (rows of one segment count).
+
+        >>> stats = GivenScores({"A": [0.1, 0.2]}, name="COMET").segment_stats("A")
+        >>> from fractions import Fraction
+        >>> Fraction(stats.exact_sums(stats.total()[None])[0], 2**64) == Fraction(0.1) + Fraction(0.2)
+        True
+        """
+        return [
+            (whole - count * BOUND << 64) + (high << 32) + low
+            for whole, high, low, count in np.atleast_2d(rows).tolist()
+        ]
 
     def _results(self, rows: NDArray[np.int64], signatures: Sequence[Signature]) -> list[ScoresResult]:
         scores = score_given_rows(rows, self.config)
