@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -136,10 +135,8 @@ def test_a_stalled_server_times_out(server, tmp_path, monkeypatch) -> None:
         load("demo", "de-en", Cache(tmp_path / "c", policy=policy))
     assert cache_files(tmp_path / "c") == []
     # A stalled server is given up on after its second stall, however many retries are allowed.
-    started = time.monotonic()
     with pytest.raises(DownloadError, match=r"stall\.tgz: stalled: .* \(2 attempts\)"):
         load("demo", "de-en", Cache(tmp_path / "c", policy=FetchPolicy(retries=9, backoff=0.01, timeout=0.3)))
-    assert time.monotonic() - started < 5
     # And no attempt starts after the deadline.
     with pytest.raises(DownloadError, match=r"gave up after 0\.5 s in all"):
         policy = FetchPolicy(retries=9, backoff=0.2, timeout=0.3, deadline=0.5)

@@ -538,3 +538,57 @@ def test_a_tag_of_several_systems_and_a_metric_not_kept_are_refused(tmp_path: Pa
         "gate", "--baseline", "ledger:1", "--candidate", "ledger:2", "-m", "chrf", "--ledger", ledger
     )
     assert absent.returncode == 2 and "ledger:1 has no record of chrf (it has bleu)" in absent.stderr
+
+
+# -- 21, 26, 27, 30: the command line as a new user meets it ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["score", str(REF), "-i", str(ONLINE), "-o", "out.json"], "unrecognized arguments: -o out.json"),
+        (["score", str(REF), "-i", str(ONLINE), "--tok", "intl"], "unrecognized arguments: --tok intl"),
+        (["score", str(REF), "-i", str(ONLINE), "-m", "bleuu"], "invalid choice: 'bleuu'"),
+        (["score", str(REF), "-i", str(ONLINE), "--seed", "-1"], "a seed is a whole number from 0, not -1"),
+        (
+            ["compare", str(REF), "-i", str(ONLINE), str(UEDIN), "-w", "-3"],
+            "takes 0 to 50 decimal places, got -3",
+        ),
+        (["compare", str(REF), "-i", str(ONLINE), "-w", "3000000000"], "takes 0 to 50 decimal places"),
+        (["ledger", "compare", "1", "2", "-w", "99"], "takes 0 to 50 decimal places, got 99"),
+    ],
+)
+def test_an_option_error_is_one_line_and_no_option_is_abbreviated(argv: list[str], said: str) -> None:
+    done = _cli(*argv)
+    assert done.returncode == 2 and said in done.stderr and done.stderr.count("\n") == 1, done.stderr
+    assert "usage:" not in done.stderr and done.stdout == ""
+
+
+def test_metrics_are_named_in_any_case_and_typos_get_the_nearest_name() -> None:
+    done = _cli("score", str(REF), "-i", str(ONLINE), "-m", "BLEU", "chrF++", "-f", "json")
+    canonical = _cli("score", str(REF), "-i", str(ONLINE), "-m", "bleu", "chrfpp", "-f", "json")
+    assert done.returncode == 0 and done.stdout == canonical.stdout, done.stderr
+    assert [r["name"] for r in json.loads(done.stdout)] == ["BLEU", "chrF2++"]
+    typo = _cli("score", str(REF), "-i", str(ONLINE), "-m", "bleuu")
+    assert "did you mean 'bleu'?" in typo.stderr
+
+
+def test_hypotheses_from_a_terminal_are_announced() -> None:
+    import pty
+
+    controller, terminal = pty.openpty()
+    try:
+        os.write(controller, b"\x04")  # Ctrl-D at the start of a line: the end of the input
+        done = subprocess.run(
+            [sys.executable, "-m", "understudy", "score", str(REF)],
+            stdin=terminal,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    finally:
+        os.close(controller)
+        os.close(terminal)
+    assert "reading the hypotheses from the terminal (no -i FILE given)" in done.stderr
+    piped = _cli("score", str(REF), stdin=ONLINE.read_text(encoding="utf-8"))
+    assert "terminal" not in piped.stderr

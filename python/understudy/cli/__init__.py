@@ -15,12 +15,13 @@ import argparse
 import contextlib
 import difflib
 import os
+import re
 import shlex
 import signal
 import sys
 import warnings
 from collections.abc import Iterator, Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from understudy._version import __version__
 from understudy.cli import correlate, gate, ledger, pairwise, report, score, significance, testset, tokenize
@@ -42,13 +43,34 @@ class _Parser(argparse.ArgumentParser):
     commands: dict[str, _Parser] = {}  # noqa: RUF012 (replaced per parser)
     """The subcommands' parsers by name (top level only)."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # No abbreviations: "-o out.json" must never be read as --origlang.
+        super().__init__(*args, **{**kwargs, "allow_abbrev": False})
+
+    def _get_option_tuples(self, option_string: str) -> list[tuple[Any, ...]]:
+        # argparse matches a single-dash word by prefix even without abbreviations ("-o" as
+        # "-ol"): keep only a short option with its value attached ("-n100").
+        found: list[tuple[Any, ...]] = super()._get_option_tuples(option_string)
+        return [t for t in found if t[1] == option_string[:2] and len(option_string) > 2]
+
     def error(self, message: str) -> NoReturn:
+        """One line (no usage block): what is wrong, the nearest choice, and where to look."""
         if self.help_command is None and self.prog == "understudy":
             hint = "run 'understudy --help' for the commands; without one, the arguments are those of "
             hint += "'understudy score' (sacrebleu's)"
         else:
             hint = f"run '{self.help_command or self.prog} --help' for the options and examples"
-        super().error(f"{message}\n({hint})")
+        self.exit(2, f"{self.prog}: error: {printable(message)}{_nearest(message)} ({hint})\n")
+
+
+def _nearest(message: str) -> str:
+    """``; did you mean 'bleu'?`` for argparse's "invalid choice: 'bleuu' (choose from ...)"."""
+    found = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+    if found is None:
+        return ""
+    choices = re.findall(r"'([^']*)'", found.group(2)) or found.group(2).split(", ")
+    close = difflib.get_close_matches(found.group(1).lower(), choices, n=1, cutoff=0.6)
+    return f"; did you mean '{close[0]}'?" if close else ""
 
 
 def build_parser(bare: bool = False) -> _Parser:

@@ -22,7 +22,9 @@ from understudy.cli.output import (
     read_parallel,
     read_texts,
     scorers,
+    seed_value,
     warn_reference_as_system,
+    width_value,
 )
 from understudy.cli.table import Table, emit, text_table
 from understudy.correlation import (
@@ -114,7 +116,7 @@ def add_parser(commands: Any) -> None:
     p.add_argument(
         "-f", "--format", default="text", choices=["text", "json", "csv", "latex"], help="default: text"
     )
-    p.add_argument("-w", "--width", type=int, default=3, help="decimal places (default: 3)")
+    p.add_argument("-w", "--width", type=width_value, default=3, help="decimal places (default: 3)")
     add_threads_option(p)
     p.set_defaults(run=run)
 
@@ -138,7 +140,7 @@ def _add_statistics_options(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--seed",
-        type=int,
+        type=seed_value,
         default=None,
         help="random seed (bootstrap and --compare: 12345; SPA's permutations: 4, mt-metrics-eval's)",
     )

@@ -22,6 +22,7 @@ from understudy.cli.output import (
     read_parallel,
     read_texts,
     scorers,
+    seed_value,
     write,
 )
 from understudy.cli.stream import kept
@@ -72,7 +73,7 @@ def add_parser(commands: Any) -> None:
     )
     p.add_argument("--paired-ar", action="store_true", help="approximate randomization (default: bootstrap)")
     p.add_argument("-n", type=int, metavar="N", help="resamples or trials (default: 1000; 10000 for ar)")
-    p.add_argument("--seed", type=int, default=12345, help="the tests' seed (default: 12345)")
+    p.add_argument("--seed", type=seed_value, default=12345, help="the tests' seed (default: 12345)")
     p.add_argument("--junit", metavar="FILE", help="also write the verdict as JUnit XML")
     p.add_argument("-f", "--format", choices=("text", "json"), default="text", help="default: text")
     p.add_argument("-t", "--test-set", metavar="NAME", help="a built-in test set as the references (with -l)")

@@ -13,7 +13,7 @@ from typing import Any
 
 from understudy._atomic import atomic_write
 from understudy.cli.keep import add_ledger_option
-from understudy.cli.output import add_command
+from understudy.cli.output import add_command, width_value
 from understudy.cli.significance import print_paired
 from understudy.cli.table import Table, emit
 from understudy.ledger import LEDGER_ENV, Ledger, Record, default_location, redacted
@@ -67,7 +67,9 @@ def add_parser(commands: Any) -> None:
     comparing.add_argument(
         "-n", type=int, metavar="N", help="resamples or trials (default: 1000, 10000 for ar)"
     )
-    comparing.add_argument("-w", "--width", type=int, default=1, help="decimal places of scores (default: 1)")
+    comparing.add_argument(
+        "-w", "--width", type=width_value, default=1, help="decimal places of scores (default: 1)"
+    )
     comparing.set_defaults(short=False)
     history = actions.add_parser(
         "history", help="systems' or tags' records over time, with intervals (--plot: a figure)"

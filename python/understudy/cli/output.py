@@ -57,6 +57,40 @@ def add_field_option(
     parser.add_argument(*declared.flags, **kwargs)
 
 
+_ALIASES = {
+    "chrf++": "chrfpp",
+    "chrf2": "chrf",
+    "chrf2++": "chrfpp",
+    "sacrebleu": "bleu",
+    "google_bleu": "gleu",
+}
+
+
+def seed_value(text: str) -> int:
+    """A ``--seed``: a whole number from 0 (NumPy's generators take no negative seed).
+
+    >>> seed_value("0"), seed_value("12345")
+    (0, 12345)
+    """
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a seed is a whole number from 0, not {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"a seed is a whole number from 0, not {value}")
+    return value
+
+
+def metric_choice(text: str) -> str:
+    """A ``-m`` name as the registry spells it: any case, and the obvious aliases.
+
+    >>> metric_choice("BLEU"), metric_choice("chrF++"), metric_choice("chrF2")
+    ('bleu', 'chrfpp', 'chrf')
+    """
+    folded = text.strip().lower()
+    return _ALIASES.get(folded, folded)
+
+
 def add_metric_options(parser: argparse.ArgumentParser, language: bool = True) -> None:
     """``-m`` and every family's options, as the families declare them; ``-l`` unless the
     command has its own (as ``score`` has, among the test-set options)."""
@@ -67,6 +101,7 @@ def add_metric_options(parser: argparse.ArgumentParser, language: bool = True) -
         "-m",
         "--metrics",
         nargs="+",
+        type=metric_choice,
         choices=names,
         default=DEFAULT_METRICS,
         metavar="METRIC",
@@ -232,6 +267,21 @@ def print_error(message: str) -> None:
 MAX_WIDTH = 50
 """The most decimal places ``-w`` takes (float64 holds 17 significant digits; sacrebleu's users
 ask for 1 to 4)."""
+
+
+def width_value(text: str) -> int:
+    """A ``-w``: decimal places, 0 to :data:`MAX_WIDTH`, checked as the command line is read.
+
+    >>> width_value("2")
+    2
+    """
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"decimal places are a whole number, not {text!r}") from None
+    if not 0 <= value <= MAX_WIDTH:
+        raise argparse.ArgumentTypeError(f"takes 0 to {MAX_WIDTH} decimal places, got {value}")
+    return value
 
 
 def check_width(width: int | None) -> None:

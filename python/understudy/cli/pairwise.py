@@ -19,6 +19,7 @@ from understudy.cli.output import (
     chosen_metrics,
     scorers,
     stdout,
+    width_value,
 )
 from understudy.cli.progress import Progress
 from understudy.io import read_lines
@@ -51,7 +52,10 @@ def add_parser(commands: Any) -> None:
     p.add_argument("refs", metavar="REFS", help="references, one per line")
     p.add_argument("-o", "--output", help="matrix file: .npy (float64) or .tsv; default: TSV on stdout")
     p.add_argument(
-        "-w", "--width", type=int, help="decimal places in TSV (default: every digit, exact round trip)"
+        "-w",
+        "--width",
+        type=width_value,
+        help="decimal places in TSV (default: every digit, exact round trip)",
     )
     p.add_argument(
         "--no-effective-order", action="store_true", help="score all N orders even for short sentences"

@@ -19,6 +19,7 @@ from understudy.cli.output import (
     add_threads_option,
     read_texts,
     scorers,
+    seed_value,
     warn_reference_as_system,
 )
 from understudy.cli.progress import Progress
@@ -65,7 +66,7 @@ def add_parser(commands: Any) -> None:
     p.add_argument("-t", "--test-set", metavar="NAME", help="a built-in test set (see 'understudy testset')")
     p.add_argument("-l", "--language-pair", dest="langpair", metavar="SRC-TRG", help="the pair of -t")
     p.add_argument("-n", type=int, default=1000, metavar="N", help="bootstrap resamples (1000)")
-    p.add_argument("--seed", type=int, default=12345, help="random seed (12345)")
+    p.add_argument("--seed", type=seed_value, default=12345, help="random seed (12345)")
     p.add_argument(
         "--pair", nargs=2, metavar=("A", "B"), help="the two systems of the diff (default: the two best)"
     )

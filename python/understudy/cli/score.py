@@ -21,6 +21,7 @@ from understudy.cli.output import (
     chosen_metrics,
     metrics_named,
     scorers,
+    width_value,
 )
 from understudy.cli.progress import Progress
 from understudy.cli.sacrebleu_cli import (
@@ -97,7 +98,7 @@ def add_parser(commands: Any) -> None:
         choices=["json", "text", "latex", "csv"],
         help="default: json; csv: RFC 4180, a row per system, a column per number, the signatures in theirs",
     )
-    p.add_argument("-w", "--width", type=int, default=1, help="decimal places of scores (default: 1)")
+    p.add_argument("-w", "--width", type=width_value, default=1, help="decimal places of scores (default: 1)")
     p.add_argument("-b", "--score-only", action="store_true", help="print the score alone")
     p.add_argument("-sh", "--short", action="store_true", help="abbreviated signature in text output")
     add_testset_options(p)

@@ -22,7 +22,9 @@ from understudy.cli.output import (
     metrics_named,
     read_parallel,
     scorers,
+    seed_value,
     warn_reference_as_system,
+    width_value,
     write,
 )
 from understudy.cli.score_printers import print_sacrebleu_corpus
@@ -61,7 +63,10 @@ def add_significance_options(p: argparse.ArgumentParser, paired_flags: bool = Tr
         p.add_argument("-pbsn", "--paired-bs-n", type=int, default=1000, metavar="N", help="resamples (1000)")
         p.add_argument("-parn", "--paired-ar-n", type=int, default=10000, metavar="N", help="trials (10000)")
     p.add_argument(
-        "--seed", type=int, default=DEFAULT_SEED, help=f"random seed (default: {DEFAULT_SEED}); 0 is a seed"
+        "--seed",
+        type=seed_value,
+        default=DEFAULT_SEED,
+        help=f"random seed (default: {DEFAULT_SEED}); 0 is a seed",
     )
     p.add_argument(
         "--p-values",
@@ -223,7 +228,7 @@ def add_parser(commands: Any) -> None:
     p.add_argument(
         "-w",
         "--width",
-        type=int,
+        type=width_value,
         default=1,
         help="decimal places on a 0-100 scale (default: 1; 0-1 scores: 2 more)",
     )

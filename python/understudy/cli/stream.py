@@ -104,12 +104,25 @@ def open_sources(
         refs = [Source(ListReader(lines, name), 1, "references") for name, lines in testset.streams]
     else:
         refs = [source(path, args.num_refs, "references") for path in args.refs]
+    if not args.input:
+        _say_when_reading_a_terminal()
     systems = (
         [source(path, 1, "systems") for path in args.input]
         if args.input
         else [source(STDIN, None, "systems")]
     )
     return refs, systems
+
+
+def _say_when_reading_a_terminal() -> None:
+    """Hypotheses from standard input when it is a terminal: most likely -i was forgotten, and
+    the command would seem to hang; say what it waits for."""
+    stdin = sys.stdin
+    if stdin is not None and stdin.isatty():
+        sys.stderr.write(
+            "understudy: reading the hypotheses from the terminal (no -i FILE given); type them, "
+            "one segment a line, and end with Ctrl-D, or give the system's file with -i\n"
+        )
 
 
 def length_error(sources: list[Source]) -> UnderstudyError:
