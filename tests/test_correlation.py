@@ -119,7 +119,7 @@ def test_readers_of_every_format(tmp_path: Path) -> None:
     for text, message in [
         ("A\t1\nB\tlots\n", r"h\.tsv:2: 'lots' is not a number"),
         ("A\t1\nA\t2\n", r"h\.tsv:2: system 'A' has a score already"),
-        ("A\t0\t1\n", r"h\.tsv:1: segment numbers start at 1"),
+        ("A\t0\t1\n", r"h\.tsv:1: segment '0' is not a segment number \(a whole number from 1\)"),
         ("A\t1\t2\nB\t1\n", r"h\.tsv:2: expected 3 fields, found 2"),
     ]:
         tsv.write_text(text, encoding="utf-8")

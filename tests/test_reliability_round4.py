@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import sqlite3
 import subprocess
 import sys
@@ -592,3 +593,44 @@ def test_hypotheses_from_a_terminal_are_announced() -> None:
     assert "reading the hypotheses from the terminal (no -i FILE given)" in done.stderr
     piped = _cli("score", str(REF), stdin=ONLINE.read_text(encoding="utf-8"))
     assert "terminal" not in piped.stderr
+
+
+# -- 19: score files that once raised tracebacks -----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("content", "said"),
+    [
+        ("A\t²\t0.5\n", "segment '²' is not a segment number"),
+        ("A\t" + "9" * 30 + "\t0.5\n", "is not a segment number"),
+        ('{"prediction": ' + "7" * 4301 + "}\n", "not JSON MetricX writes (Exceeds the limit"),
+        ('{"prediction": ' + "7" * 400 + "}\n", "is not a finite number"),
+        ('{"a.de": [{"COMET": ' + "7" * 400 + "}]}", "is not a finite number"),
+        ('{"a.de": [{"COMET": ' + "7" * 4301 + "}]}", "not JSON comet-score writes (Exceeds the limit"),
+        ("[" * 100_000 + "]" * 100_000 + "\n", "not JSON comet-score writes (nested too deeply)"),
+        ("A\t1\t0.5\nB\t1\t" + "x" * 140_000 + "\n", ":2: not a table row (field larger than field limit"),
+    ],
+)
+def test_score_file_readers_say_one_line_for_any_content(tmp_path: Path, content: str, said: str) -> None:
+    from understudy.errors import InputFileError
+    from understudy.score_files import read_scores
+
+    path = tmp_path / "scores.txt"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(InputFileError, match=re.escape(said)) as refused:
+        read_scores(path)
+    assert "\n" not in str(refused.value) and len(str(refused.value)) < 400
+
+
+def test_human_score_tables_say_one_line_for_any_content(tmp_path: Path) -> None:
+    from understudy.correlation.human import read_human
+    from understudy.errors import InputFileError
+
+    path = tmp_path / "human.tsv"
+    for content, said in [
+        ("A\t²\t0.5\n", "segment '²' is not a segment number"),
+        ("A\t1\t0.5\nB\t1\t" + "x" * 140_000 + "\n", ":2: not a table row"),
+    ]:
+        path.write_text(content, encoding="utf-8")
+        with pytest.raises(InputFileError, match=re.escape(said)):
+            read_human(path)

@@ -16,14 +16,16 @@ are decompressed on the fly. Errors name the file and, for bad UTF-8, the line.
 
 from __future__ import annotations
 
+import csv
 import gzip
 import hashlib
 import math
 import os
+import re
 import sys
 from os import PathLike, fspath
 from types import TracebackType
-from typing import IO, cast
+from typing import IO, Any, cast
 
 from understudy.errors import ConfigError, EmptyInputError, InputFileError
 
@@ -84,8 +86,45 @@ def finite_number(text: str, where: str) -> float:
     except ValueError:
         raise InputFileError(f"{where}: {text[:40]!r} is not a number") from None
     if not math.isfinite(value):
-        raise InputFileError(f"{where}: {text!r} is not a finite number")
+        raise InputFileError(f"{where}: {text[:40]!r} is not a finite number")
     return value
+
+
+_SEGMENT_NUMBER = re.compile(r"[0-9]{1,18}")  # ASCII digits ("²" is a digit to str.isdigit); int64
+
+
+def segment_number(text: str, where: str) -> int:
+    """A segment number of a score table: ASCII digits, from 1 (an :class:`InputFileError`
+    saying ``where`` and why otherwise).
+
+    >>> segment_number(" 12", "f:3")
+    12
+    >>> segment_number("²", "f:3")
+    Traceback (most recent call last):
+    ...
+    understudy.errors.InputFileError: f:3: segment '²' is not a segment number (a whole number from 1)
+    """
+    stripped = text.strip()
+    if not _SEGMENT_NUMBER.fullmatch(stripped) or int(stripped) < 1:
+        raise InputFileError(
+            f"{where}: segment {text[:40]!r} is not a segment number (a whole number from 1)"
+        )
+    return int(stripped)
+
+
+def table_rows(text: str, name: str, dialect: str, **options: Any) -> list[tuple[int, list[str]]]:
+    """The CSV or TSV rows of ``text`` that hold anything, with their line numbers; a row the
+    csv module refuses (a field over its 131,072-character limit, a stray quote) is an
+    :class:`InputFileError` naming the file and line.
+
+    >>> table_rows("a\\t1\\n\\nb\\t2\\n", "t.tsv", "excel-tab")
+    [(1, ['a', '1']), (3, ['b', '2'])]
+    """
+    reader = csv.reader(text.splitlines(), dialect=dialect, **options)
+    try:
+        return [(k, row) for k, row in enumerate(reader, 1) if any(row)]
+    except csv.Error as err:
+        raise InputFileError(f"{name}:{reader.line_num}: not a table row ({err})") from None
 
 
 def check_encoding(encoding: str) -> str:

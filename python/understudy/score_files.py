@@ -25,7 +25,6 @@ score that is not a finite number, systems of different lengths.
 
 from __future__ import annotations
 
-import csv
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -33,7 +32,7 @@ from os import PathLike, fspath
 from pathlib import Path
 
 from understudy.errors import ConfigError, InputFileError
-from understudy.io import finite_number, read_text_file
+from understudy.io import finite_number, read_text_file, segment_number, table_rows
 
 PER_SYSTEM = ("plain", "metricx")
 """Formats holding one system per file."""
@@ -41,7 +40,10 @@ NAMED = ("tsv", "comet", "comet-json", "mt-metrics-eval")
 """Formats naming their systems, any number per file."""
 FORMATS = (*PER_SYSTEM, *NAMED)
 
-_COMET_SEGMENT = re.compile(r"^(.*)\tSegment (\d+)\tscore: (\S+)$")
+_COMET_SEGMENT = re.compile(r"^(.*)\tSegment ([0-9]{1,18})\tscore: (\S+)$")
+_JSON_ERRORS = (ValueError, RecursionError)
+"""What json.loads raises beyond JSONDecodeError: an integer of more than 4,300 digits, nesting
+deeper than the interpreter's stack."""
 _COMET_SYSTEM = re.compile(r"^(.*)\tscore: (\S+)$")
 _COMET_TOLERANCE = 1e-4  # comet-score prints 4 decimals
 
@@ -54,8 +56,8 @@ def detect_format(text: str, name: str) -> str:
     if first.lstrip().startswith(("{", "[")):
         try:
             record = json.loads(first)
-        except json.JSONDecodeError:
-            return "comet-json"
+        except _JSON_ERRORS:  # a JSON document over several lines, or a line too deep or long to read
+            return "metricx" if '"prediction"' in first else "comet-json"
         return "metricx" if isinstance(record, dict) and "prediction" in record else "comet-json"
     if _COMET_SEGMENT.match(first) or _COMET_SYSTEM.match(first):
         return "comet"
@@ -139,8 +141,8 @@ def _metricx(text: str, name: str) -> list[float]:
         where = f"{name}:{lineno}"
         try:
             record = json.loads(line, parse_constant=lambda c: c)
-        except json.JSONDecodeError as err:
-            raise InputFileError(f"{where}: not JSON ({err.msg})") from None
+        except _JSON_ERRORS as err:
+            raise InputFileError(f"{where}: not JSON MetricX writes ({_json_reason(err)})") from None
         if not isinstance(record, dict) or "prediction" not in record:
             raise InputFileError(f"{where}: expected a JSON object with a prediction (MetricX's output)")
         value = record["prediction"]
@@ -175,7 +177,7 @@ def _in_order(table: dict[str, dict[int, float]], name: str, first: int) -> dict
 
 def _long_table(text: str, name: str) -> dict[str, list[float]]:
     dialect = "excel-tab" if "\t" in text.split("\n", 1)[0] else "excel"
-    rows = [(k, r) for k, r in enumerate(csv.reader(text.splitlines(), dialect=dialect), 1) if any(r)]
+    rows = table_rows(text, name, dialect)
     if rows and not _is_number(rows[0][1][-1]):
         rows = rows[1:]  # a header
     table: dict[str, dict[int, float]] = {}
@@ -183,9 +185,7 @@ def _long_table(text: str, name: str) -> dict[str, list[float]]:
         where = f"{name}:{lineno}"
         if len(row) != 3:
             raise InputFileError(f"{where}: expected system<TAB>segment<TAB>score, found {len(row)} fields")
-        if not row[1].strip().isdigit() or int(row[1]) < 1:
-            raise InputFileError(f"{where}: segment {row[1]!r} is not a segment number (from 1)")
-        _put(table, row[0], int(row[1]), finite_number(row[2], where), where)
+        _put(table, row[0], segment_number(row[1], where), finite_number(row[2], where), where)
     return _in_order(table, name, 1)
 
 
@@ -223,8 +223,8 @@ def _comet_json(text: str, name: str) -> dict[str, list[float]]:
         data = json.loads(text)
     except json.JSONDecodeError as err:
         raise InputFileError(f"{name}:{err.lineno}: not JSON ({err.msg})") from None
-    except RecursionError:
-        raise InputFileError(f"{name}: JSON nested too deeply for comet-score's output") from None
+    except _JSON_ERRORS as err:
+        raise InputFileError(f"{name}: not JSON comet-score writes ({_json_reason(err)})") from None
     if not isinstance(data, dict):
         raise InputFileError(f"{name}: expected comet-score's JSON, an object of systems' segment lists")
     out = {}
@@ -237,9 +237,17 @@ def _comet_json(text: str, name: str) -> dict[str, list[float]]:
             value = record.get("COMET") if isinstance(record, dict) else None
             if isinstance(value, bool) or not isinstance(value, int | float):
                 raise InputFileError(f"{where}: expected an object with a COMET score")
-            values.append(finite_number(repr(float(value)), where))
+            values.append(finite_number(str(value), where))
         out[system] = values
     return out
+
+
+def _json_reason(err: Exception) -> str:
+    if isinstance(err, json.JSONDecodeError):
+        return err.msg
+    if isinstance(err, RecursionError):
+        return "nested too deeply"
+    return str(err).split(";")[0]  # an integer of too many digits
 
 
 def _mme(text: str, name: str) -> dict[str, list[float]]:

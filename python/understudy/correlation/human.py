@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from os import PathLike, fspath
 
 from understudy.errors import InputFileError
-from understudy.io import finite_number, read_text_file
+from understudy.io import finite_number, read_text_file, segment_number, table_rows
 
 MQM_WEIGHTS = {"major": 5.0, "minor": 1.0, "minor punctuation": 0.1, "non-translation": 25.0}
 """Freitag et al. (2021): a major error weighs 5, a minor 1, a minor punctuation error 0.1, a
@@ -55,16 +55,6 @@ class HumanScores:
         return bool(self.segments)
 
 
-def _segment(text: str, where: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise InputFileError(f"{where}: segment {text!r} is not a whole number") from None
-    if value < 1:
-        raise InputFileError(f"{where}: segment numbers start at 1, got {value}")
-    return value
-
-
 def _from_segments(segments: dict[str, dict[int, float]], source: str) -> HumanScores:
     system = {name: sum(scores.values()) / len(scores) for name, scores in segments.items() if scores}
     return _nonempty(HumanScores(system, {n: s for n, s in segments.items() if s}, source))
@@ -78,7 +68,7 @@ def _nonempty(human: HumanScores) -> HumanScores:
 
 def _read_table(text: str, name: str) -> HumanScores:
     dialect = "excel-tab" if "\t" in text.split("\n", 1)[0] else "excel"
-    rows = [(k, r) for k, r in enumerate(csv.reader(text.splitlines(), dialect=dialect), 1) if any(r)]
+    rows = table_rows(text, name, dialect)
     if not rows:
         raise InputFileError(f"{name}: no human scores")
     width = len(rows[0][1])
@@ -101,7 +91,7 @@ def _read_table(text: str, name: str) -> HumanScores:
                 raise InputFileError(f"{where}: system {row[0]!r} has a score already")
             system[row[0]] = finite_number(row[1], where)
             continue
-        segment = _segment(row[1], where)
+        segment = segment_number(row[1], where)
         if segment in segments[row[0]]:
             raise InputFileError(f"{where}: segment {segment} of {row[0]!r} has a score already")
         segments[row[0]][segment] = finite_number(row[2], where)
@@ -148,7 +138,7 @@ def _read_json(text: str, name: str) -> HumanScores:
             where = f"{name}: record {k + 1}"
             if not isinstance(record, dict) or not {"system", "segment", "score"} <= set(record):
                 raise InputFileError(f"{where}: expected an object with system, segment and score")
-            segment = _segment(_scalar(record["segment"], where), where)
+            segment = segment_number(_scalar(record["segment"], where), where)
             _put(
                 segments,
                 _scalar(record["system"], where),
@@ -167,7 +157,7 @@ def _read_json(text: str, name: str) -> HumanScores:
                 _put(
                     segments,
                     system,
-                    _segment(segment, where),
+                    segment_number(segment, where),
                     finite_number(_scalar(value, where), where),
                     where,
                 )
@@ -209,7 +199,8 @@ def read_mqm(path: str | PathLike[str]) -> HumanScores:
     and a system's the mean over its segments (so higher is better)."""
     name = fspath(path)
     text = read_text_file(name)
-    rows = list(csv.reader(text.splitlines(), dialect="excel-tab", quoting=csv.QUOTE_NONE))
+    numbered = table_rows(text, name, "excel-tab", quoting=csv.QUOTE_NONE)
+    rows = [row for _, row in numbered]
     if not rows:
         raise InputFileError(f"{name}: empty MQM file")
     header = [h.strip().lower() for h in rows[0]]
@@ -223,15 +214,13 @@ def read_mqm(path: str | PathLike[str]) -> HumanScores:
     doc = next((header.index(c) for c in ("doc", "doc_id") if c in header), None)
     penalties: dict[str, dict[int, dict[str, float]]] = defaultdict(lambda: defaultdict(dict))
     document_of: dict[int, tuple[str, int]] = {}
-    for lineno, row in enumerate(rows[1:], 2):
-        if not any(row):
-            continue
+    for lineno, row in numbered[1:]:
         if len(row) < len(header):
             raise InputFileError(
                 f"{name}:{lineno}: expected {len(header)} TAB-separated fields, found {len(row)}"
             )
         where = f"{name}:{lineno}"
-        segment = _segment(row[col["seg_id"]], where)
+        segment = segment_number(row[col["seg_id"]], where)
         _check_one_document(document_of, segment, row[doc] if doc is not None else "", where, lineno)
         rater = row[col["rater"]]
         by_rater = penalties[row[col["system"]]][segment]
