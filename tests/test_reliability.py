@@ -402,10 +402,8 @@ def test_19_width_is_bounded_with_one_line(capsys: pytest.CaptureFixture[str]) -
     ref, hyp = str(SAMPLE / "newstest2017.ref.en-de.de"), str(SAMPLE / "newstest2017.online-A.0.en-de.de")
     for command in (["score", ref, "-i", hyp], ["pairwise", hyp, ref]):
         status, out, err = run_cli(capsys, *command, "-w", "3000000000")
-        assert (status, out) == (
-            1,
-            "",
-        ) and err == "understudy: error: --width takes 0 to 50 decimal places, got 3000000000\n"
+        assert (status, out) == (2, "") and err.count("\n") == 1
+        assert "argument -w/--width: takes 0 to 50 decimal places, got 3000000000" in err
     status, out, _ = run_cli(capsys, "score", ref, "-i", hyp, "-w", "50", "-b")
     assert status == 0 and len(out.strip().split(".")[1]) == 50
 
@@ -505,8 +503,8 @@ hyps = [f"the cat number {i} sat on the mat number {i % 977} today" for i in ran
 refs = [[f"a cat number {i} sat on a mat {i % 977} today" for i in range(n)]]
 analysis = getattr(BLEU(), sys.argv[1])
 analysis(hyps[:10], [refs[0][:10]])
-print("started", flush=True)
 try:
+    print("started", flush=True)  # inside: a signal at once still lands in the try
     while True:
         analysis(hyps, refs)
 except KeyboardInterrupt:

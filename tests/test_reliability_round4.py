@@ -634,3 +634,48 @@ def test_human_score_tables_say_one_line_for_any_content(tmp_path: Path) -> None
         path.write_text(content, encoding="utf-8")
         with pytest.raises(InputFileError, match=re.escape(said)):
             read_human(path)
+
+
+# -- 4: one rule to match a table's systems, never across folders ---------------------------
+
+
+def test_a_score_entry_two_systems_claim_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    runs = []
+    for run, source in (("run1", ONLINE), ("run2", PROMT)):
+        (tmp_path / run).mkdir()
+        runs.append(tmp_path / run / "out.de")
+        runs[-1].write_bytes(source.read_bytes())
+    table = tmp_path / "comet.tsv"
+    table.write_text("".join(f"out.de\t{k + 1}\t0.5\n" for k in range(3004)), encoding="utf-8")
+    argv = ["score", str(REF), "-i", *map(str, runs), "--scores", f"COMET-22={table}"]
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 1 and out == "" and "would serve both" in err and str(runs[0]) in err
+    # Keys that name the folders match their own systems only, in either order.
+    rows = [
+        f"{run}/out.de\t{k + 1}\t{value}\n"
+        for run, value in (("run2", 0.25), ("run1", 0.75))
+        for k in range(3004)
+    ]
+    table.write_text("".join(rows), encoding="utf-8")
+    code, out, err = run_cli(capsys, *argv, "-f", "json")
+    assert code == 0, err
+    assert [(r["system"], r["COMET-22"]["score"]) for r in json.loads(out)] == [
+        (str(runs[0]), 0.75),
+        (str(runs[1]), 0.25),
+    ]
+
+
+def test_human_scores_match_systems_by_the_same_rule(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    systems = []
+    for run in ("run1", "run2", "run3"):
+        (tmp_path / run).mkdir()
+        systems.append(tmp_path / run / "out.de")
+        systems[-1].write_bytes(ONLINE.read_bytes())
+    human = tmp_path / "human.tsv"
+    human.write_text("out.de\t1.0\n", encoding="utf-8")
+    code, _, err = run_cli(capsys, "correlate", str(REF), "-i", *map(str, systems), "--human", str(human))
+    assert code == 1 and "would serve both" in err

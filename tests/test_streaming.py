@@ -107,8 +107,8 @@ from understudy import BLEU
 hyps = [" ".join(f"w{(i * 7 + j) % 50}" for j in range(30)) for i in range(6000)]
 bleu = BLEU(effective_order=True)
 bleu.pairwise(hyps[:3], hyps[:3])
-print("ready", flush=True)
 try:
+    print("ready", flush=True)  # inside: a signal at once still lands in the try
     while True:  # again until interrupted: the signal lands in the work however slow the machine
         bleu.pairwise(hyps, hyps)
 except KeyboardInterrupt:

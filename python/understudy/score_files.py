@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from os import PathLike, fspath
 from pathlib import Path
 
@@ -281,25 +281,68 @@ def name_variants(name: str) -> set[str]:
     return {name, base, base.rsplit(".", 1)[0]}
 
 
-def find_system(table: Mapping[str, object], wanted: str, where: str) -> str:
-    """The key of ``table`` that names system ``wanted`` (a name or a path): the same text, or
-    else the only key sharing one of its :func:`name_variants`."""
-    if wanted in table:
-        return wanted
-    matches = [key for key in table if name_variants(key) & name_variants(wanted)]
+def _parts(name: str) -> list[str]:
+    return [part for part in Path(name).parts if part not in ("", ".")]
+
+
+def same_system(key: str, wanted: str) -> bool:
+    """Whether a table's ``key`` names the system ``wanted`` (a name or a path): where both name
+    folders, the shorter's parts end the longer's (``run1/out.de`` is ``/work/run1/out.de``, never
+    ``run2/out.de``); else they share a :func:`name_variants` (``out`` is ``run1/out.de``).
+
+    >>> same_system("run1/out.de", "/work/run1/out.de"), same_system("run1/out.de", "run2/out.de")
+    (True, False)
+    >>> same_system("out", "run1/out.de")
+    True
+    """
+    a, b = _parts(key), _parts(wanted)
+    if len(a) > 1 and len(b) > 1:
+        short, long = sorted((a, b), key=len)
+        return long[len(long) - len(short) :] == short
+    return bool(name_variants(key) & name_variants(wanted))
+
+
+def match_systems(keys: Collection[str], wanted: Sequence[str], where: str) -> list[str]:
+    """The key of ``keys`` (a table's systems) that names each of ``wanted``: the same text, else
+    the only key :func:`same_system` takes. The one rule for every table of systems (``--scores``,
+    ``--human``): a key that two systems claim is refused, naming both.
+
+    >>> match_systems(["a", "b"], ["out/b.de", "out/a.de"], "t.tsv")
+    ['b', 'a']
+    >>> match_systems(["out.de"], ["run1/out.de", "run2/out.de"], "t.tsv")
+    Traceback (most recent call last):
+    ...
+    understudy.errors.InputFileError: t.tsv: the scores of 'out.de' would serve both run1/out.de and \
+run2/out.de; name the systems in the file by their paths (or give --names)
+    """
+    found: dict[str, str] = {}
+    for system in wanted:
+        key = system if system in keys else _only_match(keys, system, where)
+        if key in found:
+            raise InputFileError(
+                f"{where}: the scores of {key!r} would serve both {found[key]} and {system}; name the "
+                "systems in the file by their paths (or give --names)"
+            )
+        found[key] = system
+    return list(found)
+
+
+def _only_match(keys: Collection[str], wanted: str, where: str) -> str:
+    matches = [key for key in keys if same_system(key, wanted)]
     if len(matches) == 1:
         return matches[0]
     if matches:
         raise InputFileError(f"{where}: {wanted!r} could be any of {', '.join(map(repr, matches))}")
-    known = ", ".join(sorted(table)[:8]) + (", ..." if len(table) > 8 else "")
+    known = ", ".join(sorted(keys)[:8]) + (", ..." if len(keys) > 8 else "")
     raise InputFileError(f"{where} has no scores for system {wanted!r}; it scores {known}")
 
 
 def select_systems(
     table: Mapping[str, list[float]], systems: Sequence[str], where: str
 ) -> dict[str, list[float]]:
-    """The scores of ``systems`` (names or paths, see :func:`find_system`), in that order."""
-    return {system: table[find_system(table, system, where)] for system in systems}
+    """The scores of ``systems`` (names or paths, see :func:`match_systems`), in that order."""
+    keys = match_systems(table, systems, where)
+    return {system: table[key] for system, key in zip(systems, keys, strict=True)}
 
 
 __all__ = [
@@ -307,10 +350,11 @@ __all__ = [
     "NAMED",
     "PER_SYSTEM",
     "detect_format",
-    "find_system",
+    "match_systems",
     "name_variants",
     "read_named_scores",
     "read_scores",
     "read_system_scores",
+    "same_system",
     "select_systems",
 ]

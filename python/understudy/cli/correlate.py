@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Collection
 from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
@@ -51,7 +52,7 @@ from understudy.errors import InputFileError, LengthMismatchError
 from understudy.metric import Metric
 from understudy.metrics import family_titles, lower_is_better
 from understudy.metrics.scores import GivenScores
-from understudy.score_files import read_named_scores, select_systems
+from understudy.score_files import match_systems, read_named_scores, select_systems
 from understudy.stats import Stats
 
 EXAMPLES = """examples:
@@ -169,26 +170,26 @@ def _add_statistics_options(p: argparse.ArgumentParser) -> None:
     )
 
 
-def system_names(args: argparse.Namespace) -> list[str]:
-    """The systems' names in the human file: ``--names``, else each -i file's name without its extension."""
-    names: list[str] = args.names or [Path(p).name.rsplit(".", 1)[0] for p in args.input]
+def system_names(args: argparse.Namespace, table: Collection[str], what: str) -> list[str]:
+    """The systems' names in a human (or metric) file ``table``, in the order of -i: ``--names``
+    as given, else each -i path matched to the file's systems by the rule of ``--scores``
+    (:func:`understudy.score_files.match_systems`): a name two systems claim is refused."""
+    if not args.names:
+        try:
+            return match_systems(table, args.input, what)
+        except InputFileError as err:
+            raise CliError(f"{err} (give the systems' names with --names)") from None
+    names: list[str] = args.names
     if len(names) != len(args.input):
         raise CliError(f"--names gives {len(names)} names for {len(args.input)} systems")
     if len(set(names)) != len(names):
         raise CliError(
             f"two systems have the same name: {', '.join(sorted({n for n in names if names.count(n) > 1}))}"
         )
-    return names
-
-
-def check_coverage(human: HumanScores, names: list[str], what: str) -> None:
-    """A ``CliError`` naming the systems ``human`` (read from ``what``) has no score for."""
-    missing = [n for n in names if n not in human.system]
+    missing = [n for n in names if n not in table]
     if missing:
-        raise CliError(
-            f"{what} has no score for {', '.join(missing)}; it scores {', '.join(sorted(human.system))}"
-            " (give the systems' names with --names)"
-        )
+        raise CliError(f"{what} has no score for {', '.join(missing)}; it scores {', '.join(sorted(table))}")
+    return names
 
 
 def _given_stats(
@@ -224,8 +225,8 @@ def _system_level(
         args.collected_stats[results[0].name] = per_system
     for path in args.metric_scores:
         other = read_human(path)
-        check_coverage(other, names, path)
-        scores[Path(path).name.rsplit(".", 1)[0]] = [other.system[n] for n in names]
+        keys = system_names(args, other.system, path)
+        scores[Path(path).name.rsplit(".", 1)[0]] = [other.system[k] for k in keys]
     return scores, [human.system[n] for n in names], names, signatures
 
 
@@ -288,8 +289,7 @@ def run(args: argparse.Namespace) -> int:
 
         checked_path(args.plot)  # before any work
     human = _inputs(args)
-    names = system_names(args)
-    check_coverage(human, names, args.human)
+    names = system_names(args, human.system, args.human)
     warn_reference_as_system(args.refs, args.input)
     text = metrics_named(args) or not wants_scores(args)
     metrics = scorers(args, sentence_level=args.level == "segment") if text else []
