@@ -43,6 +43,41 @@ _I64_MAX = np.iinfo(np.int64).max
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
+def _is_tensor(value: Any) -> bool:
+    # torch is never imported here: a tensor is told by its type's module.
+    return type(value).__module__.partition(".")[0] == "torch" and hasattr(value, "numpy")
+
+
+def _tensor_array(tensor: Any) -> NDArray[Any]:
+    """A CPU tensor's values as a NumPy array (shared, not copied)."""
+    if getattr(tensor.device, "type", "cpu") != "cpu":
+        raise InputTypeError(f"token ids on {tensor.device}: move them to the CPU first (tensor.cpu())")
+    try:
+        array: NDArray[Any] = tensor.detach().numpy()
+    except (TypeError, RuntimeError) as err:
+        raise InputTypeError(f"a tensor of {tensor.dtype} cannot be read as token ids ({err})") from None
+    return array
+
+
+def untensored(value: Any) -> Any:
+    """``value`` with torch tensors as NumPy arrays: a tensor itself, or the tensors of a list or
+    tuple whose first segment is one (hypotheses, a reference stream, reference streams). CPU
+    tensors of any integer type are token ids, as arrays and lists are.
+
+    >>> untensored([[1, 2]]), untensored("a b")
+    ([[1, 2]], 'a b')
+    """
+    if _is_tensor(value):
+        return _tensor_array(value)
+    if type(value) in (list, tuple) and value:
+        first = next((v for v in value if v is not None), None)
+        if _is_tensor(first):
+            return [_tensor_array(v) if _is_tensor(v) else v for v in value]
+        if type(first) in (list, tuple) and first and _is_tensor(first[0]):
+            return [untensored(v) for v in value]
+    return value
+
+
 def is_tokens(segments: Any) -> bool:
     """Whether ``segments`` (hypotheses, or one reference stream) are given as tokens: a 2-D
     integer array, or a sequence whose first segment (``None`` skipped) is a sequence of
@@ -51,6 +86,7 @@ def is_tokens(segments: Any) -> bool:
     >>> is_tokens(np.zeros((2, 3), dtype=np.int32)), is_tokens([None, (7,)]), is_tokens([])
     (True, True, False)
     """
+    segments = untensored(segments)
     if isinstance(segments, np.ndarray):
         # A 1-D array of ids is one segment where a batch was wanted: refused as tokens.
         return segments.ndim >= 2 or segments.dtype.kind in "iu"
@@ -66,6 +102,8 @@ def is_segment(value: Any) -> bool:
     >>> is_segment([1]), is_segment('a')
     (True, False)
     """
+    if _is_tensor(value):
+        return True
     kind = type(value)
     if kind is list or kind is tuple or kind is np.ndarray:  # the common kinds, without the ABC check
         return True
@@ -78,6 +116,7 @@ def refs_are_tokens(refs: Any) -> bool:
     >>> refs_are_tokens([[[1, 2]]]), refs_are_tokens([["a b"]])
     (True, False)
     """
+    refs = untensored(refs)
     if isinstance(refs, np.ndarray):
         return refs.ndim == 3
     if isinstance(refs, str | bytes) or not isinstance(refs, Sequence) or not refs:
@@ -125,6 +164,7 @@ def id_batch(segments: Any) -> tuple[NDArray[np.int64], NDArray[np.int64]] | Non
     >>> ids.tolist(), bounds.tolist()
     ([7, 8, 9], [0, 2, 2, 3])
     """
+    segments = untensored(segments)
     if isinstance(segments, np.ndarray):
         if (
             segments.ndim != 2
@@ -164,6 +204,7 @@ class TokenWriter:
     def lines(self, segments: Any, what: str, allow_none: bool = False) -> list[Any]:
         """Each segment of ``segments`` as a line (``None``, a missing reference, kept where
         ``allow_none``); ``what`` names them in errors (``hyps``, ``reference stream 2``)."""
+        segments = untensored(segments)
         if isinstance(segments, np.ndarray):
             if segments.ndim != 2:
                 raise InputTypeError(f"{what}: an array of token ids must be 2-D (segments x tokens)")
@@ -187,6 +228,7 @@ class TokenWriter:
         return out
 
     def _line(self, segment: Any, what: str, i: int) -> str:
+        segment = untensored(segment)
         if isinstance(segment, np.ndarray):
             if segment.ndim != 1 or segment.dtype.kind not in "iu":
                 raise InputTypeError(f"{what}[{i}] is an array of {segment.dtype}; token ids are integers")
@@ -220,6 +262,7 @@ class TokenWriter:
 
     def streams(self, refs: Any) -> list[list[str | None]]:
         """Reference streams of tokens (``refs[k][i]``, ``None``: no k-th reference) as lines."""
+        refs = untensored(refs)
         if isinstance(refs, np.ndarray) and refs.ndim == 3:
             refs = list(refs)
         if isinstance(refs, str | bytes) or not isinstance(refs, Sequence):
