@@ -708,3 +708,22 @@ def test_cpu_tensors_of_any_integer_type_are_token_ids(dtype: str) -> None:
     assert cached.corpus_score(as_tensors[0]).score == BLEU().corpus_score(hyps, refs).score
     with pytest.raises(InputTypeError, match=r"token ids are integers|tokens are strings or integers"):
         BLEU().segment_stats([torch.tensor([0.5, 1.5])], [[torch.tensor([0.5])]])
+
+
+# -- 30: one rule for a byte-order mark --------------------------------------------------------
+
+
+def test_a_bom_goes_the_same_way_from_a_file_and_from_a_field_of_standard_input(tmp_path: Path) -> None:
+    with_bom = tmp_path / "bom.de"
+    with_bom.write_bytes(b"\xef\xbb\xbf" + ONLINE.read_bytes())
+    lines_a = UEDIN.read_text(encoding="utf-8").splitlines()
+    lines_b = with_bom.read_text(encoding="utf-8").splitlines()  # the BOM kept, as paste keeps it
+    pasted = "".join(f"{a}\t{b}\n" for a, b in zip(lines_a, lines_b, strict=True))
+    assert pasted.split("\t")[1].startswith("\ufeff")
+    piped = _cli("score", str(REF), "-m", "chrf", "-f", "json", stdin=pasted)
+    files = _cli("score", str(REF), "-i", str(UEDIN), str(with_bom), "-m", "chrf", "-f", "json")
+    assert piped.returncode == 0 and files.returncode == 0, piped.stderr + files.stderr
+    scores = [[r["score"] for r in json.loads(done.stdout)] for done in (piped, files)]
+    assert scores[0] == scores[1]
+    plain = _cli("score", str(REF), "-i", str(ONLINE), "-m", "chrf", "-f", "json")
+    assert scores[1][1] == json.loads(plain.stdout)["score"]

@@ -71,6 +71,10 @@ class Source:
                 )
             for column, part in zip(columns, parts, strict=True):
                 column.append(part.rstrip())
+        if first == 1 and lines:
+            # Each column is a file's text (paste A B): its byte-order mark goes, as a file's does.
+            for column in columns:
+                column[0] = column[0].removeprefix("\ufeff")
         return columns
 
 
