@@ -727,3 +727,28 @@ def test_a_bom_goes_the_same_way_from_a_file_and_from_a_field_of_standard_input(
     assert scores[0] == scores[1]
     plain = _cli("score", str(REF), "-i", str(ONLINE), "-m", "chrf", "-f", "json")
     assert scores[1][1] == json.loads(plain.stdout)["score"]
+
+
+# -- 28: the decimals of a metric without a preset ----------------------------------------------
+
+
+def test_a_given_metric_prints_as_many_decimals_as_its_scale_needs(tmp_path: Path) -> None:
+    a = _scores(tmp_path / "a.txt", [0.512, 0.3, 0.7])
+    b = _scores(tmp_path / "b.txt", [0.498, 0.31, 0.69])
+    argv = [
+        "score",
+        "--scores",
+        f"judge={a}",
+        f"judge={b}",
+        "--scores-higher-is-better",
+        "judge",
+        "-f",
+        "json",
+    ]
+    done = _cli(*argv)
+    assert [r["score"] for r in json.loads(done.stdout)] == [round(1.512 / 3, 3), round(1.498 / 3, 3)]
+    ranged = _cli(*argv, "--scores-range", "judge=0..100")
+    records = json.loads(ranged.stdout)
+    assert [r["score"] for r in records] == [0.5, 0.5] and records[0]["range"] == "0..100"
+    wrong = _cli(*argv, "--scores-range", "judge=1-5")
+    assert wrong.returncode == 1 and "takes LOW..HIGH" in wrong.stderr

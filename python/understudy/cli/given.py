@@ -49,6 +49,15 @@ def add_scores_options(parser: argparse.ArgumentParser) -> None:
         help="metrics of --scores where higher is better (needed for a NAME without a preset)",
     )
     group.add_argument(
+        "--scores-range",
+        nargs="+",
+        action="extend",
+        default=[],
+        metavar="NAME=LOW..HIGH",
+        help="the range of a --scores metric (either end may be open: 1..5, 0.., ..0); it sets the "
+        "decimals printed and the report's histograms, and is in the signature (default: the preset's)",
+    )
+    group.add_argument(
         "--scores-format", choices=FORMATS, help="the format of every --scores file (default: from content)"
     )
 
@@ -76,13 +85,37 @@ def _files_by_name(args: argparse.Namespace, with_text: bool) -> dict[str, list[
             raise CliError(f"--scores {name} clashes with {clash}: give each metric a name of its own")
         taken[_folded(name)] = f"--scores {name}"
         files.setdefault(name, []).append(path)
-    for flag in ("scores_lower_is_better", "scores_higher_is_better"):
-        unknown = [n for n in getattr(args, flag) if n not in files]
+    ranged = [item.partition("=")[0] for item in getattr(args, "scores_range", [])]
+    for flag, named in (
+        ("scores_lower_is_better", args.scores_lower_is_better),
+        ("scores_higher_is_better", args.scores_higher_is_better),
+        ("scores_range", ranged),
+    ):
+        unknown = [n for n in named if n not in files]
         if unknown:
             raise CliError(
                 f"--{flag.replace('_', '-')} names {', '.join(unknown)}, which --scores does not give"
             )
     return files
+
+
+def _score_range(args: argparse.Namespace, name: str) -> tuple[float | None, float | None] | None:
+    """``--scores-range NAME=LOW..HIGH`` of ``name``, or ``None`` (the preset's, if any)."""
+    declared = [
+        item.partition("=")[2] for item in getattr(args, "scores_range", []) if item.startswith(f"{name}=")
+    ]
+    if not declared:
+        return None
+    low, sep, high = declared[-1].partition("..")
+    try:
+        if not sep:
+            raise ValueError
+        bounds = (float(low) if low else None, float(high) if high else None)
+    except ValueError:
+        raise CliError(
+            f"--scores-range {name}= takes LOW..HIGH (either end may be empty), got {declared[-1]!r}"
+        ) from None
+    return bounds
 
 
 def _lower_is_better(args: argparse.Namespace, name: str) -> bool:
@@ -144,7 +177,8 @@ def given_scores(
                     f" {segments} lines"
                 )
         source = " + ".join(Path(p).name for p in paths)
-        metrics.append(GivenScores(table, name, lower_is_better=lower, source=source))
+        span = _score_range(args, name)
+        metrics.append(GivenScores(table, name, lower_is_better=lower, score_range=span, source=source))
     return metrics, names or []
 
 

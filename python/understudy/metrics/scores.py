@@ -141,6 +141,8 @@ class ScoresConfig(MetricConfig):
     # equality (scores of two systems, or of two runs, are the same metric).
     source: str = field(default="", compare=False)
     sha256: str = field(default="", compare=False)
+    magnitude: float | None = field(default=None, compare=False)
+    """The largest absolute score given: how many decimals to print where no range is declared."""
     fraction_bits: int = option(
         FRACTION_BITS,
         key="prec",
@@ -173,6 +175,20 @@ class ScoresConfig(MetricConfig):
     def key(self) -> str:
         """The metric's own name: every given metric is of one family, told apart by name."""
         return self.label
+
+    def decimals(self, width: int) -> int:
+        """As every metric's, from the declared range; with none, from the scores' own scale, so
+        that two judges on 0..1 print 0.512 and 0.498, not 0.5 and 0.5.
+
+        >>> GivenScores({"A": [0.512, 0.3]}, "judge", lower_is_better=False).config.decimals(1)
+        3
+        >>> GivenScores({"A": [4.5, 3.0]}, "judge", lower_is_better=False).config.decimals(1)
+        2
+        """
+        if (self.low is not None and self.high is not None) or not self.magnitude:
+            return super().decimals(width)
+        scale = 10 ** math.ceil(math.log10(self.magnitude))  # 0.51 is on 0..1, 4.5 on 0..10
+        return width if scale >= 100 else width + 2 - round(math.log10(scale))
 
     @property
     def row_width(self) -> int:
@@ -389,6 +405,7 @@ class GivenScores:
             high,
             fspath(source),
             scores_sha256(values),
+            max(float(np.max(np.abs(v))) for v in values.values()),
         )
 
     @classmethod
