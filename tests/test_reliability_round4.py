@@ -752,3 +752,30 @@ def test_a_given_metric_prints_as_many_decimals_as_its_scale_needs(tmp_path: Pat
     assert [r["score"] for r in records] == [0.5, 0.5] and records[0]["range"] == "0..100"
     wrong = _cli(*argv, "--scores-range", "judge=1-5")
     assert wrong.returncode == 1 and "takes LOW..HIGH" in wrong.stderr
+
+
+# -- 29: what a person reads -------------------------------------------------------------------
+
+
+def test_history_draws_a_line_per_system_of_a_tag_with_readable_ticks() -> None:
+    pytest.importorskip("matplotlib")
+    import matplotlib.dates as mdates
+    from understudy.ledger.plot import history_figure
+
+    ledger = Ledger(":memory:")
+    refs = [["the cat sat on the mat", "a dog barked"]]
+    for system, hyps in (("A", ["the cat sat", "a dog"]), ("B", refs[0]), ("A", refs[0])):
+        ledger.append(BLEU().segment_stats(hyps, refs), system, "toy", tags=["run"])
+    (axis,) = history_figure({"tag:run": ledger.history(tag="run", n=20)}).axes
+    assert axis.get_legend_handles_labels()[1] == ["tag:run: A", "tag:run: B"]
+    assert [len(c.lines[0].get_ydata()) for c in axis.containers] == [2, 1]
+    assert isinstance(axis.xaxis.get_major_formatter(), mdates.ConciseDateFormatter)
+
+
+def test_compare_names_systems_as_the_report_does(tmp_path: Path) -> None:
+    done = _cli("compare", str(REF), "-i", str(UEDIN), str(ONLINE), str(PROMT), "-n", "50")
+    assert done.returncode == 0, done.stderr
+    assert "uedin-nmt.4722" in done.stdout and str(SAMPLE) not in done.stdout
+    assert max(map(len, done.stdout.splitlines()[:8])) < 80
+    whole = _cli("compare", str(REF), "-i", str(UEDIN), str(ONLINE), str(PROMT), "-n", "50", "-f", "json")
+    assert str(UEDIN) in whole.stdout

@@ -340,11 +340,16 @@ def _all_pairs_csv(results: list[AllPairsResult]) -> None:
 
 def print_all_pairs(result: AllPairsResult, args: argparse.Namespace) -> None:
     """Ranking with clusters, then the p-value of every pair."""
+    from understudy.report.names import short_names
+
     w, name = result.signature.config.decimals(args.width), _metric_name(result.signature)
     cluster_of = {name: k + 1 for k, members in enumerate(result.clusters) for name in members}
-    rows = [[str(cluster_of[s.name]), s.name, _score(s, w)] for s in result.ranking]
+    # Names as the report shows them: 16 full paths make lines no terminal holds (JSON has them whole).
+    full = [s.name for s in result.ranking]
+    short = dict(zip(full, short_names(full), strict=True))
+    rows = [[str(cluster_of[s.name]), short[s.name], _score(s, w)] for s in result.ranking]
     pair_rows = [
-        [f"{p.a} vs {p.b}", f"{p.p_value:.4f}" + ("*" if p.p_value <= result.alpha else "")]
+        [f"{short[p.a]} vs {short[p.b]}", f"{p.p_value:.4f}" + ("*" if p.p_value <= result.alpha else "")]
         for p in result.pairs
     ]
     test = "paired bootstrap resampling" if result.test == "bs" else "paired approximate randomization"
@@ -353,6 +358,10 @@ def print_all_pairs(result: AllPairsResult, args: argparse.Namespace) -> None:
         f"best system with p <= {result.alpha} ({test}, n = {result.n}, seed {result.seed}).",
         f"{name} signature: {result.signature.format(args.short)}",
     ]
+    if any(short[n] != n for n in full):
+        notes.append(
+            "Systems are named without the folders, prefix and suffix their files share (-f json: whole)."
+        )
     header = ["Cluster", "System", f"{name} (μ ± 95% CI)"]
     between = [text_table(["Pair", "p-value"], pair_rows)]
     emit(Table(header, rows, notes, record=result.to_dict(), between=between), args.format)

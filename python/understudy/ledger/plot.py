@@ -30,25 +30,41 @@ def history_figure(lines: Mapping[str, Sequence[HistoryPoint]]) -> Any:
     """A matplotlib figure of each line's records (its name: the system or ``tag:NAME`` it
     follows): the score at the time it was kept, with the bootstrap interval (±), one panel per
     metric."""
+    import matplotlib.dates as mdates
+
     from understudy.correlation.plot import pyplot
 
     plt = pyplot()
     metrics = list(dict.fromkeys(p.record.metric for points in lines.values() for p in points))
     figure, axes = plt.subplots(len(metrics) or 1, 1, figsize=(7, 2.6 * max(1, len(metrics))), squeeze=False)
     for axis, metric in zip(axes[:, 0], metrics, strict=False):
-        for name, points in lines.items():
-            mine = [p for p in points if p.record.metric == metric]
-            if mine:
-                when = [datetime.fromisoformat(p.record.created) for p in mine]
-                scores = [p.record.score for p in mine]
-                axis.errorbar(when, scores, yerr=[p.ci for p in mine], marker="o", capsize=3, label=name)
+        for label, mine in _series(lines, metric):
+            when = [datetime.fromisoformat(p.record.created) for p in mine]
+            scores = [p.record.score for p in mine]
+            axis.errorbar(when, scores, yerr=[p.ci for p in mine], marker="o", capsize=3, label=label)
         family = FAMILIES.get(metric)
         axis.set_title(family.config.title if family else metric)
         axis.set_ylabel("score (95% CI)")
         axis.legend(fontsize=7)
+        # Dates and times as a reader writes them (26 Nov, 14:05), never microseconds.
+        locator = mdates.AutoDateLocator(minticks=3, maxticks=8)  # type: ignore[no-untyped-call]
+        axis.xaxis.set_major_locator(locator)
+        axis.xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator))  # type: ignore[no-untyped-call]
     axes[-1, 0].set_xlabel("kept at (UTC)")
-    figure.autofmt_xdate()
     return figure
+
+
+def _series(lines: Mapping[str, Sequence[HistoryPoint]], metric: str) -> list[tuple[str, list[HistoryPoint]]]:
+    """Each line's points of ``metric``, one series per system: a tag that holds several systems
+    draws each as a line of its own (``tag:run-7: sys-A``), never one line through all."""
+    series = []
+    for name, points in lines.items():
+        mine = [p for p in points if p.record.metric == metric]
+        systems = list(dict.fromkeys(p.record.system for p in mine))
+        for system in systems:
+            label = name if len(systems) == 1 else f"{name}: {system}"
+            series.append((label, [p for p in mine if p.record.system == system]))
+    return series
 
 
 def history_plot(lines: Mapping[str, Sequence[HistoryPoint]], path: str | PathLike[str]) -> None:
