@@ -70,6 +70,12 @@ class Server:
             admin.execute(f'CREATE DATABASE "{name}"')
         return self.url(name)
 
+    def restart(self) -> None:
+        """Stop the server at once (as a crash would) and start it again on the same port."""
+        command = [str(self.programs / "pg_ctl"), "-D", str(self.root / "data"), "-l", str(self.root / "log")]
+        command += ["-w", "-m", "immediate"]
+        _run([*self.as_user, *command, "restart"])
+
     def stop(self) -> None:
         """Stop the server at once and remove its cluster."""
         subprocess.run(

@@ -779,3 +779,41 @@ def test_compare_names_systems_as_the_report_does(tmp_path: Path) -> None:
     assert max(map(len, done.stdout.splitlines()[:8])) < 80
     whole = _cli("compare", str(REF), "-i", str(UEDIN), str(ONLINE), str(PROMT), "-n", "50", "-f", "json")
     assert str(UEDIN) in whole.stdout
+
+
+def test_a_full_disk_names_the_file_being_written(tmp_path: Path) -> None:
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full on this system")
+    done = _cli(
+        "gate", str(REF), "--baseline", str(UEDIN), "--candidate", str(ONLINE), "--junit", "/dev/full"
+    )
+    assert done.returncode == 2 and "/dev/full: cannot write: No space left on device" in done.stderr
+    assert "standard output" not in done.stderr
+
+
+# -- 24: a PostgreSQL ledger outlives a server restart ----------------------------------------
+
+
+def test_a_postgresql_ledger_reconnects_after_the_server_restarts() -> None:
+    pytest.importorskip("psycopg")
+    from tests import postgres_server
+
+    try:
+        server = postgres_server.start()
+    except (FileNotFoundError, RuntimeError) as err:
+        if os.environ.get("CI"):
+            raise
+        pytest.skip(str(err))
+    try:
+        stats = BLEU().segment_stats(["a b c"], [["a b d"]])
+        url = server.database()
+        with Ledger(url) as ledger, Ledger(url, read_only=True) as reader:
+            ledger.append(stats, "before", "toy")
+            assert [r.system for r in reader.records()] == ["before"]
+            server.restart()
+            ledger.append(stats, "after", "toy")  # the lost connection is made again
+            assert [r.system for r in reader.records()] == ["before", "after"]
+            with pytest.raises(LedgerError, match="read-only"):
+                reader._db.execute("INSERT INTO meta VALUES ('x', 'y')")
+    finally:
+        server.stop()

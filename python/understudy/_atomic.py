@@ -50,8 +50,11 @@ def atomic_write(path: str | PathLike[str]) -> Iterator[BinaryIO]:
         # writers that seek (zip files) work on a pipe too.
         buffer = io.BytesIO()
         yield buffer
-        with open(target, "wb") as through:
-            through.write(buffer.getbuffer())
+        try:
+            with open(target, "wb") as through:
+                through.write(buffer.getbuffer())
+        except OSError as err:  # a full device: name it, not standard output
+            raise OutputError(f"{os.fspath(path)}: cannot write: {err.strerror or err}") from err
         return
     yield from _replacing(target)
 

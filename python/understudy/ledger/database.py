@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 import sqlite3
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -147,37 +147,65 @@ POSTGRESQL = Dialect(
 class Database:
     """One connection to a ledger's database, in autocommit mode between transactions."""
 
-    def __init__(self, connection: Any, dialect: Dialect, location: str, errors: type[Exception]) -> None:
+    def __init__(
+        self,
+        connection: Any,
+        dialect: Dialect,
+        location: str,
+        errors: type[Exception],
+        reconnect: Callable[[], Any] | None = None,
+    ) -> None:
         self._connection = connection
         self.dialect = dialect
         self.location = redacted(location)
         """Where the ledger is, printable: a URL's password is never shown."""
         self._errors = errors
+        self._reconnect = reconnect
+        self._in_transaction = False
 
     def execute(self, sql: str, args: Sequence[object] = ()) -> list[tuple[Any, ...]]:
-        """Run one statement (``?`` for each parameter); every row it returns."""
+        """Run one statement (``?`` for each parameter); every row it returns. A server's
+        connection lost between transactions (a restart) is made again once; one lost inside a
+        transaction is an error (the server rolled it back)."""
         if self.dialect is POSTGRESQL:
             sql = sql.replace("?", "%s")
         try:
-            # psycopg reads ``%`` in a statement only when it is given parameters.
-            cursor = self._connection.execute(sql, *([tuple(args)] if args else []))
-            return [tuple(row) for row in cursor.fetchall()] if cursor.description else []
+            return self._run(sql, args)
+        except self._errors as err:
+            if not self._lost() or self._in_transaction or self._reconnect is None:
+                raise LedgerError(f"ledger {self.location}: {redacted(str(err).strip())}") from err
+        self._connection = self._reconnect()
+        try:
+            return self._run(sql, args)
         except self._errors as err:
             raise LedgerError(f"ledger {self.location}: {redacted(str(err).strip())}") from err
+
+    def _run(self, sql: str, args: Sequence[object]) -> list[tuple[Any, ...]]:
+        # psycopg reads ``%`` in a statement only when it is given parameters.
+        cursor = self._connection.execute(sql, *([tuple(args)] if args else []))
+        return [tuple(row) for row in cursor.fetchall()] if cursor.description else []
+
+    def _lost(self) -> bool:
+        """Whether the connection is gone (psycopg marks it broken or closed)."""
+        return bool(getattr(self._connection, "broken", False) or getattr(self._connection, "closed", False))
 
     @contextmanager
     def transaction(self) -> Iterator[Database]:
         """A transaction holding the write lock: all of it is kept, or none of it."""
-        for statement in self.dialect.begin_write:
-            self.execute(statement)
+        self.execute(self.dialect.begin_write[0])
+        self._in_transaction = True
         try:
+            for statement in self.dialect.begin_write[1:]:
+                self.execute(statement)
             yield self
+            self.execute("COMMIT")
         except BaseException:
             # On a lost connection the server rolls the transaction back itself.
             with suppress(self._errors):
                 self._connection.execute("ROLLBACK")
             raise
-        self.execute("COMMIT")
+        finally:
+            self._in_transaction = False
 
     def backup_to(self, other: Database) -> None:
         """Copy this SQLite database, whole and consistent, into ``other`` (SQLite too)."""
@@ -266,14 +294,17 @@ def _postgresql(url: str, timeout: float, read_only: bool = False) -> Database:
             f"ledger {redacted(url)}: a PostgreSQL ledger needs the 'ledger' extra: "
             "pip install 'understudy[ledger]'"
         ) from err
-    try:
-        connection = psycopg.connect(url, autocommit=True, connect_timeout=max(1, round(timeout)))
-    except psycopg.Error as err:
-        raise LedgerError(f"ledger {redacted(url)}: {_connection_error(url, err)}") from None
-    db = Database(connection, POSTGRESQL, url, psycopg.Error)
-    if read_only:
-        db.execute("SET default_transaction_read_only = on")
-    return db
+
+    def connect() -> Any:
+        try:
+            connection = psycopg.connect(url, autocommit=True, connect_timeout=max(1, round(timeout)))
+            if read_only:
+                connection.execute("SET default_transaction_read_only = on")
+        except psycopg.Error as err:
+            raise LedgerError(f"ledger {redacted(url)}: {_connection_error(url, err)}") from None
+        return connection
+
+    return Database(connect(), POSTGRESQL, url, psycopg.Error, reconnect=connect)
 
 
 __all__ = [
