@@ -132,8 +132,8 @@ impl fmt::Display for CoreError {
             } => write!(
                 f,
                 "segment {}: {metric} of a {hyp_words}-{unit} hypothesis against a {ref_words}-{unit} \
-                 reference needs an edit-distance matrix of more than {max_cells} cells (the alignment \
-                 is quadratic); split the segment",
+                 reference needs an edit-distance matrix of more than {max_cells} cells, more memory \
+                 than one alignment may take (it is quadratic); split the segment",
                 segment + 1
             ),
             CoreError::TerBeam => write!(

@@ -21,8 +21,10 @@ use crate::text::{is_punctuation, is_space, lower, strip};
 /// Columns of a row: substitutions, deletions, insertions, hits, reference length.
 pub const ROW_WIDTH: usize = 5;
 
-/// The largest alignment matrix (reference units + 1 times hypothesis units + 1) of one pair.
-pub const MAX_CELLS: usize = 1 << 26;
+/// The largest alignment matrix (reference units + 1 times hypothesis units + 1) of one pair:
+/// a bound on memory, not on length. The bit-parallel matrix holds two bits a cell, so this is
+/// 1 GiB: a 9,000-character line against another takes 20 MiB.
+pub const MAX_CELLS: usize = 1 << 32;
 
 /// What changes WER's statistics.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

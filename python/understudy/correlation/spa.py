@@ -45,6 +45,9 @@ DEFAULT_PERMUTATIONS = 1000
 DEFAULT_SEED = 4
 """mt-metrics-eval's seed for SPA's permutations."""
 
+DRAW_BLOCK = 1 << 22
+"""Random draws (and swapped rows) made at a time: 16 MB of float32, whatever the permutations."""
+
 
 def _matrix(values: ArrayLike, what: str, missing: bool) -> NDArray[np.float64]:
     """``values`` as a systems x segments float64 matrix; NaN only where ``missing`` allows it."""
@@ -80,13 +83,24 @@ class PermutationSigns:
 
     def __init__(self, segments: int, permutations: int = DEFAULT_PERMUTATIONS, seed: int = DEFAULT_SEED):
         _check_counts(permutations, seed)
-        draws = np.random.default_rng(seed).random(size=(permutations, segments), dtype=np.float32)
-        # rint rounds a draw of exactly 0.5 to 0: such a segment is swapped, as below 0.5.
-        self.swapped: NDArray[np.float64] = (draws <= 0.5).astype(np.float64)
-        self._taken = np.ascontiguousarray(self.swapped > 0)
+        rng = np.random.default_rng(seed)
+        self._taken = np.empty((permutations, segments), dtype=bool)
+        # Drawn a block at a time: the same numbers as one draw (the generator's stream runs on),
+        # memory of one block of floats beside the booleans, and Ctrl-C heard between blocks.
+        step = max(1, DRAW_BLOCK // max(1, segments))
+        for start in range(0, permutations, step):
+            draws = rng.random(size=(min(step, permutations - start), segments), dtype=np.float32)
+            # rint rounds a draw of exactly 0.5 to 0: such a segment is swapped, as below 0.5.
+            np.less_equal(draws, 0.5, out=self._taken[start : start + len(draws)])
         self.permutations = permutations
         self.segments = segments
         self.seed = seed
+
+    @property
+    def swapped(self) -> NDArray[np.float64]:
+        """Which segments each permutation swaps, as a permutations x segments matrix of 0.0 and
+        1.0 (made when asked: the booleans are what is kept)."""
+        return self._taken.astype(np.float64)
 
     def p_values(self, scores: ArrayLike) -> NDArray[np.float64]:
         """For ``i < j``, the share of permutations whose difference of system sums is at least the
@@ -224,6 +238,18 @@ def soft_pairwise_accuracy(
     )
 
 
+def _swapped_sums(signs: PermutationSigns, rows: NDArray[np.int64]) -> NDArray[np.int64]:
+    """Each permutation's sum of ``rows`` over its swapped segments, a block of permutations at a
+    time (exact: integer rows, float64 sums far below 2**53)."""
+    out = np.empty((signs.permutations, rows.shape[1]), dtype=np.int64)
+    step = max(1, DRAW_BLOCK // max(1, signs.segments))
+    values = rows.astype(np.float64)
+    for start in range(0, signs.permutations, step):
+        block = signs._taken[start : start + step].astype(np.float64)
+        out[start : start + len(block)] = np.rint(block @ values).astype(np.int64)
+    return out
+
+
 def corpus_p_values(signs: PermutationSigns, stats: Sequence[Stats[Any, Any]]) -> NDArray[np.float64]:
     """For ``i < j``, the share of permutations under which system i's corpus score, less system
     j's, is at least the observed difference: each permutation swaps the two systems' statistics
@@ -241,7 +267,7 @@ def corpus_p_values(signs: PermutationSigns, stats: Sequence[Stats[Any, Any]]) -
     totals = [r.sum(axis=0) for r in rows]
     out = np.full((n, n), np.nan)
     for i, j in zip(*np.triu_indices(n, 1), strict=True):
-        moved = np.rint(signs.swapped @ (rows[i] - rows[j]).astype(np.float64)).astype(np.int64)
+        moved = _swapped_sums(signs, rows[i] - rows[j])
         both = stats[0].scores_of(np.vstack([totals[i], totals[j], totals[i] - moved, totals[j] + moved]))
         scores = sign * np.asarray(both, dtype=np.float64)
         observed = scores[0] - scores[1]
