@@ -835,3 +835,29 @@ def test_permutations_drawn_in_blocks_are_the_one_draws(
         signs = spa.PermutationSigns(segments, permutations=300, seed=4)
         assert np.array_equal(signs._taken, whole)
         assert np.array_equal(signs.swapped, whole.astype(np.float64))
+
+
+# -- 18: a report under a capped address space ------------------------------------------------
+
+
+@pytest.mark.parametrize("megabytes", [220, 240, 250, 280, 350])
+def test_a_report_short_of_memory_says_so_in_one_line(tmp_path: Path, megabytes: int) -> None:
+    import resource
+
+    def capped() -> None:
+        limit = megabytes * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    argv = ["report", str(REF), "-i", str(ONLINE), str(UEDIN), "-o", str(tmp_path / "r.html"), "-n", "50"]
+    done = subprocess.run(
+        [sys.executable, "-m", "understudy", *argv],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        preexec_fn=capped,
+    )
+    if done.returncode == 0:
+        return  # enough for this report on this machine: nothing to say
+    assert done.returncode == 1 and done.stderr.count("\n") == 1, done.stderr[-2000:]
+    assert done.stderr.startswith("understudy: error: out of memory"), done.stderr
+    assert "extra" not in done.stderr and "OpenBLAS" not in done.stderr

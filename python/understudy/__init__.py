@@ -6,6 +6,7 @@ metric's segment scores through the same tests, computed by a Rust core.
 100.0
 """
 
+import understudy._memory  # noqa: F401  (first: it sets OpenBLAS up before NumPy loads)
 from understudy._version import __version__
 from understudy.errors import (
     ConfigError,

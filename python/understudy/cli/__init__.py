@@ -23,6 +23,7 @@ import warnings
 from collections.abc import Iterator, Sequence
 from typing import Any, NoReturn
 
+from understudy._memory import reserve_blas_buffer
 from understudy._version import __version__
 from understudy.cli import correlate, gate, ledger, pairwise, report, score, significance, testset, tokenize
 from understudy.cli.output import CliError, print_error, printable
@@ -145,6 +146,7 @@ def _terminable() -> Iterator[None]:
 
 
 def _run(argv: Sequence[str] | None) -> int:
+    reserve_blas_buffer()
     parsed = _parse(list(sys.argv[1:] if argv is None else argv))
     return parsed if isinstance(parsed, int) else _execute(parsed)
 
@@ -189,7 +191,7 @@ def _execute(args: argparse.Namespace) -> int:
     except UnderstudyError as err:
         print_error(str(err))
         return 1
-    except (MemoryError, ImportError, SystemError) as err:
+    except (MemoryError, ImportError, SystemError, RuntimeError) as err:
         return _out_of_memory(err, args.command)
     except KeyboardInterrupt as err:
         terminated = isinstance(err, Terminated)
@@ -211,11 +213,19 @@ def _execute(args: argparse.Namespace) -> int:
 
 def _out_of_memory(err: Exception, command: str) -> int:
     """One line for an allocation that failed in Python or NumPy (the Rust core's failures end
-    the process with one line themselves), or for an extra imported lazily (matplotlib, SciPy)
-    that the loader could not map; any other ImportError or SystemError is raised again."""
+    the process with one line themselves), for a thread that could not be started, or for an
+    extra imported lazily (matplotlib, SciPy) that the loader could not map; any other
+    ImportError, SystemError or RuntimeError is raised again."""
     text = str(err)
     if isinstance(err, MemoryError):
         print_error(f"out of memory while running {command}: give it more memory or less input at once")
+        return 1
+    if isinstance(err, RuntimeError):
+        if "can't start new thread" not in text:
+            raise err
+        print_error(
+            f"out of memory while running {command} (a thread could not be started): give it more memory"
+        )
         return 1
     if isinstance(err, ImportError) and "failed to map segment" not in text and "allocate" not in text:
         raise err
