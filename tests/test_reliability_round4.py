@@ -861,3 +861,30 @@ def test_a_report_short_of_memory_says_so_in_one_line(tmp_path: Path, megabytes:
     assert done.returncode == 1 and done.stderr.count("\n") == 1, done.stderr[-2000:]
     assert done.stderr.startswith("understudy: error: out of memory"), done.stderr
     assert "extra" not in done.stderr and "OpenBLAS" not in done.stderr
+
+
+def test_report_records_read_the_ledger_and_take_only_record_numbers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ledger = tmp_path / "l.sqlite"
+    done = _cli("score", str(REF), "-i", str(UEDIN), str(ONLINE), "--log", "--ledger", str(ledger))
+    assert done.returncode == 0, done.stderr
+    before = ledger.read_bytes()
+    for records in (str(2**63), "²", "1"):
+        code, _, err = run_cli(
+            capsys,
+            "report",
+            "--records",
+            "1",
+            records,
+            "-o",
+            str(tmp_path / "r.html"),
+            "--ledger",
+            str(ledger),
+        )
+        assert err.count("\n") <= 1 and "Traceback" not in err, err
+    assert ledger.read_bytes() == before
+    code, _, err = run_cli(
+        capsys, "gate", "--baseline", "ledger:²", "--candidate", "ledger:1", "--ledger", str(ledger)
+    )
+    assert code == 2 and "ledger:ID takes a record's number" in err

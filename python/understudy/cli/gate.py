@@ -91,7 +91,7 @@ def _kept_records(ledger: Ledger, which: str, metrics: list[str]) -> dict[str, R
     metrics of ``-m`` when given (any case), each of which must be there."""
     kind, _, value = which.partition(":")
     if kind == "ledger":
-        if not value.isdigit():
+        if not (value.isascii() and value.isdigit()):
             raise CliError(f"{which}: ledger:ID takes a record's number")
         record = ledger.get(int(value))
         found = {record.metric: record}

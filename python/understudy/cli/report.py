@@ -171,7 +171,7 @@ def _from_records(args: argparse.Namespace, command: str, progress: Callable[[in
     ]
     if given:
         raise CliError(f"--records reports kept statistics: {', '.join(given)} cannot be given with it")
-    with Ledger(args.ledger) as ledger:
+    with Ledger(args.ledger, read_only=True) as ledger:
         per_metric, names = kept_statistics(ledger, args.records)
     return build_from_stats(per_metric, names, command, args.n, args.seed, progress=progress)
 
@@ -180,7 +180,7 @@ def _history(args: argparse.Namespace) -> Any:
     """The history section of the systems or tags of --history."""
     from understudy.report.kept import history_view
 
-    with Ledger(args.ledger) as ledger:
+    with Ledger(args.ledger, read_only=True) as ledger:
         lines = {which: ledger.history_of(which, n=args.n) for which in args.history}
     if not any(lines.values()):
         raise CliError(f"--history: no record of {' or '.join(args.history)} in {ledger.location}")

@@ -97,7 +97,7 @@ def _named_records(ledger: Ledger, which: Sequence[str]) -> list[Record]:
             if not latest:
                 raise LedgerError(f"{name}: no record of the ledger {ledger.location} has this tag")
             records |= {r.id: r for r in latest.values()}
-        elif name.isdigit():
+        elif name.isascii() and name.isdigit():
             records[int(name)] = ledger.get(int(name))
         else:
             raise LedgerError(f"{name}: a record is named by its id or as tag:NAME")
