@@ -447,6 +447,30 @@ def test_a_system_file_whose_name_is_not_utf8_is_kept(tmp_path: Path) -> None:
     assert record.system.endswith("caf\\xe9.de")
 
 
+def test_a_report_of_a_file_whose_name_is_not_utf8(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    name = os.fsencode(tmp_path) + b"/caf\xe9.txt"
+    with open(name, "wb") as fh:
+        fh.write(ONLINE.read_bytes())
+    out = tmp_path / "r.html"
+    argv = [
+        b"report",
+        os.fsencode(REF),
+        b"-i",
+        name,
+        os.fsencode(UEDIN),
+        b"-o",
+        os.fsencode(out),
+        b"-n",
+        b"20",
+    ]
+    done = subprocess.run(
+        [sys.executable.encode(), b"-m", b"understudy", *argv], capture_output=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr.decode(errors="replace")[-2000:]
+    assert "caf\\xe9" in out.read_text(encoding="utf-8")
+
+
 # -- 22, 23, 24: the gate as CI uses it -------------------------------------------------------
 
 

@@ -26,6 +26,7 @@ from typing import Any, NoReturn
 from understudy._memory import reserve_blas_buffer
 from understudy._version import __version__
 from understudy.cli import correlate, gate, ledger, pairwise, report, score, significance, testset, tokenize
+from understudy.cli.keep import kept_name
 from understudy.cli.output import CliError, print_error, printable
 from understudy.cli.progress import quiet
 from understudy.cli.sacrebleu_cli import is_bare
@@ -176,7 +177,8 @@ def _parse(words: list[str]) -> argparse.Namespace | int:
         parser.print_help(sys.stderr)
         return 2
     # What a ledger record keeps, without a database URL's password.
-    args.command_line = redacted(shlex.join(["understudy", *words]))
+    # What a ledger record and a report keep: escaped where a file name is not UTF-8.
+    args.command_line = kept_name(redacted(shlex.join(["understudy", *words])))
     return args
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from understudy._atomic import atomic_write, writable
 from understudy.cli.given import add_scores_options, given_scores
-from understudy.cli.keep import add_ledger_option, add_log_options, log_scored
+from understudy.cli.keep import add_ledger_option, add_log_options, kept_name, log_scored
 from understudy.cli.output import (
     CliError,
     add_command,
@@ -136,12 +136,14 @@ def _scored(args: argparse.Namespace, command: str, progress: Callable[[int, int
         if len(lines) != len(refs[0]):
             raise LengthMismatchError(f"the references have {len(refs[0])} lines but {path} has {len(lines)}")
     metrics = scorers(args, sentence_level=False)
-    given, _ = given_scores(args, args.input, len(refs[0]))
+    # Names as the page shows them: a file name that is not UTF-8 with its bytes escaped.
+    names = [kept_name(path) for path in args.input]
+    given, _ = given_scores(args, names, len(refs[0]))
     pair = _pair(args.pair, args.input)
     human = _human(args)
     return build(
         metrics,
-        args.input,
+        names,
         systems,
         refs,
         command,
