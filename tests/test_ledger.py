@@ -262,7 +262,8 @@ from understudy import BLEU
 from understudy.ledger import Ledger
 stats = BLEU().segment_stats(["a b c d"] * 2000, [["a b c e"] * 2000])
 with Ledger(sys.argv[1]) as ledger:
-    print("ready", flush=True)
+    ledger.append(stats, "s", "toy", tags=["x", "y"], note="n" * 10000)
+    print("appended", flush=True)  # one record at least, however slow the machine
     while True:
         ledger.append(stats, "s", "toy", tags=["x", "y"], note="n" * 10000)
 """
@@ -272,8 +273,8 @@ def test_a_writer_killed_mid_append_leaves_a_valid_ledger(new_ledger: NewLedger)
     path = new_ledger()
     for delay in (0.05, 0.2, 0.6):
         child = subprocess.Popen([sys.executable, "-c", WRITER, path], stdout=subprocess.PIPE, text=True)
-        assert child.stdout is not None and child.stdout.readline() == "ready\n"
-        time.sleep(delay)
+        assert child.stdout is not None and child.stdout.readline() == "appended\n"
+        time.sleep(delay)  # where the kill lands in the appends that follow: any place is right
         os.kill(child.pid, signal.SIGKILL)
         child.wait()
     if not path.startswith("postgresql://"):
