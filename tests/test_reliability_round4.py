@@ -414,6 +414,10 @@ def test_a_given_name_that_clashes_is_refused(tmp_path: Path, capsys: pytest.Cap
     argv = ["score", str(REF), "-i", str(ONLINE), "--scores", f"COMET={scores}", f"comet={scores}"]
     code, _, err = run_cli(capsys, *argv)
     assert code == 1 and "--scores comet clashes with --scores COMET" in err
+    # Where no text is scored (correlate without -m), BLEU is a name like any other.
+    argv = ["correlate", str(REF), "-i", str(ONLINE), str(UEDIN), str(PROMT), "--human", str(scores)]
+    code, _, err = run_cli(capsys, *argv, "--scores", f"BLEU={scores}", f"BLEU={scores}", f"BLEU={scores}")
+    assert "clashes with" not in err
 
 
 # -- 15: file names that are not UTF-8 -------------------------------------------------------

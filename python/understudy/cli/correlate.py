@@ -294,7 +294,7 @@ def run(args: argparse.Namespace) -> int:
     text = metrics_named(args) or not wants_scores(args)
     metrics = scorers(args, sentence_level=args.level == "segment") if text else []
     _alias_metric_scores(args)
-    given = given_scores(args, args.input, None)[0]
+    given = given_scores(args, args.input, None, with_text=text)[0]
     if args.resample == "segments" and (args.level != "system" or args.metric_scores):
         raise CliError(
             "--resample segments is for system-level correlations of -m and --scores metrics (not"

@@ -158,13 +158,19 @@ def _table(
 
 
 def given_scores(
-    args: argparse.Namespace, systems: list[str] | None, segments: int | None
+    args: argparse.Namespace,
+    systems: list[str] | None,
+    segments: int | None,
+    with_text: bool | None = None,
 ) -> tuple[list[GivenScores], list[str]]:
     """Every ``--scores`` metric for ``systems`` (``None``: the files' own systems, which must agree),
-    each checked to have ``segments`` scores per system when given; and the systems' names."""
+    each checked to have ``segments`` scores per system when given; and the systems' names.
+    ``with_text``: whether -m's metrics are scored beside them (default: when ``systems`` are
+    given), whose names a --scores name may not take."""
     metrics: list[GivenScores] = []
     names = systems
-    for name, paths in _files_by_name(args, systems is not None).items():
+    text = systems is not None if with_text is None else with_text
+    for name, paths in _files_by_name(args, text).items():
         lower = _lower_is_better(args, name)
         table, found, origin = _table(name, paths, names, args.scores_format)
         if names is not None and found != names:
