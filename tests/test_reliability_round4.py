@@ -208,20 +208,10 @@ def test_the_gate_refuses_settings_under_which_it_cannot_fail(tmp_path: Path) ->
 
 
 def test_max_drop_is_in_the_metrics_own_units(tmp_path: Path) -> None:
-    refused = _cli("gate", str(REF), "--baseline", str(UEDIN), "--candidate", str(ONLINE), "-m", "wer")
+    wer = ["gate", str(REF), "--baseline", str(UEDIN), "--candidate", str(ONLINE), "-m", "wer"]
+    refused = _cli(*wer)
     assert refused.returncode == 1  # significantly worse, without --max-drop
-    whole = _cli(
-        "gate",
-        str(REF),
-        "--baseline",
-        str(UEDIN),
-        "--candidate",
-        str(ONLINE),
-        "-m",
-        "wer",
-        "--max-drop",
-        "1.0",
-    )
+    whole = _cli(*wer, "--max-drop", "1.0")
     assert whole.returncode == 2 and "max_drop 1 is in WER's own units" in whole.stderr
 
 
