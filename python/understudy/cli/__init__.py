@@ -62,7 +62,8 @@ class _Parser(argparse.ArgumentParser):
             hint += "'understudy score' (sacrebleu's)"
         else:
             hint = f"run '{self.help_command or self.prog} --help' for the options and examples"
-        self.exit(2, f"{self.prog}: error: {printable(message)}{_nearest(message)} ({hint})\n")
+        # "understudy: error:" as every other error begins; the hint names the command.
+        self.exit(2, f"understudy: error: {printable(message)}{_nearest(message)} ({hint})\n")
 
 
 def _nearest(message: str) -> str:
