@@ -43,13 +43,15 @@ def capped_blas_threads(environ: MutableMapping[str, str] | None = None, limit: 
 
 
 def reserve_blas_buffer() -> None:
-    """Under a capped address space, have OpenBLAS take its working buffer now, while the process
-    is small: it takes it at the first matrix product, and one that fails then, mid-run, ends the
-    process with OpenBLAS's own message instead of understudy's.
+    """Under an address space capped from the start (``ulimit -v``), have OpenBLAS take its
+    working buffer now, while the process is small: it takes it at the first matrix product, and
+    one that fails then, mid-run, ends the process with OpenBLAS's own message instead of
+    understudy's. A cap set later, by the process itself, is left alone: the buffer would be
+    taken under it.
 
     >>> reserve_blas_buffer()  # nothing to do without a cap; harmless with one
     """
-    if address_space_limit() is None:
+    if not CAPPED_AT_START:
         return
     import numpy as np
 
@@ -59,4 +61,6 @@ def reserve_blas_buffer() -> None:
         square @ square
 
 
+CAPPED_AT_START = address_space_limit() is not None
+"""Whether the address space was capped when understudy was first imported."""
 capped_blas_threads()

@@ -57,20 +57,7 @@ def add_parser(commands: Any) -> None:
     listing.add_argument("--until", metavar="DATE", help="only records kept before DATE (a date: to its end)")
     showing = actions.add_parser("show", help="one record in full")
     showing.add_argument("record", type=int, metavar="ID")
-    comparing = actions.add_parser(
-        "compare", help="paired tests of records against the first, from their rows"
-    )
-    comparing.add_argument("records", type=int, nargs="+", metavar="ID", help="the baseline first")
-    comparing.add_argument(
-        "--paired-ar", action="store_true", help="approximate randomization (default: bootstrap)"
-    )
-    comparing.add_argument(
-        "-n", type=int, metavar="N", help="resamples or trials (default: 1000, 10000 for ar)"
-    )
-    comparing.add_argument(
-        "-w", "--width", type=width_value, default=1, help="decimal places of scores (default: 1)"
-    )
-    comparing.set_defaults(short=False)
+    comparing = _add_compare(actions)
     history = actions.add_parser(
         "history", help="systems' or tags' records over time, with intervals (--plot: a figure)"
     )
@@ -98,6 +85,25 @@ def add_parser(commands: Any) -> None:
         add_ledger_option(action)
         action.add_argument("-f", "--format", choices=("text", "json"), default="text", help="default: text")
         action.set_defaults(run=run)
+
+
+def _add_compare(actions: Any) -> argparse.ArgumentParser:
+    """``ledger compare``'s parser: records' paired tests, from their rows."""
+    comparing: argparse.ArgumentParser = actions.add_parser(
+        "compare", help="paired tests of records against the first, from their rows"
+    )
+    comparing.add_argument("records", type=int, nargs="+", metavar="ID", help="the baseline first")
+    comparing.add_argument(
+        "--paired-ar", action="store_true", help="approximate randomization (default: bootstrap)"
+    )
+    comparing.add_argument(
+        "-n", type=int, metavar="N", help="resamples or trials (default: 1000, 10000 for ar)"
+    )
+    comparing.add_argument(
+        "-w", "--width", type=width_value, default=1, help="decimal places of scores (default: 1)"
+    )
+    comparing.set_defaults(short=False)
+    return comparing
 
 
 def _record(record: Record) -> dict[str, Any]:

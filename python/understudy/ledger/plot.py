@@ -55,15 +55,18 @@ def history_figure(lines: Mapping[str, Sequence[HistoryPoint]]) -> Any:
 
 
 def _series(lines: Mapping[str, Sequence[HistoryPoint]], metric: str) -> list[tuple[str, list[HistoryPoint]]]:
-    """Each line's points of ``metric``, one series per system: a tag that holds several systems
-    draws each as a line of its own (``tag:run-7: sys-A``), never one line through all."""
+    """Each line's points of ``metric``. A tag whose systems recur (two systems each kept over
+    time) draws a line per system (``tag:run-7: sys-A``), never one line zigzagging through all;
+    a tag of one record per system (a run's checkpoints, each named anew) stays one line."""
     series = []
     for name, points in lines.items():
         mine = [p for p in points if p.record.metric == metric]
-        systems = list(dict.fromkeys(p.record.system for p in mine))
-        for system in systems:
-            label = name if len(systems) == 1 else f"{name}: {system}"
-            series.append((label, [p for p in mine if p.record.system == system]))
+        systems = [p.record.system for p in mine]
+        if len(set(systems)) == len(systems) or len(set(systems)) == 1:
+            series += [(name, mine)] if mine else []
+            continue
+        for system in dict.fromkeys(systems):
+            series.append((f"{name}: {system}", [p for p in mine if p.record.system == system]))
     return series
 
 
