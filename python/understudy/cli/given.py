@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from understudy.cli.output import CliError, chosen_metrics
-from understudy.errors import LengthMismatchError
+from understudy.errors import LengthMismatchError, SignatureError
 from understudy.metrics import metric_names
-from understudy.metrics.scores import PRESETS, GivenScores, preset
+from understudy.metrics.scores import PRESETS, GivenScores, decode_range, preset
 from understudy.score_files import FORMATS, read_scores, select_systems
 from understudy.stats import Stats
 
@@ -106,16 +106,13 @@ def _score_range(args: argparse.Namespace, name: str) -> tuple[float | None, flo
     ]
     if not declared:
         return None
-    low, sep, high = declared[-1].partition("..")
     try:
-        if not sep:
-            raise ValueError
-        bounds = (float(low) if low else None, float(high) if high else None)
-    except ValueError:
+        bounds = decode_range(declared[-1])  # the signature's own reading of a range
+    except SignatureError:
         raise CliError(
             f"--scores-range {name}= takes LOW..HIGH (either end may be empty), got {declared[-1]!r}"
         ) from None
-    return bounds
+    return bounds["low"], bounds["high"]
 
 
 def _lower_is_better(args: argparse.Namespace, name: str) -> bool:

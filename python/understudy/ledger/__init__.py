@@ -26,7 +26,6 @@ understudy.errors.IncomparableError: records 1 and 3 differ in the signature's t
 
 from __future__ import annotations
 
-import math
 import os
 import uuid
 from collections.abc import Iterable
@@ -36,7 +35,8 @@ from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from understudy.errors import ConfigError, IncomparableError, InputTypeError, LedgerError
+from understudy.config import check_number
+from understudy.errors import IncomparableError, InputTypeError, LedgerError
 from understudy.ledger.database import SQLITE, Database, open_database, redacted, write_ahead
 from understudy.ledger.schema import check_version, current_form, migrate, readable
 from understudy.signature import Signature
@@ -112,7 +112,7 @@ class Ledger:
         self, location: str | PathLike[str] | None = None, timeout: float = 60.0, *, read_only: bool = False
     ) -> None:
         where = str(default_location() if location is None else location)
-        timeout = check_timeout(timeout)
+        timeout = check_number(timeout, "the ledger's timeout")
         self._db = open_database(where, timeout, read_only=read_only)
         self.read_only = read_only
         """Whether the ledger was opened for reading alone."""
@@ -175,7 +175,6 @@ class Ledger:
         given = {"system": system, "testset": testset, "hypotheses": hypotheses, "command": command}
         given |= {"note": note, "revision": revision}
         row: dict[str, object] = {name: _text(name, value) for name, value in given.items()}
-        _tags(tags)
         return row | {
             "created": datetime.now(UTC).isoformat(timespec="microseconds"),
             "metric": stats.config.key,
@@ -407,18 +406,6 @@ def _tags(tags: Iterable[str] | str) -> list[str]:
     elif not isinstance(tags, Iterable):
         raise InputTypeError(f"tags are a list of texts, not {type(tags).__name__}")
     return [_text("tag", tag) for tag in tags]
-
-
-def check_timeout(timeout: object) -> float:
-    """A lock timeout in seconds, checked: a finite number from 0."""
-    if (
-        isinstance(timeout, bool)
-        or not isinstance(timeout, int | float)
-        or not math.isfinite(timeout)
-        or timeout < 0
-    ):
-        raise ConfigError(f"the ledger's timeout is a finite number of seconds from 0, not {timeout!r}")
-    return float(timeout)
 
 
 def _text(name: str, value: object) -> str:

@@ -92,7 +92,13 @@ def _encode_range(config: ScoresConfig) -> str:
     return f"{_number(config.low)}..{_number(config.high)}"
 
 
-def _decode_range(text: str) -> dict[str, Any]:
+def decode_range(text: str) -> dict[str, Any]:
+    """A signature's ``LOW..HIGH`` (either end may be empty) as the configuration's ``low`` and
+    ``high``; a :class:`SignatureError` for anything else.
+
+    >>> decode_range("1..5"), decode_range("0..")
+    ({'low': 1.0, 'high': 5.0}, {'low': 0.0, 'high': None})
+    """
     low, sep, high = text.partition("..")
     try:
         if not sep:
@@ -135,7 +141,7 @@ class ScoresConfig(MetricConfig):
         decode=lambda t: {"label": _untext(t)},
     )
     lower_is_better: bool = option(False, key="dir", short="d", text=("lower", "higher"))
-    low: float | None = option(None, key="range", short="r", encode=_encode_range, decode=_decode_range)
+    low: float | None = option(None, key="range", short="r", encode=_encode_range, decode=decode_range)
     high: float | None = option(None)
     # Provenance, not configuration: kept with the statistics, never in the signature or in
     # equality (scores of two systems, or of two runs, are the same metric).
