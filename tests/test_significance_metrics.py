@@ -10,24 +10,16 @@ from __future__ import annotations
 
 import pytest
 from parity import ours, theirs
-from sacrebleu.significance import PairedTest
-from understudy import CHRFConfig, TERConfig
+from recorded_oracles import PAIRED_CONFIGS, PAIRED_SEED, PAIRED_TESTS, lines_sha256, paired_data, recorded
+from understudy import TERConfig
 from understudy.config import MetricConfig
 from understudy.significance import all_pairs, block_ttest, bootstrap_ci, paired_test
 
-CONFIGS = [CHRFConfig(), CHRFConfig(word_order=2), CHRFConfig(eps_smoothing=True, beta=3), TERConfig()]
+CONFIGS = PAIRED_CONFIGS
+_data = paired_data
 
 
-def _data(
-    config: MetricConfig, ref: list[str], systems: dict[str, list[str]]
-) -> tuple[list[str], list, list]:
-    # TER in sacrebleu takes 5 s a system: a fifth of the segments, six systems.
-    size, count = (600, 6) if isinstance(config, TERConfig) else (3004, 16)
-    names = ["online-B", *sorted(set(systems) - {"online-B"})][:count]
-    return ref[:size], names, [systems[n][:size] for n in names]
-
-
-@pytest.mark.parametrize(("test", "n"), [("bs", 1000), ("ar", 1000)])
+@pytest.mark.parametrize(("test", "n"), PAIRED_TESTS)
 @pytest.mark.parametrize("config", CONFIGS, ids=str)
 def test_paired_tests_equal_sacrebleu(
     config: MetricConfig,
@@ -35,29 +27,16 @@ def test_paired_tests_equal_sacrebleu(
     n: int,
     wmt17_ref: list[str],
     wmt17_systems: dict[str, list[str]],
-    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setenv("SACREBLEU_SEED", "12345")
+    # sacrebleu's answers, recorded by scripts/sacrebleu_slow_fixtures.py (asked live, they
+    # cost minutes of every run).
     ref, names, systems = _data(config, wmt17_ref, wmt17_systems)
-    metric = theirs(config, [ref])
-    _, their = PairedTest(
-        list(zip(names, systems, strict=True)),
-        {"M": metric},
-        None,
-        test_type=test,
-        n_samples=n,
-        n_ar_confidence=0 if test == "ar" else -1,
-    )()
+    answer = recorded()["paired"][f"{config}|{test}|{n}"]
+    assert answer["sha256"] == [lines_sha256(lines) for lines in [ref, *systems]], "stale fixture"
     stats = ours(config, references=[ref]).segment_stats_many(systems)
-    mine = paired_test(stats, names, test, n, seed=12345, p_values="sacrebleu")  # type: ignore[arg-type]
-    (their_results,) = (v for k, v in their.items() if k != "System")
-    for theirs_, ours_ in zip(their_results, [mine.baseline, *mine.systems], strict=True):
-        assert (ours_.score, ours_.mean, ours_.ci, ours_.p_value) == (
-            theirs_.score,
-            theirs_.mean,
-            theirs_.ci,
-            theirs_.p_value,
-        )
+    mine = paired_test(stats, names, test, n, seed=PAIRED_SEED, p_values="sacrebleu")  # type: ignore[arg-type]
+    got = [[r.score, r.mean, r.ci, r.p_value] for r in [mine.baseline, *mine.systems]]
+    assert got == answer["results"]
     assert len({s.p_value for s in mine.systems}) > 2
 
 

@@ -1,0 +1,110 @@
+"""Make tests/fixtures/sacrebleu_slow.json: sacrebleu's answers to the comparisons too slow to run live.
+
+sacrebleu is the oracle of understudy's paired tests and of its TER; asking it live cost over
+five minutes of CPU in every test run (its paired bootstrap and approximate randomization on
+16 WMT17 systems, its TER on 120-word sentences). It is asked here once, outside the tests:
+
+    python scripts/sacrebleu_slow_fixtures.py          # the data in ../shared beside the clone
+
+The inputs are tests/recorded_oracles.py's, read as the tests read them; each paired answer is
+kept with the SHA-256 of the lines it was computed on, and the test refuses a stale one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(REPO / "tests"), str(REPO)]
+
+from parity import their_rows, theirs  # noqa: E402
+from recorded_oracles import (  # noqa: E402
+    FIXTURE,
+    PAIRED_CONFIGS,
+    PAIRED_SEED,
+    PAIRED_TESTS,
+    TER_BEAM_PAIRWISE,
+    lines_sha256,
+    paired_data,
+    ter_beam_cases,
+)
+from understudy import TERConfig  # noqa: E402
+from understudy._atomic import atomic_write  # noqa: E402
+
+from conftest import SHARED, read_raw  # noqa: E402
+
+COMMAND = "python scripts/sacrebleu_slow_fixtures.py"
+
+
+def _plain(value: Any) -> Any:
+    """A NumPy scalar (sacrebleu's float32 means) as the Python number it equals."""
+    return value.item() if hasattr(value, "item") else value
+
+
+def paired(data: Path) -> dict[str, Any]:
+    """sacrebleu's paired bootstrap and approximate randomization of each configuration."""
+    from sacrebleu.significance import PairedTest
+
+    os.environ["SACREBLEU_SEED"] = str(PAIRED_SEED)
+    ref_all = read_raw(data / "newstest2017.ref.en-de.de")
+    paths = sorted(p for p in data.glob("newstest2017.*.de") if ".ref." not in p.name)
+    systems_all = {p.name.split(".")[1]: read_raw(p) for p in paths}
+    out: dict[str, Any] = {}
+    for config in PAIRED_CONFIGS:
+        ref, names, systems = paired_data(config, ref_all, systems_all)
+        for test, n in PAIRED_TESTS:
+            _, results = PairedTest(
+                list(zip(names, systems, strict=True)),
+                {"M": theirs(config, [ref])},
+                None,
+                test_type=test,
+                n_samples=n,
+                n_ar_confidence=0 if test == "ar" else -1,
+            )()
+            (rows,) = (v for k, v in results.items() if k != "System")
+            out[f"{config}|{test}|{n}"] = {
+                "sha256": [lines_sha256(lines) for lines in [ref, *systems]],
+                "results": [[_plain(v) for v in (r.score, r.mean, r.ci, r.p_value)] for r in rows],
+            }
+            print(f"{config} {test}: done", file=sys.stderr)
+    return out
+
+
+def ter_beam() -> dict[str, Any]:
+    """sacrebleu's TER statistics, corpus score, sentence scores and all pairs of the beam cases."""
+    hyps, refs = ter_beam_cases()
+    config = TERConfig()
+    metric = theirs(config, [refs])
+    k = TER_BEAM_PAIRWISE
+    return {
+        "rows": their_rows(config, metric, hyps, None).tolist(),
+        "corpus": metric.corpus_score(hyps, None).score,
+        "sentences": [metric.sentence_score(h, [r]).score for h, r in zip(hyps, refs, strict=True)],
+        "pairs": [[metric.sentence_score(h, [r]).score for r in refs[:k]] for h in hyps[:k]],
+    }
+
+
+def main() -> None:
+    """Ask sacrebleu and write the fixture."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--data", type=Path, default=SHARED, help=f"the WMT17 folder (default: {SHARED})")
+    args = parser.parse_args()
+    import sacrebleu
+
+    record = {
+        "command": COMMAND,
+        "oracle": f"sacrebleu {sacrebleu.__version__}",
+        "ter_beam": ter_beam(),
+        "paired": paired(args.data),
+    }
+    with atomic_write(FIXTURE) as fh:
+        fh.write((json.dumps(record, indent=1) + "\n").encode("utf-8"))
+
+
+if __name__ == "__main__":
+    main()
