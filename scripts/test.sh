@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole test suite: Rust format, lint and unit tests, then Python lint, types and tests.
-# Needs the package installed editable with its test extras: pip install -e '.[test,ja,ko,spm,dask,stats,plot,report,ledger,torch]'
+# Needs the package installed editable with its test extras: pip install -e '.[test,ja,ko,spm,dask,stats,plot,report,ledger,torch,neural]'
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -86,6 +86,11 @@ class MissingExtraError(UnderstudyError, ImportError):
     extra to install (``pip install 'understudy[ja]'``)."""
 
 
+class ModelError(UnderstudyError):
+    """A neural metric's checkpoint that cannot be found, downloaded or read, or a device that
+    is not there; the message says what was looked for and where."""
+
+
 class LedgerError(UnderstudyError):
     """A ledger that cannot be opened, read or written (a newer schema, a missing record)."""
 

@@ -25,7 +25,18 @@ from typing import Any, NoReturn
 
 from understudy._memory import reserve_blas_buffer
 from understudy._version import __version__
-from understudy.cli import correlate, gate, ledger, pairwise, report, score, significance, testset, tokenize
+from understudy.cli import (
+    cache,
+    correlate,
+    gate,
+    ledger,
+    pairwise,
+    report,
+    score,
+    significance,
+    testset,
+    tokenize,
+)
 from understudy.cli.keep import kept_name
 from understudy.cli.output import CliError, print_error, printable
 from understudy.cli.progress import quiet
@@ -34,7 +45,7 @@ from understudy.errors import UnderstudyError
 from understudy.ledger.database import redacted
 from understudy.metrics import family_titles
 
-_SUBCOMMANDS = (score, significance, correlate, report, pairwise, tokenize, testset, ledger, gate)
+_SUBCOMMANDS = (score, significance, correlate, report, pairwise, tokenize, testset, ledger, gate, cache)
 
 
 class _Parser(argparse.ArgumentParser):

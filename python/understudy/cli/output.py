@@ -91,12 +91,18 @@ def metric_choice(text: str) -> str:
     return _ALIASES.get(folded, folded)
 
 
-def add_metric_options(parser: argparse.ArgumentParser, language: bool = True) -> None:
+def add_metric_options(parser: argparse.ArgumentParser, language: bool = True, neural: bool = False) -> None:
     """``-m`` and every family's options, as the families declare them; ``-l`` unless the
-    command has its own (as ``score`` has, among the test-set options)."""
+    command has its own (as ``score`` has, among the test-set options); with ``neural``, the
+    neural metrics among ``-m``'s choices and their options."""
     if language:
         add_language_option(parser)
     names = list(metric_names())
+    if neural:
+        from understudy.cli.neural import NEURAL_METRICS, add_neural_options
+
+        names += NEURAL_METRICS
+        add_neural_options(parser)
     parser.add_argument(
         "-m",
         "--metrics",
@@ -141,9 +147,11 @@ DEFAULT_METRICS = ["bleu"]
 
 
 def chosen_metrics(args: argparse.Namespace) -> list[str]:
-    """The families of ``-m``: BLEU when none is named."""
+    """The text families of ``-m`` (neural metrics are :func:`understudy.cli.neural.neural_chosen`'s):
+    BLEU when none is named."""
     named: list[str] = getattr(args, "metrics", DEFAULT_METRICS)
-    return named
+    families = metric_names()
+    return [name for name in named if name in families]
 
 
 def metrics_named(args: argparse.Namespace) -> bool:

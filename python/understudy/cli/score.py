@@ -12,6 +12,7 @@ import numpy as np
 from understudy.cli.chunks import add_dask_option
 from understudy.cli.given import add_scores_options, given_scores, given_stats, wants_scores
 from understudy.cli.keep import add_log_options, log_scored
+from understudy.cli.neural import neural_chosen, neural_scores
 from understudy.cli.output import (
     CliError,
     add_command,
@@ -20,6 +21,7 @@ from understudy.cli.output import (
     check_width,
     chosen_metrics,
     metrics_named,
+    read_parallel,
     scorers,
     width_value,
 )
@@ -79,7 +81,7 @@ def add_parser(commands: Any) -> None:
         "refs", nargs="*", metavar="REF", help="reference file(s), .gz read transparently; or -t NAME -l PAIR"
     )
     p.add_argument("-i", "--input", nargs="+", metavar="HYP", help="system output file(s); default: stdin")
-    add_metric_options(p, language=False)  # -l is among the test-set options
+    add_metric_options(p, language=False, neural=True)  # -l is among the test-set options
     p.add_argument(
         "-nr",
         "--num-refs",
@@ -159,8 +161,12 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("confidence intervals and paired tests are for corpus scores, not -sl")
     if args.log and (args.sentence_level or args.detail):
         raise CliError("--log keeps corpus results: it cannot be combined with -sl or --detail")
-    if args.sentence_level and len(set(chosen_metrics(args))) > 1:
+    if args.sentence_level and len(set(chosen_metrics(args))) + len(neural_chosen(args)) > 1:
         raise CliError("sentence-level scoring (-sl) takes one metric, as in sacrebleu")
+    if neural_chosen(args):
+        _check_neural(args)
+        if not chosen_metrics(args):
+            return _run_neural_only(args, paired)
     # The scorers first: a tokenizer's missing extra is named before a test set is fetched.
     metrics = scorers(args, sentence_level=args.sentence_level)
     testset = _testset(args)
@@ -179,6 +185,8 @@ def run(args: argparse.Namespace) -> int:
     if scored is None:
         return 0
     given, _ = given_scores(args, scored.names, scored.totals[0][0].n_segments)
+    if neural_chosen(args):
+        given += neural_scores(args, scored.names, *read_parallel(args.refs, args.input))
     if scored.stats is not None:
         scored.stats += given_stats(given, scored.names)
     _print_scored(args, scored.names, scored.stats, paired, tag, given, scored.totals)
@@ -199,6 +207,31 @@ def _check_given(args: argparse.Namespace) -> None:
     ]:
         if given:
             raise CliError(f"--scores cannot be combined with {flag}: its scores are of every line of -i")
+
+
+def _check_neural(args: argparse.Namespace) -> None:
+    """Refuse what the neural metrics cannot follow: they read whole files, once more."""
+    if args.test_set:
+        raise CliError("-m comet scores reference files with their --source; a test set (-t) has none here")
+    if not args.input or "-" in [*args.input, *args.refs]:
+        raise CliError("-m comet reads its systems from files: give them with -i (not standard input)")
+    if args.sentence_level or args.detail:
+        raise CliError(
+            "-m comet gives corpus scores here; its segment scores come with -f json --log, or compare"
+        )
+
+
+def _run_neural_only(args: argparse.Namespace, paired: Test | None) -> int:
+    """``score -m comet`` with no text metric: the neural metrics' scores of the files."""
+    refs, systems = read_parallel(args.refs, args.input)
+    given, _ = given_scores(args, args.input, len(refs[0]), with_text=True)
+    given += neural_scores(args, args.input, refs, systems)
+    stats = given_stats(given, args.input) if paired or args.confidence or args.log else None
+    _print_scored(args, args.input, stats, paired, _Tagger([]), given, None)
+    if args.log:
+        assert stats is not None
+        log_scored(args, args.input, stats, [], args.command_line)
+    return 0
 
 
 def _run_given_only(args: argparse.Namespace, paired: Test | None) -> int:

@@ -13,6 +13,7 @@ from typing import Any
 from understudy.cli import sacrebleu_tables
 from understudy.cli.given import add_scores_options, given_scores, given_stats, wants_scores
 from understudy.cli.keep import add_log_options, log_scored
+from understudy.cli.neural import neural_scores
 from understudy.cli.output import (
     CliError,
     add_command,
@@ -220,7 +221,7 @@ def add_parser(commands: Any) -> None:
     p.add_argument("-n", type=int, metavar="N", help="resamples (bs, 1000) or trials (ar, 10000)")
     p.add_argument("--alpha", type=float, default=ALPHA, help="significance level for clusters (0.05)")
     add_significance_options(p, paired_flags=False)
-    add_metric_options(p)
+    add_metric_options(p, neural=True)
     add_scores_options(p)
     p.add_argument(
         "-f", "--format", default="text", choices=["json", "text", "latex", "csv"], help="default: text"
@@ -296,6 +297,7 @@ def _all_stats(args: argparse.Namespace) -> tuple[list[str], list[list[Stats[Any
             metric.segment_stats_many(systems, refs) for metric in scorers(args, sentence_level=False)
         ]
     given, _ = given_scores(args, args.input, len(systems[0]))
+    given += neural_scores(args, args.input, refs, systems)
     return args.input, [*per_metric, *given_stats(given, args.input)]
 
 

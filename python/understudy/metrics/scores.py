@@ -131,7 +131,16 @@ class ScoresConfig(MetricConfig):
     metric: ClassVar[str] = "scores"
     title: ClassVar[str] = "given scores"
     from_text: ClassVar[bool] = False
-    signature_order: ClassVar[tuple[str, ...]] = ("name", "dir", "range", "prec")
+    signature_order: ClassVar[tuple[str, ...]] = (
+        "name",
+        "model",
+        "rev",
+        "dtype",
+        "ref",
+        "dir",
+        "range",
+        "prec",
+    )
 
     label: str = option(
         "scores",
@@ -156,6 +165,21 @@ class ScoresConfig(MetricConfig):
         encode=lambda c: f"2^-{c.fraction_bits}",
         decode=_decode_precision,
     )
+    # What computed the scores, where understudy computed them (neural metrics, judges): the
+    # checkpoint, its revision (a commit hash), the precision, and whether a reference was used.
+    # Left out when unset, so given scores' signatures stay as they were.
+    model: str = option(
+        "",
+        key="model",
+        short="md",
+        encode=lambda c: _text(c.model),
+        decode=lambda t: {"model": _untext(t)},
+        omit_default=True,
+        absent="-",
+    )
+    revision: str = option("", key="rev", short="rv", omit_default=True, absent="")
+    dtype: str = option("", key="dtype", short="dt", omit_default=True, absent="")
+    reference: str = option("", key="ref", short="rf", omit_default=True, absent="")
 
     def __post_init__(self) -> None:
         check_bool(self, "lower_is_better")
@@ -372,7 +396,9 @@ class GivenScores:
     system). ``name`` picks a preset (COMET, COMET-22, xCOMET, CometKiwi, BLEURT-20: higher is
     better, 0..1; MetricX, MetricX-23/24: lower is better, 0..25); any other name must be told
     ``lower_is_better``. ``score_range`` overrides the preset's range (``None`` ends: unbounded).
-    ``source`` names the file the scores came from, for the signature.
+    ``source`` names the file the scores came from (kept beside the signature, not in it);
+    ``computed_by`` holds the configuration's ``model``, ``revision``, ``dtype`` and
+    ``reference`` where understudy computed the scores (:mod:`understudy.neural`).
 
     >>> judge = GivenScores({"A": [4, 5, 3], "B": [2, 5, 2]}, name="judge", lower_is_better=False)
     >>> [r.score for r in judge.corpus_scores()], judge.systems
@@ -393,6 +419,7 @@ class GivenScores:
         lower_is_better: bool | None = None,
         score_range: tuple[float | None, float | None] | None = None,
         source: str | PathLike[str] = "",
+        computed_by: Mapping[str, str] | None = None,
     ) -> None:
         known = preset(name)
         if lower_is_better is None:
@@ -412,6 +439,7 @@ class GivenScores:
             fspath(source),
             scores_sha256(values),
             max(float(np.max(np.abs(v))) for v in values.values()),
+            **_computed_by(computed_by or {}),
         )
 
     @classmethod
@@ -468,6 +496,16 @@ class GivenScores:
     def sentence_scores(self, system: str) -> NDArray[np.float64]:
         """One system's segment scores, as kept."""
         return self.segment_stats(system).sentence_scores()
+
+
+_COMPUTED_BY = ("model", "revision", "dtype", "reference")
+
+
+def _computed_by(fields: Mapping[str, str]) -> dict[str, Any]:
+    unknown = sorted(set(fields) - set(_COMPUTED_BY))
+    if unknown:
+        raise ConfigError(f"computed_by takes {', '.join(_COMPUTED_BY)}, not {', '.join(unknown)}")
+    return {key: str(fields.get(key, "")) for key in _COMPUTED_BY}
 
 
 def _rows_of(

@@ -1,0 +1,146 @@
+"""A persistent cache of neural segment scores, keyed by what computed them and the texts.
+
+One SQLite file (``neural/scores.sqlite`` under ``$UNDERSTUDY_CACHE``, else the user cache
+folder), shared by every process: WAL mode, a busy timeout, each batch of scores written in one
+transaction, so a process killed mid-run leaves every score it wrote whole and a re-run computes
+only the rest. A key is the SHA-256 of the metric's configuration (checkpoint, revision,
+precision, kind) and the segment's texts, each length-prefixed: no two inputs share a key.
+
+>>> import tempfile, pathlib
+>>> cache = ScoreCache(pathlib.Path(tempfile.mkdtemp()) / "s.sqlite")
+>>> key = segment_key("COMET|m|r|fp32", ["src", "mt", "ref"])
+>>> cache.put_many({key: 0.5}); cache.get_many([key])[key]
+0.5
+>>> cache.stats().entries
+1
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from os import PathLike
+from pathlib import Path
+
+from understudy.errors import CacheError
+
+TIMEOUT_SECONDS = 60.0
+_LOOKUP = 500  # keys per SELECT: under SQLite's bound on parameters
+
+
+def default_path() -> Path:
+    """``neural/scores.sqlite`` in understudy's cache folder."""
+    from understudy.datasets.cache import default_cache_dir
+
+    return default_cache_dir() / "neural" / "scores.sqlite"
+
+
+def segment_key(configuration: str, texts: Sequence[str]) -> bytes:
+    """The key of one segment's score: the configuration and the texts, length-prefixed."""
+    digest = hashlib.sha256()
+    for part in (configuration, *texts):
+        data = part.encode("utf-8", "surrogatepass")
+        digest.update(len(data).to_bytes(8, "little"))
+        digest.update(data)
+    return digest.digest()
+
+
+@dataclass(frozen=True)
+class CacheStats:
+    """How many scores the cache holds and the size of its file."""
+
+    entries: int
+    bytes: int
+
+
+class ScoreCache:
+    """Segment scores by key in one SQLite file (created on first use)."""
+
+    def __init__(self, path: str | PathLike[str] | None = None) -> None:
+        self.path = Path(path) if path is not None else default_path()
+        self._db: sqlite3.Connection | None = None
+
+    def _connection(self) -> sqlite3.Connection:
+        if self._db is None:
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                db = sqlite3.connect(self.path, timeout=TIMEOUT_SECONDS, isolation_level=None)
+                db.execute(f"PRAGMA busy_timeout = {int(TIMEOUT_SECONDS * 1000)}")
+                if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                    db.execute("PRAGMA journal_mode = WAL")
+                db.execute(
+                    "CREATE TABLE IF NOT EXISTS scores (key BLOB PRIMARY KEY, score REAL NOT NULL,"
+                    " created REAL NOT NULL) WITHOUT ROWID"
+                )
+            except (OSError, sqlite3.Error) as err:
+                raise CacheError(f"{self.path}: the score cache cannot be opened ({err})") from None
+            self._db = db
+        return self._db
+
+    def get_many(self, keys: Iterable[bytes]) -> dict[bytes, float]:
+        """The scores of those ``keys`` the cache holds."""
+        wanted = list(dict.fromkeys(keys))
+        found: dict[bytes, float] = {}
+        db = self._connection()
+        try:
+            for start in range(0, len(wanted), _LOOKUP):
+                part = wanted[start : start + _LOOKUP]
+                marks = ",".join("?" * len(part))
+                found.update(db.execute(f"SELECT key, score FROM scores WHERE key IN ({marks})", part))
+        except sqlite3.Error as err:
+            raise CacheError(f"{self.path}: the score cache cannot be read ({err})") from None
+        return found
+
+    def put_many(self, scores: Mapping[bytes, float]) -> None:
+        """Keep ``scores``, all or none (one transaction); a key already kept stays as it was."""
+        if not scores:
+            return
+        db = self._connection()
+        now = time.time()
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            db.executemany(
+                "INSERT OR IGNORE INTO scores (key, score, created) VALUES (?, ?, ?)",
+                [(key, float(score), now) for key, score in scores.items()],
+            )
+            db.execute("COMMIT")
+        except sqlite3.Error as err:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise CacheError(f"{self.path}: the score cache cannot be written ({err})") from None
+
+    def stats(self) -> CacheStats:
+        """The number of scores kept and the file's size (with its write-ahead log)."""
+        if not self.path.exists():
+            return CacheStats(0, 0)
+        (count,) = self._connection().execute("SELECT count(*) FROM scores").fetchone()
+        size = sum(p.stat().st_size for p in (self.path, Path(f"{self.path}-wal")) if p.exists())
+        return CacheStats(int(count), size)
+
+    def prune(self, keep: int) -> int:
+        """Drop all but the ``keep`` most recent scores; how many were dropped."""
+        if keep < 0:
+            raise CacheError(f"keep must be 0 or more, got {keep}")
+        db = self._connection()
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            cursor = db.execute(
+                "DELETE FROM scores WHERE key NOT IN (SELECT key FROM scores ORDER BY created DESC LIMIT ?)",
+                (keep,),
+            )
+            db.execute("COMMIT")
+            db.execute("VACUUM")
+        except sqlite3.Error as err:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise CacheError(f"{self.path}: the score cache cannot be pruned ({err})") from None
+        return int(cursor.rowcount)
+
+    def close(self) -> None:
+        """Close the file (it is reopened on next use)."""
+        if self._db is not None:
+            self._db.close()
+            self._db = None

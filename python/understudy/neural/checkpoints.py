@@ -1,0 +1,122 @@
+"""Where a neural metric's checkpoint is: a hub name, ``NAME@REVISION``, or a local folder.
+
+A hub name is fetched into (or found in) the Hugging Face cache by huggingface-hub, which
+honours ``HF_ENDPOINT``, ``HF_HOME``, ``HF_TOKEN`` and ``HF_HUB_OFFLINE``; its revision is the
+commit the name resolved to. A local folder's revision is the commit of the hub snapshot it is
+(``.../snapshots/<commit>``), else ``sha256-`` and the start of its checkpoint file's SHA-256:
+two different files never pass for one revision.
+
+>>> split_spec("Unbabel/wmt22-comet-da@2760a223ac957f30acfb18c8aa649b01cf1d75f2")[1][:7]
+'2760a22'
+>>> split_spec("Unbabel/wmt22-comet-da")
+('Unbabel/wmt22-comet-da', None)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from dataclasses import dataclass
+from os import PathLike, fspath
+from pathlib import Path
+from typing import Any
+
+from understudy.errors import ModelError
+from understudy.neural._extra import need
+
+_COMMIT = re.compile(r"[0-9a-f]{40}")
+_HASH_CHUNK = 1 << 22
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """A checkpoint found: its folder, its name (the hub name, or the folder's name) and its
+    revision."""
+
+    folder: Path
+    name: str
+    revision: str
+
+
+def split_spec(spec: str) -> tuple[str, str | None]:
+    """``NAME@REVISION`` as ``(NAME, REVISION)``; a name without ``@`` has no revision."""
+    name, sep, revision = spec.rpartition("@")
+    if not sep or "/" in revision or not name:
+        return spec, None
+    if not revision:
+        raise ModelError(f"{spec!r}: a revision after @ is empty (give NAME or NAME@REVISION)")
+    return name, revision
+
+
+def file_revision(path: Path) -> str:
+    """``sha256-`` and the first 16 hex digits of a file's SHA-256."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while block := fh.read(_HASH_CHUNK):
+            digest.update(block)
+    return f"sha256-{digest.hexdigest()[:16]}"
+
+
+def locate(spec: str | PathLike[str], weights: str, patterns: list[str] | None = None) -> Checkpoint:
+    """The checkpoint ``spec`` names, whose weights are the file ``weights`` inside its folder:
+    a local folder when one exists at ``spec``, else a hub name fetched (``patterns``: only the
+    files matching them)."""
+    text = fspath(spec)
+    folder = Path(text).expanduser()
+    if folder.is_dir():
+        return local(folder, weights)
+    if os.sep in text and not re.fullmatch(r"[\w.-]+/[\w.-]+(@[\w./-]+)?", text):
+        raise ModelError(f"{text}: no such folder (a checkpoint is a local folder or a hub name, ORG/NAME)")
+    name, revision = split_spec(text)
+    folder = download(name, revision, patterns)
+    if weights and not (folder / weights).is_file():
+        raise ModelError(f"{name}: the hub's files hold no {weights} (is it a checkpoint of this metric?)")
+    return Checkpoint(folder, name, folder.name if _COMMIT.fullmatch(folder.name) else revision or "")
+
+
+def local(folder: Path, weights: str) -> Checkpoint:
+    """A checkpoint in a local folder, with its revision."""
+    path = folder / weights if weights else folder
+    if weights and not path.is_file():
+        raise ModelError(f"{folder}: no {weights} in this folder (expected the published layout)")
+    resolved = folder.resolve()
+    in_cache = resolved.parent.name == "snapshots" and _COMMIT.fullmatch(resolved.name)
+    if in_cache:
+        name = resolved.parent.parent.name.removeprefix("models--").replace("--", "/")
+        return Checkpoint(folder, name, resolved.name)
+    return Checkpoint(folder, resolved.name, file_revision(path) if weights else "")
+
+
+def download(name: str, revision: str | None, patterns: list[str] | None = None) -> Path:
+    """A hub repository's snapshot folder, fetched into the cache or found there."""
+    hub = need("huggingface_hub")
+    errors = need("huggingface_hub.errors")
+    try:
+        return Path(hub.snapshot_download(name, revision=revision, allow_patterns=patterns))
+    except errors.GatedRepoError:
+        raise ModelError(
+            f"{name} is gated: accept its licence on its hub page, then log in (hf auth login)"
+            " or set HF_TOKEN"
+        ) from None
+    except errors.RevisionNotFoundError:
+        raise ModelError(f"{name} has no revision {revision!r} on the hub") from None
+    except errors.RepositoryNotFoundError:
+        raise ModelError(f"{name}: no such model on the hub (or it is private: set HF_TOKEN)") from None
+    except errors.LocalEntryNotFoundError:
+        raise ModelError(_offline(name, revision)) from None
+    except (errors.HfHubHTTPError, OSError) as err:
+        raise ModelError(f"{name}: the hub could not be read ({_first_line(err)})") from None
+
+
+def _offline(name: str, revision: str | None) -> str:
+    where = need("huggingface_hub.constants").HF_HUB_CACHE
+    wanted = f"{name}@{revision}" if revision else name
+    return (
+        f"{wanted} is not in the local cache ({where}) and the hub cannot be reached: download it where"
+        " the hub is reachable, or give a local folder"
+    )
+
+
+def _first_line(err: Any) -> str:
+    return str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__

@@ -1,0 +1,128 @@
+"""A COMET regression checkpoint (wmt22-comet-da's kind) read and run: its encoder, layer mix
+and estimator, from the published ``hparams.yaml`` + ``checkpoints/model.ckpt`` layout.
+
+As ``comet.load_from_checkpoint`` does, ``hparams.yaml`` gives only the model's class and the
+checkpoint's own hyper-parameters the rest; ``sparsemax_patch`` (CometKiwi's) means softmax.
+Unlike it, a tensor the checkpoint lacks is an error, not a random weight.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from understudy.errors import ModelError
+from understudy.neural._extra import need
+from understudy.neural.xlmr import LayerMix, XLMRTokenizer, average_pool, build_encoder, encoder_folder
+
+WEIGHTS = "checkpoints/model.ckpt"
+KINDS = ("regression_metric",)
+
+
+def read_checkpoint(folder: Path) -> tuple[str, dict[str, Any], dict[str, Any]]:
+    """A COMET checkpoint's class, hyper-parameters and state dict."""
+    yaml = need("yaml")
+    torch = need("torch")
+    try:
+        declared = yaml.safe_load((folder / "hparams.yaml").read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ModelError(f"{folder}: no hparams.yaml (a COMET checkpoint's folder holds it)") from None
+    except yaml.YAMLError as err:
+        raise ModelError(f"{folder / 'hparams.yaml'}: not YAML ({str(err).splitlines()[0]})") from None
+    kind = declared.get("class_identifier") if isinstance(declared, dict) else None
+    try:
+        saved = torch.load(folder / WEIGHTS, map_location="cpu", weights_only=True, mmap=True)
+    except Exception as err:  # torch raises pickle, zip and runtime errors alike
+        raise ModelError(
+            f"{folder / WEIGHTS}: not a readable checkpoint ({err.__class__.__name__})"
+        ) from None
+    if not isinstance(saved, dict) or "state_dict" not in saved:
+        raise ModelError(f"{folder / WEIGHTS}: no state_dict in the checkpoint")
+    hparams = dict(saved.get("hyper_parameters") or declared)
+    if declared.get("layer_transformation") == "sparsemax_patch":
+        hparams["layer_transformation"] = "softmax"  # COMET >= 2.2.4's reading of CometKiwi
+    return str(kind), hparams, saved["state_dict"]
+
+
+def _part(state: dict[str, Any], prefix: str) -> dict[str, Any]:
+    return {k[len(prefix) :]: v for k, v in state.items() if k.startswith(prefix)}
+
+
+def _estimator(state: dict[str, Any], hparams: dict[str, Any]) -> Any:
+    """COMET's feed-forward: Linear, activation, (dropout), ..., Linear[, final activation]."""
+    nn = need("torch.nn")
+    layers: list[Any] = []
+    sizes = [*hparams.get("hidden_sizes", []), 1]
+    for k, _ in enumerate(sizes):
+        weight, bias = state.get(f"ff.{3 * k}.weight"), state.get(f"ff.{3 * k}.bias")
+        if weight is None or bias is None:
+            raise ModelError(f"the checkpoint lacks the estimator's layer {k} (estimator.ff.{3 * k})")
+        linear = nn.Linear(weight.shape[1], weight.shape[0])
+        linear.load_state_dict({"weight": weight, "bias": bias})
+        layers.append(linear)
+        activation = (
+            hparams.get("activations", "Tanh") if k < len(sizes) - 1 else hparams.get("final_activation")
+        )
+        if activation:
+            layers.append(_activation(nn, activation))
+    return nn.Sequential(*layers).eval()
+
+
+def _activation(nn: Any, name: str) -> Any:
+    if not hasattr(nn, name.title()):
+        raise ModelError(f"unknown activation {name!r} in the checkpoint")
+    return getattr(nn, name.title())()
+
+
+class RegressionModel:
+    """wmt22-comet-da's computation: src, mt and ref embedded separately (average pooling of
+    the layer mix), then ``estimator(mt, ref, mt*ref, |mt-ref|, mt*src, |mt-src|)``."""
+
+    def __init__(self, folder: Path, device: str, dtype: Any) -> None:
+        kind, hparams, state = read_checkpoint(folder)
+        if kind not in KINDS:
+            raise ModelError(
+                f"{folder}: a COMET checkpoint of class {kind!r}; this metric reads {', '.join(KINDS)}"
+            )
+        if hparams.get("pool", "avg") != "avg" or hparams.get("layer", "mix") != "mix":
+            raise ModelError(
+                f"{folder}: pool {hparams.get('pool')!r}, layer {hparams.get('layer')!r}: only avg/mix"
+            )
+        encoder = encoder_folder(str(hparams.get("pretrained_model", "xlm-roberta-large")))
+        self.encoder = build_encoder(encoder, _part(state, "encoder.model.")).to(device, dtype)
+        positions = int(self.encoder.config.max_position_embeddings) - 2
+        self.tokenizer = XLMRTokenizer(encoder, max_length=positions - 2)
+        mix = _part(state, "layerwise_attention.")
+        scalars = [
+            mix.get(f"scalar_parameters.{i}") for i in range(self.encoder.config.num_hidden_layers + 1)
+        ]
+        if any(s is None for s in scalars) or "gamma" not in mix:
+            raise ModelError(f"{folder}: the checkpoint lacks the layer mix's weights")
+        torch = need("torch")
+        self.mix = LayerMix(
+            torch.cat(scalars).to(device, dtype),
+            mix["gamma"].to(device, dtype),
+            str(hparams.get("layer_transformation", "softmax")),
+            bool(hparams.get("layer_norm", False)),
+        )
+        self.estimator = _estimator(_part(state, "estimator."), hparams).to(device, dtype)
+        self.device = device
+
+    def embed(self, ids: Sequence[Sequence[int]]) -> Any:
+        """Sentence embeddings of token-id rows (padded here, on the right)."""
+        torch = need("torch")
+        width = max(len(row) for row in ids)
+        pad = self.tokenizer.pad_id
+        batch = torch.tensor([[*row, *[pad] * (width - len(row))] for row in ids], device=self.device)
+        mask = torch.tensor([[1] * len(row) + [0] * (width - len(row)) for row in ids], device=self.device)
+        with torch.inference_mode():
+            out = self.encoder(input_ids=batch, attention_mask=mask, output_hidden_states=True)
+            return average_pool(batch, self.mix(out.hidden_states, mask), mask, pad)
+
+    def estimate(self, src: Any, mt: Any, ref: Any) -> Any:
+        """Segment scores from the three embeddings (one row each)."""
+        torch = need("torch")
+        features = torch.cat((mt, ref, mt * ref, torch.abs(mt - ref), mt * src, torch.abs(mt - src)), dim=1)
+        with torch.inference_mode():
+            return self.estimator(features).view(-1)

@@ -1,0 +1,143 @@
+"""XLM-R as COMET uses it: its tokenizer with COMET's truncation, the encoder's every layer,
+the learned layer mix and average pooling.
+
+COMET reads an encoder named by its checkpoint (``pretrained_model``: a folder, or a hub
+name such as ``xlm-roberta-large``) for its config and tokenizer only; the weights are the
+checkpoint's. The tokenizer is read from ``tokenizer.json`` with the ``tokenizers`` library,
+exactly as the reference code's fast tokenizer reads it (transformers 5's XLM-R tokenizer class
+rebuilds the pipeline without the file's normaliser, and would split text differently).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from understudy.errors import ModelError
+from understudy.neural._extra import need
+from understudy.neural.checkpoints import locate
+
+ENCODER_FILES = ["config.json", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"]
+
+
+@dataclass
+class Tokenized:
+    """Token ids of texts, and how many were cut at the encoder's limit."""
+
+    ids: list[list[int]]
+    truncated: int
+
+
+class XLMRTokenizer:
+    """A ``tokenizer.json`` with COMET's limit: at most ``max_length`` ids, ``<s>`` and ``</s>``
+    included (510 for XLM-R, whose 514 positions lose two to the padding offset)."""
+
+    def __init__(self, folder: Path, max_length: int) -> None:
+        tokenizers = need("tokenizers")
+        path = folder / "tokenizer.json"
+        if not path.is_file():
+            raise ModelError(f"{folder}: no tokenizer.json (understudy reads the fast tokenizer's file)")
+        self._tokenizer = tokenizers.Tokenizer.from_file(str(path))
+        self._tokenizer.no_truncation()
+        self._tokenizer.no_padding()
+        self.max_length = max_length
+        self.pad_id = self._id(folder, "<pad>")
+
+    def _id(self, folder: Path, token: str) -> int:
+        found = self._tokenizer.token_to_id(token)
+        if found is None:
+            raise ModelError(f"{folder}: the tokenizer has no {token} token")
+        return int(found)
+
+    def __call__(self, texts: Sequence[str]) -> Tokenized:
+        """The ids of each text, cut as the reference code's ``truncation=True`` cuts a single
+        text: the end of its content goes, the special tokens stay."""
+        out, cut = [], 0
+        for encoding in self._tokenizer.encode_batch(list(texts)):
+            ids = encoding.ids
+            if len(ids) > self.max_length:
+                ids, cut = [*ids[: self.max_length - 1], ids[-1]], cut + 1
+            out.append(ids)
+        return Tokenized(out, cut)
+
+
+def sparsemax(scores: Any) -> Any:
+    """Sparsemax of a vector (Martins & Astudillo, 2016), in the operations of the ``entmax``
+    package COMET calls: sort, cumulative sums, the support, the threshold."""
+    torch = need("torch")
+    ordered, _ = torch.sort(scores, dim=0, descending=True)
+    cumsum = ordered.cumsum(0) - 1
+    ranks = torch.arange(1, len(scores) + 1, device=scores.device, dtype=scores.dtype)
+    support = (ranks * ordered > cumsum).sum(0, keepdim=True)
+    tau = cumsum.gather(0, support - 1) / support.to(scores.dtype)
+    return torch.clamp(scores - tau, min=0)
+
+
+def _layer_norm(tensor: Any, mask: Any) -> Any:
+    """COMET's per-sentence normalisation: one mean and one variance over every unpadded
+    position and every dimension, no affine parameters."""
+    torch = need("torch")
+    broadcast = mask.unsqueeze(-1)
+    batch, _, dim = tensor.size()
+    count = mask.sum(1) * dim
+    masked = tensor * broadcast
+    mean = (masked.view(batch, -1).sum(1) / count).view(batch, 1, 1)
+    variance = (((masked - mean) * broadcast) ** 2).view(batch, -1).sum(1) / count
+    return (tensor - mean) / torch.sqrt(variance + 1e-12).view(batch, 1, 1)
+
+
+class LayerMix:
+    """``gamma * sum_k w_k h_k`` over the encoder's layers (the embeddings' output first), with
+    ``w`` the softmax (or sparsemax) of the learned scalars, each layer normalised first when
+    the checkpoint says ``layer_norm``."""
+
+    def __init__(self, scalars: Any, gamma: Any, transform: str, layer_norm: bool) -> None:
+        torch = need("torch")
+        self.weights = sparsemax(scalars) if transform == "sparsemax" else torch.softmax(scalars, dim=0)
+        self.gamma = gamma
+        self.layer_norm = layer_norm
+
+    def __call__(self, layers: Sequence[Any], mask: Any) -> Any:
+        """The mix of ``layers`` (each batch x length x hidden) under the attention ``mask``."""
+        if len(layers) != len(self.weights):
+            raise ModelError(f"the layer mix has {len(self.weights)} weights for {len(layers)} layers")
+        mask = mask.to(layers[0].dtype)
+        total: Any = 0
+        for weight, layer in zip(self.weights.split(1), layers, strict=True):
+            total = total + weight * (_layer_norm(layer, mask) if self.layer_norm else layer)
+        return self.gamma * total
+
+
+def average_pool(ids: Any, embeddings: Any, mask: Any, pad_id: int) -> Any:
+    """COMET's average: positions holding the pad id are zeroed (by id, so a literal ``<pad>``
+    in the text too), the sum divided by the attention mask's count."""
+    zeroed = embeddings.float().masked_fill(ids.eq(pad_id).unsqueeze(-1), 0.0).type_as(embeddings)
+    return zeroed.sum(1) / mask.unsqueeze(-1).expand(embeddings.size()).to(embeddings.dtype).sum(1)
+
+
+def encoder_folder(name: str) -> Path:
+    """The folder of the encoder a COMET checkpoint names: a folder as given (relative to the
+    working directory, as the reference code reads it), else a hub name (its config and
+    tokenizer only)."""
+    return locate(name, "", ENCODER_FILES).folder
+
+
+def build_encoder(folder: Path, state: dict[str, Any]) -> Any:
+    """transformers' XLM-R encoder (no pooler) of ``folder``'s config with ``state``'s weights;
+    a tensor the model needs and the checkpoint lacks is an error (the reference code would
+    leave it random)."""
+    transformers = need("transformers")
+    config = transformers.AutoConfig.from_pretrained(str(folder))
+    if config.model_type not in ("xlm-roberta", "xlm-roberta-xl"):
+        raise ModelError(f"{folder}: an encoder of type {config.model_type!r}; COMET here reads XLM-R")
+    kind = (
+        transformers.XLMRobertaModel if config.model_type == "xlm-roberta" else transformers.XLMRobertaXLModel
+    )
+    model = kind(config, add_pooling_layer=False)
+    missing, _ = model.load_state_dict(state, strict=False)
+    missing = [k for k in missing if not k.endswith(("position_ids", "token_type_ids"))]
+    if missing:
+        raise ModelError(f"the checkpoint lacks the encoder's {', '.join(missing[:3])}")
+    return model.eval()

@@ -1,0 +1,76 @@
+"""Make the tiny tokenizers of the neural metrics' test checkpoints (tests/fixtures/neural/).
+
+The published checkpoints name XLM-R's SentencePiece tokenizer (250,002 pieces); the tests'
+tiny checkpoints need one of the same kind, small enough to commit. It is trained here once,
+with the `tokenizers` library, on the WMT17 reference beside the clone, and written as
+`tokenizer.json` (the reference code's pinned protobuf cannot convert a slow tokenizer):
+
+    python scripts/tiny_tokenizers.py          # writes tests/fixtures/neural/xlmr-tiny/
+
+The pipeline is XLM-R's: NFKC, whitespace as U+2581 prepended to every word, a Unigram model
+with <s> <pad> </s> <unk> as ids 0-3 and <mask> last, `<s> A </s>` and `<s> A </s></s> B </s>`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+DATA = REPO.parent / "shared" / "data" / "wmt17-en-de" / "newstest2017.ref.en-de.de"
+OUT = REPO / "tests" / "fixtures" / "neural" / "xlmr-tiny"
+ENGLISH = [
+    "The cat sat on the mat.",
+    "A translation is scored against its source and its reference.",
+    "Machine translation quality estimation without references.",
+]
+
+
+def xlmr_tokenizer(lines: list[str], vocab_size: int):  # type: ignore[no-untyped-def]
+    """A Unigram tokenizer of XLM-R's shape trained on ``lines``."""
+    from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, processors, trainers
+
+    tokenizer = Tokenizer(models.Unigram())
+    tokenizer.normalizer = normalizers.Sequence([normalizers.NFKC(), normalizers.Replace("  ", " ")])
+    tokenizer.pre_tokenizer = pre_tokenizers.Metaspace(replacement="\u2581", prepend_scheme="always")
+    tokenizer.decoder = decoders.Metaspace(replacement="\u2581", prepend_scheme="always")
+    trainer = trainers.UnigramTrainer(
+        vocab_size=vocab_size,
+        special_tokens=["<s>", "<pad>", "</s>", "<unk>"],
+        unk_token="<unk>",
+        shrinking_factor=0.75,
+    )
+    tokenizer.train_from_iterator(lines, trainer)
+    tokenizer.add_special_tokens(["<mask>"])
+    tokenizer.post_processor = processors.RobertaProcessing(("</s>", 2), ("<s>", 0))
+    return tokenizer
+
+
+def main() -> None:
+    """Train and write the XLM-R-shaped tokenizer."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--data", type=Path, default=DATA, help=f"training text (default: {DATA})")
+    parser.add_argument("--vocab-size", type=int, default=1000)
+    args = parser.parse_args()
+    lines = args.data.read_text(encoding="utf-8-sig").splitlines()[:2000] + ENGLISH
+    tokenizer = xlmr_tokenizer(lines, args.vocab_size)
+    OUT.mkdir(parents=True, exist_ok=True)
+    tokenizer.save(str(OUT / "tokenizer.json"))
+    specials = {
+        "bos_token": "<s>",
+        "eos_token": "</s>",
+        "unk_token": "<unk>",
+        "sep_token": "</s>",
+        "pad_token": "<pad>",
+        "cls_token": "<s>",
+        "mask_token": "<mask>",
+    }
+    config = {"tokenizer_class": "XLMRobertaTokenizer", "model_max_length": 512, **specials}
+    (OUT / "tokenizer_config.json").write_text(json.dumps(config, indent=1) + "\n", encoding="utf-8")
+    (OUT / "special_tokens_map.json").write_text(json.dumps(specials, indent=1) + "\n", encoding="utf-8")
+    print(f"{OUT}: {tokenizer.get_vocab_size()} pieces")
+
+
+if __name__ == "__main__":
+    main()

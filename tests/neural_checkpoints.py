@@ -1,0 +1,181 @@
+"""Tiny randomly initialised COMET checkpoints in the published layout, built alike in the tests
+and by scripts/comet_fixtures.py, which runs the reference code (unbabel-comet) on them in an
+environment of its own. Nothing here imports understudy.
+
+The layout is what ``comet.load_from_checkpoint`` reads: ``<model>/hparams.yaml`` (its
+``class_identifier``) and ``<model>/checkpoints/model.ckpt`` (a Lightning checkpoint: the
+state dict and the hyper-parameters), whose ``pretrained_model`` names an encoder folder
+(``config.json`` and the tokenizer). Every tensor is drawn from NumPy's generator seeded by the
+checkpoint's seed and the tensor's name, so two environments build the same weights.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+TOKENIZER = Path(__file__).parent / "fixtures" / "neural" / "xlmr-tiny"
+"""The tiny XLM-R-shaped tokenizer (scripts/tiny_tokenizers.py)."""
+
+HIDDEN, LAYERS, HEADS, FFN = 32, 2, 4, 64
+
+
+def encoder_config() -> dict[str, Any]:
+    """An XLM-R encoder's config.json, tiny: as xlm-roberta-large's but for its sizes."""
+    vocab = json.loads((TOKENIZER / "tokenizer.json").read_text(encoding="utf-8"))["model"]["vocab"]
+    return {
+        "model_type": "xlm-roberta",
+        "architectures": ["XLMRobertaForMaskedLM"],
+        "vocab_size": len(vocab) + 1,  # the <mask> added after the trained pieces
+        "hidden_size": HIDDEN,
+        "num_hidden_layers": LAYERS,
+        "num_attention_heads": HEADS,
+        "intermediate_size": FFN,
+        "hidden_act": "gelu",
+        "hidden_dropout_prob": 0.1,
+        "attention_probs_dropout_prob": 0.1,
+        "max_position_embeddings": 514,
+        "type_vocab_size": 1,
+        "initializer_range": 0.02,
+        "layer_norm_eps": 1e-05,
+        "pad_token_id": 1,
+        "bos_token_id": 0,
+        "eos_token_id": 2,
+        "position_embedding_type": "absolute",
+    }
+
+
+def build_encoder(folder: Path) -> Path:
+    """The encoder folder a checkpoint's ``pretrained_model`` names: config and tokenizer."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in ("tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"):
+        shutil.copyfile(TOKENIZER / name, folder / name)
+    (folder / "config.json").write_text(json.dumps(encoder_config(), indent=1) + "\n", encoding="utf-8")
+    return folder
+
+
+def _draw(seed: int, name: str, shape: tuple[int, ...]) -> np.ndarray:
+    key = int.from_bytes(hashlib.sha256(name.encode()).digest()[:8], "little")
+    rng = np.random.default_rng([seed, key])
+    if name.endswith("LayerNorm.weight"):
+        return (1.0 + 0.1 * rng.standard_normal(shape)).astype(np.float32)
+    if name.endswith("scalar_parameters") or ".scalar_parameters." in name:
+        return rng.standard_normal(shape).astype(np.float32)
+    scale = 0.02 if name.endswith("bias") else 0.08
+    return (scale * rng.standard_normal(shape)).astype(np.float32)
+
+
+def encoder_shapes() -> dict[str, tuple[int, ...]]:
+    """The encoder's tensors by name (XLMRobertaModel without its pooler), from transformers."""
+    import torch
+    from transformers import XLMRobertaConfig, XLMRobertaModel
+
+    config = XLMRobertaConfig(**{k: v for k, v in encoder_config().items() if k != "model_type"})
+    with torch.device("meta"):
+        model = XLMRobertaModel(config, add_pooling_layer=False)
+    return {k: tuple(v.shape) for k, v in model.state_dict().items() if v.is_floating_point()}
+
+
+REGRESSION_HPARAMS: dict[str, Any] = {
+    "nr_frozen_epochs": 0.3,
+    "keep_embeddings_frozen": True,
+    "optimizer": "AdamW",
+    "warmup_steps": 0,
+    "encoder_learning_rate": 1e-06,
+    "learning_rate": 1.5e-05,
+    "layerwise_decay": 0.95,
+    "encoder_model": "XLM-RoBERTa",
+    "pool": "avg",
+    "layer": "mix",
+    "layer_transformation": "sparsemax",
+    "layer_norm": True,
+    "loss": "mse",
+    "dropout": 0.1,
+    "batch_size": 4,
+    "train_data": [],
+    "validation_data": [],
+    "hidden_sizes": [64, 32],
+    "activations": "Tanh",
+    "final_activation": None,
+    "class_identifier": "regression_metric",
+}
+"""wmt22-comet-da's hyper-parameters (sparsemax, layer norm, average pooling), tiny sizes."""
+
+
+def regression_state(seed: int, hidden_sizes: list[int]) -> dict[str, np.ndarray]:
+    """A regression metric's state dict: the encoder, the layer mix and the estimator."""
+    shapes = {f"encoder.model.{k}": v for k, v in encoder_shapes().items()}
+    shapes |= {f"layerwise_attention.scalar_parameters.{i}": (1,) for i in range(LAYERS + 1)}
+    sizes = [6 * HIDDEN, *hidden_sizes, 1]
+    for k, (n_in, n_out) in enumerate(itertools.pairwise(sizes)):
+        shapes |= {f"estimator.ff.{3 * k}.weight": (n_out, n_in), f"estimator.ff.{3 * k}.bias": (n_out,)}
+    state = {name: _draw(seed, name, shape) for name, shape in shapes.items()}
+    state["layerwise_attention.gamma"] = np.array([1.0 + 0.2 * (seed % 5)], dtype=np.float32)
+    state["layerwise_attention.dropout_mask"] = np.zeros(LAYERS + 1, dtype=np.float32)
+    state["layerwise_attention.dropout_fill"] = np.full(LAYERS + 1, -1e20, dtype=np.float32)
+    return state
+
+
+def build_regression(folder: Path, seed: int = 1, **hparams: Any) -> Path:
+    """A tiny COMET regression checkpoint (wmt22-comet-da's kind) in ``folder``, with its
+    encoder in ``folder/encoder``; ``hparams`` override wmt22-comet-da's."""
+    import torch
+    import yaml
+
+    encoder = build_encoder(folder / "encoder")
+    config = {**REGRESSION_HPARAMS, "pretrained_model": str(encoder.resolve()), **hparams}
+    state = {k: torch.from_numpy(v) for k, v in regression_state(seed, config["hidden_sizes"]).items()}
+    (folder / "checkpoints").mkdir(parents=True, exist_ok=True)
+    torch.save(
+        {
+            "epoch": 0,
+            "global_step": 0,
+            "pytorch-lightning_version": "2.5.1",
+            "state_dict": state,
+            "hyper_parameters": config,
+        },
+        folder / "checkpoints" / "model.ckpt",
+    )
+    (folder / "hparams.yaml").write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
+    return folder
+
+
+SAMPLES: list[dict[str, str]] = [
+    {
+        "src": "The cat sat on the mat.",
+        "mt": "Die Katze saß auf der Matte.",
+        "ref": "Die Katze sitzt auf der Matte.",
+    },
+    {"src": "Hello world.", "mt": "Hallo Welt.", "ref": "Hallo, Welt!"},
+    {"src": "", "mt": "Leere Quelle.", "ref": "Eine leere Quelle."},
+    {"src": "An empty translation.", "mt": "", "ref": "Eine leere Übersetzung."},
+    {"src": "Special tokens in text.", "mt": "<s> Hallo </s> <pad> <unk> <mask>", "ref": "Hallo <pad>"},
+    {"src": "Unicode: ﬁ 𝔘 ＡＢＣ", "mt": "Unicode: ﬁ 𝔘 ＡＢＣ", "ref": "Unicode: fi U ABC"},
+    {"src": "Repeated.", "mt": "Die Katze saß auf der Matte.", "ref": "Die Katze sitzt auf der Matte."},
+    {"src": "Long.", "mt": " ".join(["Das ist ein sehr langer Satz"] * 120), "ref": "Ein kurzer Satz."},
+    {"src": " ".join(["A long source sentence"] * 150), "mt": "Kurz.", "ref": "Kurz und gut."},
+    {"src": "Spaces  inside\tthe text ", "mt": "  Leerzeichen  ", "ref": "Leerzeichen"},
+]
+"""Segments of the parity tests: empty ones, literal special tokens, NFKC, lines beyond the
+510-token limit, a repeated hypothesis."""
+
+REGRESSION_VARIANTS: dict[str, tuple[int, dict[str, Any]]] = {
+    "wmt22-like": (1, {}),
+    "softmax-no-norm-sigmoid": (
+        2,
+        {
+            "layer_transformation": "softmax",
+            "layer_norm": False,
+            "final_activation": "Sigmoid",
+            "hidden_sizes": [48],
+        },
+    ),
+    "sparsemax-patch": (3, {"layer_transformation": "sparsemax_patch"}),
+}
+"""The tiny regression checkpoints of the parity tests, by name: seed and hyper-parameters."""
