@@ -15,8 +15,10 @@ two different files never pass for one revision.
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import re
+import sys
 from dataclasses import dataclass
 from os import PathLike, fspath
 from pathlib import Path
@@ -90,23 +92,37 @@ def local(folder: Path, weights: str) -> Checkpoint:
 
 def download(name: str, revision: str | None, patterns: list[str] | None = None) -> Path:
     """A hub repository's snapshot folder, fetched into the cache or found there."""
-    hub = need("huggingface_hub")
-    errors = need("huggingface_hub.errors")
+    # First, as importing it sets the library's log level, which is held below.
+    fetch = need("huggingface_hub").snapshot_download
+    if not sys.stderr.isatty():
+        need("huggingface_hub.utils").disable_progress_bars()  # its bars are for a person at a terminal
+    # Its retries log a warning each ("Trying to resume download..."); the outcome is ours to say.
+    log = logging.getLogger("huggingface_hub")
+    level = log.level
+    log.setLevel(logging.ERROR)
     try:
-        return Path(hub.snapshot_download(name, revision=revision, allow_patterns=patterns))
-    except errors.GatedRepoError:
-        raise ModelError(
+        return Path(fetch(name, revision=revision, allow_patterns=patterns))
+    except Exception as err:  # the transport's own errors (httpx) come through as they are
+        raise ModelError(_download_error(name, revision, err)) from None
+    finally:
+        log.setLevel(level)
+
+
+def _download_error(name: str, revision: str | None, err: Exception) -> str:
+    """What to say of a failed download, by what failed."""
+    errors = need("huggingface_hub.errors")
+    if isinstance(err, errors.GatedRepoError):
+        return (
             f"{name} is gated: accept its licence on its hub page, then log in (hf auth login)"
             " or set HF_TOKEN"
-        ) from None
-    except errors.RevisionNotFoundError:
-        raise ModelError(f"{name} has no revision {revision!r} on the hub") from None
-    except errors.RepositoryNotFoundError:
-        raise ModelError(f"{name}: no such model on the hub (or it is private: set HF_TOKEN)") from None
-    except errors.LocalEntryNotFoundError:
-        raise ModelError(_offline(name, revision)) from None
-    except (errors.HfHubHTTPError, OSError) as err:
-        raise ModelError(f"{name}: the hub could not be read ({_first_line(err)})") from None
+        )
+    if isinstance(err, errors.RevisionNotFoundError):
+        return f"{name} has no revision {revision!r} on the hub"
+    if isinstance(err, errors.RepositoryNotFoundError):
+        return f"{name}: no such model on the hub (or it is private: set HF_TOKEN)"
+    if isinstance(err, errors.LocalEntryNotFoundError):
+        return _offline(name, revision)
+    return f"{name}: the download failed, nothing of it is used ({type(err).__name__}: {_first_line(err)})"
 
 
 def _offline(name: str, revision: str | None) -> str:

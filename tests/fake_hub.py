@@ -1,0 +1,173 @@
+"""A stand-in for the Hugging Face hub on 127.0.0.1, enough for huggingface-hub's downloads.
+
+Repositories are folders of files at commits; a name resolves to its latest commit. A gated
+repository answers 401 as the hub does; ``die_after`` cuts a file's body short and closes
+the connection, as a server that dies mid-file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlparse
+
+
+@dataclass
+class Repo:
+    """A repository's commits, oldest first: (commit hash, files by path)."""
+
+    commits: list[tuple[str, dict[str, bytes]]] = field(default_factory=list)
+    gated: bool = False
+
+    def add(self, files: dict[str, bytes]) -> str:
+        """A new commit of ``files``; its hash."""
+        commit = hashlib.sha1(repr((len(self.commits), sorted(files))).encode()).hexdigest()
+        self.commits.append((commit, files))
+        return commit
+
+    def at(self, revision: str) -> tuple[str, dict[str, bytes]] | None:
+        if revision == "main":
+            return self.commits[-1] if self.commits else None
+        return next((c for c in self.commits if c[0] == revision), None)
+
+
+def folder_files(folder: Path) -> dict[str, bytes]:
+    """Every file under ``folder`` by its relative path."""
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
+class Hub:
+    """The server: ``url`` for HF_ENDPOINT; ``requests`` logs the paths asked for."""
+
+    def __init__(self) -> None:
+        self.repos: dict[str, Repo] = {}
+        self.requests: list[str] = []
+        self.die_after: dict[str, tuple[int, int]] = {}
+        """A file's name: (bytes sent before the connection dies, how many more times)."""
+        hub = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def do_HEAD(self) -> None:
+                hub.answer(self, body=False)
+
+            def do_GET(self) -> None:
+                hub.answer(self, body=True)
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+    def answer(self, handler: BaseHTTPRequestHandler, body: bool) -> None:
+        path = unquote(urlparse(handler.path).path)
+        self.requests.append(f"{handler.command} {path}")
+        parts = path.strip("/").split("/")
+        if parts[:2] == ["api", "models"] and len(parts) >= 4:
+            repo_id = "/".join(parts[2:4])
+            revision = parts[5] if len(parts) > 5 and parts[4] in ("revision", "tree") else "main"
+            if len(parts) > 4 and parts[4] == "tree":
+                return self._tree(handler, repo_id, revision, body)
+            return self._info(handler, repo_id, revision, body)
+        if len(parts) >= 5 and parts[2] == "resolve":
+            return self._file(handler, "/".join(parts[:2]), parts[3], "/".join(parts[4:]), body)
+        self._send(handler, 404, {"X-Error-Code": "EntryNotFound"}, b'{"error": "not found"}', body)
+
+    def _refuse(self, handler: BaseHTTPRequestHandler, repo_id: str, body: bool) -> bool:
+        repo = self.repos.get(repo_id)
+        if repo is None:
+            self._send(
+                handler, 404, {"X-Error-Code": "RepoNotFound"}, b'{"error": "Repository not found"}', body
+            )
+            return True
+        if repo.gated:
+            message = json.dumps({"error": f"Access to model {repo_id} is restricted."}).encode()
+            self._send(handler, 401, {"X-Error-Code": "GatedRepo", "X-Error-Message": "gated"}, message, body)
+            return True
+        return False
+
+    def _info(self, handler: BaseHTTPRequestHandler, repo_id: str, revision: str, body: bool) -> None:
+        if self._refuse(handler, repo_id, body):
+            return
+        found = self.repos[repo_id].at(revision)
+        if found is None:
+            self._send(
+                handler, 404, {"X-Error-Code": "RevisionNotFound"}, b'{"error": "Invalid rev id"}', body
+            )
+            return
+        commit, files = found
+        info = {
+            "id": repo_id,
+            "modelId": repo_id,
+            "sha": commit,
+            "private": False,
+            "siblings": [{"rfilename": name} for name in sorted(files)],
+        }
+        self._send(handler, 200, {"Content-Type": "application/json"}, json.dumps(info).encode(), body)
+
+    def _tree(self, handler: BaseHTTPRequestHandler, repo_id: str, revision: str, body: bool) -> None:
+        if self._refuse(handler, repo_id, body):
+            return
+        found = self.repos[repo_id].at(revision)
+        if found is None:
+            self._send(
+                handler, 404, {"X-Error-Code": "RevisionNotFound"}, b'{"error": "Invalid rev id"}', body
+            )
+            return
+        entries = [
+            {"type": "file", "path": name, "size": len(data), "oid": hashlib.sha1(data).hexdigest()}
+            for name, data in sorted(found[1].items())
+        ]
+        self._send(handler, 200, {"Content-Type": "application/json"}, json.dumps(entries).encode(), body)
+
+    def _file(
+        self, handler: BaseHTTPRequestHandler, repo_id: str, revision: str, name: str, body: bool
+    ) -> None:
+        if self._refuse(handler, repo_id, body):
+            return
+        found = self.repos[repo_id].at(revision)
+        if found is None or name not in found[1]:
+            self._send(handler, 404, {"X-Error-Code": "EntryNotFound"}, b'{"error": "Entry not found"}', body)
+            return
+        commit, files = found
+        data = files[name]
+        headers = {
+            "X-Repo-Commit": commit,
+            "ETag": f'"{hashlib.sha256(data).hexdigest()}"',
+            "Content-Type": "application/octet-stream",
+        }
+        cut, times = self.die_after.get(name, (None, 0)) if body else (None, 0)
+        if cut is not None:
+            self.die_after[name] = (cut, times - 1)
+            if times <= 1:
+                del self.die_after[name]
+            handler.send_response(200)
+            for key, value in {**headers, "Content-Length": str(len(data))}.items():
+                handler.send_header(key, value)
+            handler.end_headers()
+            handler.wfile.write(data[:cut])
+            handler.wfile.flush()
+            handler.close_connection = True
+            return
+        self._send(handler, 200, headers, data, body)
+
+    @staticmethod
+    def _send(
+        handler: BaseHTTPRequestHandler, status: int, headers: dict[str, str], data: bytes, body: bool
+    ) -> None:
+        handler.send_response(status)
+        for key, value in {**headers, "Content-Length": str(len(data))}.items():
+            handler.send_header(key, value)
+        handler.end_headers()
+        if body:
+            handler.wfile.write(data)
