@@ -5,9 +5,13 @@ tiny checkpoints need one of the same kind, small enough to commit. It is traine
 with the `tokenizers` library, on the WMT17 reference beside the clone, and written as
 `tokenizer.json` (the reference code's pinned protobuf cannot convert a slow tokenizer):
 
-    python scripts/tiny_tokenizers.py          # writes tests/fixtures/neural/xlmr-tiny/
+    python scripts/tiny_tokenizers.py   # writes tests/fixtures/neural/xlmr-tiny/ and mt5-tiny/
 
-The pipeline is XLM-R's: NFKC, whitespace as U+2581 prepended to every word, a Unigram model
+mt5-tiny is a SentencePiece model of mT5's kind (<pad> 0, </s> 1, <unk> 2, no <s>) trained
+with the sentencepiece library, kept as google/mt5-*'s are: spiece.model and its configs, no
+tokenizer.json (the reference code converts it with transformers 4.30.2; understudy likewise).
+
+XLM-R's pipeline is: NFKC, whitespace as U+2581 prepended to every word, a Unigram model
 with <s> <pad> </s> <unk> as ids 0-3 and <mask> last, `<s> A </s>` and `<s> A </s></s> B </s>`.
 """
 
@@ -20,6 +24,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 DATA = REPO.parent / "shared" / "data" / "wmt17-en-de" / "newstest2017.ref.en-de.de"
 OUT = REPO / "tests" / "fixtures" / "neural" / "xlmr-tiny"
+MT5_OUT = REPO / "tests" / "fixtures" / "neural" / "mt5-tiny"
 ENGLISH = [
     "The cat sat on the mat.",
     "A translation is scored against its source and its reference.",
@@ -47,6 +52,34 @@ def xlmr_tokenizer(lines: list[str], vocab_size: int):  # type: ignore[no-untype
     return tokenizer
 
 
+def mt5_tokenizer(lines: list[str], vocab_size: int) -> None:
+    """A SentencePiece unigram model of mT5's kind in MT5_OUT, with its tokenizer.json."""
+    import io
+
+    import sentencepiece as spm
+
+    model = io.BytesIO()
+    spm.SentencePieceTrainer.train(
+        sentence_iterator=iter(lines),
+        model_writer=model,
+        vocab_size=vocab_size,
+        model_type="unigram",
+        pad_id=0,
+        eos_id=1,
+        unk_id=2,
+        bos_id=-1,
+        character_coverage=1.0,
+        num_threads=1,
+        minloglevel=2,
+    )
+    MT5_OUT.mkdir(parents=True, exist_ok=True)
+    (MT5_OUT / "spiece.model").write_bytes(model.getvalue())
+    specials = {"eos_token": "</s>", "unk_token": "<unk>", "pad_token": "<pad>"}
+    config = {**specials, "extra_ids": 0, "additional_special_tokens": None, "tokenizer_class": "T5Tokenizer"}
+    (MT5_OUT / "tokenizer_config.json").write_text(json.dumps(config, indent=1) + "\n", encoding="utf-8")
+    (MT5_OUT / "special_tokens_map.json").write_text(json.dumps(specials) + "\n", encoding="utf-8")
+
+
 def main() -> None:
     """Train and write the XLM-R-shaped tokenizer."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -70,6 +103,8 @@ def main() -> None:
     (OUT / "tokenizer_config.json").write_text(json.dumps(config, indent=1) + "\n", encoding="utf-8")
     (OUT / "special_tokens_map.json").write_text(json.dumps(specials, indent=1) + "\n", encoding="utf-8")
     print(f"{OUT}: {tokenizer.get_vocab_size()} pieces")
+    mt5_tokenizer(lines, args.vocab_size)
+    print(f"{MT5_OUT}: written")
 
 
 if __name__ == "__main__":

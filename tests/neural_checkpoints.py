@@ -179,3 +179,123 @@ REGRESSION_VARIANTS: dict[str, tuple[int, dict[str, Any]]] = {
     "sparsemax-patch": (3, {"layer_transformation": "sparsemax_patch"}),
 }
 """The tiny regression checkpoints of the parity tests, by name: seed and hyper-parameters."""
+
+
+# -- MetricX-24 -------------------------------------------------------------------------------
+
+MT5_TOKENIZER = Path(__file__).parent / "fixtures" / "neural" / "mt5-tiny"
+"""The tiny mT5-shaped SentencePiece tokenizer (scripts/tiny_tokenizers.py)."""
+MT5_VOCAB, MT5_DIM, MT5_KV, MT5_FF, MT5_HEADS, MT5_LAYERS = 250112, 32, 8, 64, 4, 2
+SCORE_ROW = 250089
+
+
+def metricx_config() -> dict[str, Any]:
+    """A MetricX-24 config.json, tiny: mT5's shape (gated GELU, untied head, 250112 rows)."""
+    return {
+        "architectures": ["MT5ForRegression"],
+        "model_type": "mt5",
+        "vocab_size": MT5_VOCAB,
+        "d_model": MT5_DIM,
+        "d_kv": MT5_KV,
+        "d_ff": MT5_FF,
+        "num_layers": MT5_LAYERS,
+        "num_decoder_layers": MT5_LAYERS,
+        "num_heads": MT5_HEADS,
+        "relative_attention_num_buckets": 32,
+        "relative_attention_max_distance": 128,
+        "dropout_rate": 0.1,
+        "layer_norm_epsilon": 1e-06,
+        "initializer_factor": 1.0,
+        "feed_forward_proj": "gated-gelu",
+        "dense_act_fn": "gelu_new",
+        "is_gated_act": True,
+        "is_encoder_decoder": True,
+        "tie_word_embeddings": False,
+        "use_cache": True,
+        "pad_token_id": 0,
+        "eos_token_id": 1,
+        "decoder_start_token_id": 0,
+        "tokenizer_class": "T5Tokenizer",
+        "torch_dtype": "float32",
+    }
+
+
+def _mt5_shapes() -> dict[str, tuple[int, ...]]:
+    d, inner, ff = MT5_DIM, MT5_KV * MT5_HEADS, MT5_FF
+    shapes: dict[str, tuple[int, ...]] = {"shared.weight": (MT5_VOCAB, d), "lm_head.weight": (MT5_VOCAB, d)}
+
+    def attention(prefix: str, bias: bool) -> None:
+        shapes.update(
+            {f"{prefix}.{m}.weight": (inner, d) for m in "qkv"} | {f"{prefix}.o.weight": (d, inner)}
+        )
+        if bias:
+            shapes[f"{prefix}.relative_attention_bias.weight"] = (32, MT5_HEADS)
+
+    def ffn(prefix: str) -> None:
+        shapes.update(
+            {
+                f"{prefix}.wi_0.weight": (ff, d),
+                f"{prefix}.wi_1.weight": (ff, d),
+                f"{prefix}.wo.weight": (d, ff),
+            }
+        )
+
+    for stack, ffn_layer in (("encoder", 1), ("decoder", 2)):
+        for i in range(MT5_LAYERS):
+            block = f"{stack}.block.{i}.layer"
+            attention(f"{block}.0.SelfAttention", i == 0)
+            if stack == "decoder":
+                attention(f"{block}.1.EncDecAttention", False)
+            ffn(f"{block}.{ffn_layer}.DenseReluDense")
+            shapes.update({f"{block}.{k}.layer_norm.weight": (d,) for k in range(ffn_layer + 1)})
+        shapes[f"{stack}.final_layer_norm.weight"] = (d,)
+    return shapes
+
+
+def metricx_state(seed: int) -> dict[str, np.ndarray]:
+    """A tiny MetricX-24's tensors. The decoder's start token (id 0) has a large embedding, so
+    that the residual stream carries it to the output row, whose weights make the score land
+    inside MetricX's [0, 25] for every input (a clamped score would hide any difference)."""
+    state = {}
+    for name, shape in _mt5_shapes().items():
+        if name.endswith("layer_norm.weight"):
+            state[name] = (1.0 + 0.1 * _generator(seed, name).standard_normal(shape)).astype(np.float32)
+        elif name in ("shared.weight", "lm_head.weight"):
+            state[name] = (0.5 * _generator(seed, name).standard_normal(shape)).astype(np.float32)
+        else:
+            state[name] = (0.3 * _generator(seed, name).standard_normal(shape)).astype(np.float32)
+    state["shared.weight"][0] = 4.0 + state["shared.weight"][0]
+    state["lm_head.weight"][SCORE_ROW] = 0.5 + 0.4 * state["lm_head.weight"][SCORE_ROW]
+    # The stacks' embeddings are the shared one, saved under their names too (as torch saves
+    # a tied tensor): without them, transformers 4.30.2 re-initialises the shared module.
+    state["encoder.embed_tokens.weight"] = state["decoder.embed_tokens.weight"] = state["shared.weight"]
+    return state
+
+
+def _generator(seed: int, name: str) -> np.random.Generator:
+    key = int.from_bytes(hashlib.sha256(name.encode()).digest()[:8], "little")
+    return np.random.default_rng([seed, key])
+
+
+def build_metricx(folder: Path, seed: int = 1, **config: Any) -> Path:
+    """A tiny MetricX-24 checkpoint in ``folder``: config.json and model.safetensors."""
+    from safetensors.numpy import save_file
+
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "config.json").write_text(
+        json.dumps({**metricx_config(), **config}, indent=1) + "\n", encoding="utf-8"
+    )
+    state = {
+        name: np.array(tensor) for name, tensor in metricx_state(seed).items()
+    }  # safetensors: no sharing
+    save_file(state, str(folder / "model.safetensors"), metadata={"format": "pt"})
+    return folder
+
+
+METRICX_SAMPLES: list[dict[str, str]] = [
+    *SAMPLES,
+    {"src": "Tokens </s> <pad> <s> <unk>", "mt": "Tokens </s> <pad> <s>", "ref": "Tokens"},
+    {"src": " ".join(["Ein sehr langer Quelltext"] * 400), "mt": "Kurz.", "ref": "Kurz und gut."},
+]
+"""The COMET samples and MetricX's own edges: T5's special tokens in the text, a source that
+fills the 1536-token budget by itself (the candidate is cut away)."""

@@ -33,6 +33,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         out[name] = root / f"{name}.txt"
         out[name].write_text("\n".join(lines) + "\n", encoding="utf-8")
     out["model"] = nc.build_regression(root / "model", 1)
+    out["metricx"] = nc.build_metricx(root / "metricx-24-tiny", 1)
     # The same folder name, other weights: told apart by the revision (the checkpoint's hash).
     out["other"] = nc.build_regression(root / "v2" / "model", 5)
     return out
@@ -51,7 +52,7 @@ def test_score_prints_comet_beside_bleu(files: dict[str, Path], capsys: pytest.C
     argv = _comet(
         files, "score", str(files["ref"]), "-i", str(files["a"]), str(files["b"]), "-m", "bleu", "comet"
     )
-    with pytest.warns(UserWarning, match=r"2 text\(s\) longer than the encoder's 510 tokens"):
+    with pytest.warns(UserWarning, match=r"COMET: 2 input\(s\) longer than the model's limit"):
         status, out, err = run_cli(capsys, *argv)
     assert status == 0, err
     results = json.loads(out)
@@ -143,3 +144,40 @@ def test_the_cache_command_counts_and_prunes(
     with pytest.warns(UserWarning):
         assert run_cli(capsys, *argv, "--no-cache")[0] == 0
     assert run_cli(capsys, "cache")[1].startswith("4 neural segment scores, ")
+
+
+def test_metricx_beside_comet_lower_is_better(
+    files: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from understudy.neural import MetricX
+
+    mx = ["--metricx-model", str(files["metricx"]), "--metricx-tokenizer", str(nc.MT5_TOKENIZER)]
+    argv = _comet(
+        files, "score", str(files["ref"]), "-i", str(files["a"]), str(files["c"]), "-m", "comet", "metricx"
+    )
+    with pytest.warns(UserWarning):
+        status, out, err = run_cli(capsys, *argv, *mx, "--metricx-qe", "-f", "json", "-w", "4")
+    assert status == 0, err
+    results = json.loads(out)
+    src = [r["src"] for r in ROWS]
+    metric = MetricX(files["metricx"], tokenizer=nc.MT5_TOKENIZER, qe=True, cache=None, batch_size=16)
+    for result, path in zip(results, (files["a"], files["c"]), strict=True):
+        hyps = path.read_text(encoding="utf-8").splitlines()
+        assert result["MetricX-24-QE"]["score"] == round(
+            metric.corpus_score(hyps, None, sources=src).score, 4
+        )
+        assert "|ref:no|dir:lower|range:0..25|" in result["MetricX-24-QE"]["signature"]
+    # compare's ranking puts the lower MetricX first.
+    with pytest.warns(UserWarning):
+        status, out, err = run_cli(
+            capsys,
+            *_comet(
+                files, "compare", str(files["ref"]), "-i", str(files["a"]), str(files["c"]), "-m", "metricx"
+            ),
+            *mx,
+            "-f",
+            "json",
+        )
+    assert status == 0, err
+    scores = [row["score"] for row in json.loads(out)["ranking"]]
+    assert len(scores) == 2 and scores == sorted(scores)

@@ -117,7 +117,7 @@ def test_signature_pins_checkpoint_and_revision(checkpoints: dict[str, Path]) ->
 
 def test_bad_input_is_refused(checkpoints: dict[str, Path], tmp_path: Path) -> None:
     metric = COMET(checkpoints["wmt22-like"], cache=None)
-    with pytest.raises(LengthMismatchError, match="2 hypotheses, 3 references"):
+    with pytest.raises(LengthMismatchError, match="3 references, 3 sources, 2 hypotheses of 'system'"):
         metric.sentence_scores(MT[:2], REF[:3], sources=SRC[:3])
     with pytest.raises(InputError, match="needs the source"):
         metric.sentence_scores(MT[:2], REF[:2], sources=None)  # type: ignore[arg-type]

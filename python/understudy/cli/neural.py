@@ -8,15 +8,21 @@ from __future__ import annotations
 
 import argparse
 import warnings
+from typing import TYPE_CHECKING, Any
 
 from understudy.cli.output import CliError, read_texts
 from understudy.cli.progress import Progress
 from understudy.errors import LengthMismatchError
 from understudy.metrics.scores import GivenScores
 
-NEURAL_METRICS = ("comet",)
+if TYPE_CHECKING:
+    from understudy.neural.base import NeuralMetric
+
+NEURAL_METRICS = ("comet", "metricx")
 """The ``-m`` names of the neural metrics (torch, transformers: the ``neural`` extra)."""
 DEFAULT_COMET = "Unbabel/wmt22-comet-da"
+DEFAULT_METRICX = "google/metricx-24-hybrid-xl-v2p6"
+DEFAULT_MT5 = "google/mt5-xl"
 
 
 def _positive(text: str) -> int:
@@ -31,11 +37,11 @@ def _positive(text: str) -> int:
 
 def add_neural_options(parser: argparse.ArgumentParser) -> None:
     """``--source``, the checkpoint of each neural metric, and how the models run."""
-    group = parser.add_argument_group("neural metrics (-m comet: the 'neural' extra)")
+    group = parser.add_argument_group("neural metrics (-m comet metricx: the 'neural' extra)")
     group.add_argument(
         "--source",
         metavar="FILE",
-        help="the source segments, one a line as the references (COMET needs them)",
+        help="the source segments, one a line as the references (COMET and MetricX read them)",
     )
     group.add_argument(
         "--comet-model",
@@ -45,7 +51,23 @@ def add_neural_options(parser: argparse.ArgumentParser) -> None:
         f" checkpoints/model.ckpt (default: {DEFAULT_COMET})",
     )
     group.add_argument(
-        "--batch-size", type=_positive, default=16, metavar="N", help="texts encoded at once (default: 16)"
+        "--metricx-model",
+        default=DEFAULT_METRICX,
+        metavar="MODEL",
+        help="MetricX-24's checkpoint: a hub name, NAME@REVISION, or a local folder (default:"
+        f" {DEFAULT_METRICX})",
+    )
+    group.add_argument(
+        "--metricx-tokenizer",
+        default=DEFAULT_MT5,
+        metavar="TOKENIZER",
+        help=f"MetricX's mT5 tokenizer, as predict.py's --tokenizer (default: {DEFAULT_MT5})",
+    )
+    group.add_argument(
+        "--metricx-qe", action="store_true", help="MetricX-24 without references (quality estimation)"
+    )
+    group.add_argument(
+        "--batch-size", type=_positive, default=16, metavar="N", help="inputs encoded at once (default: 16)"
     )
     group.add_argument("--device", default="cpu", help="cpu (default), cuda, cuda:N, or auto")
     group.add_argument(
@@ -56,8 +78,8 @@ def add_neural_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--precision",
         choices=["fp32", "bf16", "fp16"],
-        default="fp32",
-        help="the models' arithmetic: fp32 (default: the reference numbers); another is in the signature",
+        help="the models' arithmetic (default: fp32 for COMET, the reference numbers; MetricX as its"
+        " checkpoint was saved); any is in the signature",
     )
 
 
@@ -74,9 +96,11 @@ def neural_scores(
     if not chosen:
         return []
     if args.source is None:
-        raise CliError("-m comet needs the source segments: --source FILE (one a line, as the references)")
+        raise CliError(
+            f"-m {chosen[0]} needs the source segments: --source FILE (one a line, as the references)"
+        )
     if len(refs) != 1:
-        raise CliError(f"COMET takes one reference; {len(refs)} reference files are given")
+        raise CliError(f"{chosen[0]} takes one reference; {len(refs)} reference files are given")
     (sources,) = read_texts([args.source])
     if len(sources) != len(refs[0]):
         raise LengthMismatchError(
@@ -84,29 +108,44 @@ def neural_scores(
         )
     if len(set(names)) != len(names):
         raise CliError("the same system file is given twice with -i")
-    from understudy.neural import COMET
+    return [_scored(_metric(args, name), names, refs[0], systems, sources) for name in chosen]
 
-    metric = COMET(
-        args.comet_model,
+
+def _metric(args: argparse.Namespace, name: str) -> NeuralMetric:
+    """The metric object of one ``-m`` name, as the options say."""
+    from understudy.neural import COMET, MetricX
+
+    common: dict[str, Any] = {"device": args.device, "cache": None if args.no_cache else "default"}
+    if name == "comet":
+        return COMET(
+            args.comet_model, batch_size=args.batch_size, precision=args.precision or "fp32", **common
+        )
+    return MetricX(
+        args.metricx_model,
+        tokenizer=args.metricx_tokenizer,
+        qe=args.metricx_qe,
         batch_size=args.batch_size,
-        device=args.device,
         precision=args.precision,
-        cache=None if args.no_cache else "default",
+        **common,
     )
+
+
+def _scored(
+    metric: NeuralMetric, names: list[str], refs: list[str], systems: list[list[str]], sources: list[str]
+) -> GivenScores:
+    """One metric's scores of the systems, with a progress bar and a word on truncation."""
     done = [0]
-    with Progress("COMET", unit="texts") as bar:
+    with Progress(metric.name, unit="inputs") as bar:
 
         def advance(count: int) -> None:
             done[0] += count
             bar.update(done[0])
 
-        scores = metric.system_scores(
-            dict(zip(names, systems, strict=True)), refs[0], sources, progress=advance
-        )
+        scores = metric.system_scores(dict(zip(names, systems, strict=True)), refs, sources, progress=advance)
     if metric.truncated:
         warnings.warn(
-            f"COMET: {metric.truncated} text(s) longer than the encoder's 510 tokens were cut at its limit,"
+            f"{metric.name}: {metric.truncated} input(s) longer than the model's limit were cut at it,"
             " as the reference code cuts them",
             stacklevel=1,
         )
-    return [scores]
+    return scores

@@ -60,6 +60,8 @@ EXAMPLES = """examples:
   understudy score -t wmt19 -l de-en -i hyp.en --origlang de   only documents written in German
   understudy score ref.de -i a.de b.de -m bleu chrf --scores COMET-22=comet.out --paired-bs -f text
   understudy score --scores COMET-22=comet.out -f text    given scores alone: their means
+  understudy score ref.de -i a.de b.de -m bleu comet metricx --source src.en -f text
+                                                          COMET-22 and MetricX-24 computed here
 
 Files are read and scored 20,000 lines at a time, so memory stays flat however
 long they are; a progress bar is shown when standard error is a terminal.
@@ -211,14 +213,13 @@ def _check_given(args: argparse.Namespace) -> None:
 
 def _check_neural(args: argparse.Namespace) -> None:
     """Refuse what the neural metrics cannot follow: they read whole files, once more."""
+    flag = f"-m {' '.join(neural_chosen(args))}"
     if args.test_set:
-        raise CliError("-m comet scores reference files with their --source; a test set (-t) has none here")
+        raise CliError(f"{flag} scores reference files with their --source; a test set (-t) has none here")
     if not args.input or "-" in [*args.input, *args.refs]:
-        raise CliError("-m comet reads its systems from files: give them with -i (not standard input)")
+        raise CliError(f"{flag} reads its systems from files: give them with -i (not standard input)")
     if args.sentence_level or args.detail:
-        raise CliError(
-            "-m comet gives corpus scores here; its segment scores come with -f json --log, or compare"
-        )
+        raise CliError(f"{flag} gives corpus scores here; its segment scores come with --log, or compare")
 
 
 def _run_neural_only(args: argparse.Namespace, paired: Test | None) -> int:

@@ -1,4 +1,4 @@
-"""Neural metrics computed here: COMET's regression metric on transformers' encoders.
+"""Neural metrics computed here: COMET's regression metric and MetricX-24, on transformers' models.
 
 Each metric reads a checkpoint in its published layout (a hub name, ``NAME@REVISION``, or a
 local folder: :mod:`understudy.neural.checkpoints`), computes segment scores, and hands them on
@@ -9,5 +9,6 @@ transformers and huggingface-hub come with the ``neural`` extra, imported only w
 """
 
 from understudy.neural.comet import COMET
+from understudy.neural.metricx import MetricX
 
-__all__ = ["COMET"]
+__all__ = ["COMET", "MetricX"]

@@ -7,7 +7,11 @@
 from __future__ import annotations
 
 import importlib
+import logging
+import sys
+from collections.abc import Callable
 from types import ModuleType
+from typing import TypeVar
 
 from understudy.errors import MissingExtraError
 
@@ -20,3 +24,21 @@ def need(module: str) -> ModuleType:
         return importlib.import_module(module)
     except ImportError:
         raise MissingExtraError(f"{EXTRA} ({module} is missing)") from None
+
+
+T = TypeVar("T")
+
+
+def quietly(load: Callable[[], T]) -> T:
+    """``load()`` with transformers' warnings held back (a checkpoint's config notes are not the
+    user's to act on) and its progress bars only for a person at a terminal."""
+    utils = need("transformers.utils.logging")
+    if not sys.stderr.isatty():
+        utils.disable_progress_bar()
+    log = logging.getLogger("transformers")
+    level = log.level
+    log.setLevel(logging.ERROR)
+    try:
+        return load()
+    finally:
+        log.setLevel(level)

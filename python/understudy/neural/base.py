@@ -1,0 +1,192 @@
+"""What every neural metric shares: checking its inputs, the score cache, blocks of work, and
+handing segment scores on as given scores whose signature pins what computed them.
+
+A metric turns each segment into an *item* (the texts its model reads), scores each distinct
+item once per call, takes those the cache holds from it, and keeps the rest in it a block at a
+time (an interrupted run loses at most one block).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from os import PathLike
+from typing import Any, ClassVar
+
+from understudy.errors import EmptyInputError, InputError, LengthMismatchError, ModelError
+from understudy.metrics.scores import GivenScores, ScoresResult, ScoresStats
+from understudy.neural._extra import need
+from understudy.neural.cache import ScoreCache, segment_key
+from understudy.neural.checkpoints import Checkpoint
+
+PRECISIONS = {"fp32": "float32", "bf16": "bfloat16", "fp16": "float16"}
+Progress = Callable[[int], None]
+Item = tuple[str, ...]
+
+
+def device_of(device: str) -> str:
+    """``auto`` as ``cuda`` where torch sees a GPU, else ``cpu``; a CUDA device asked for and
+    absent is an error."""
+    torch = need("torch")
+    if device == "auto":
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    if device.startswith("cuda") and not torch.cuda.is_available():
+        raise ModelError(f"--device {device}: torch sees no CUDA device here (use cpu or auto)")
+    if device != "cpu" and not device.startswith("cuda"):
+        raise ModelError(f"unknown device {device!r}: auto, cpu, cuda or cuda:N")
+    return device
+
+
+def open_cache(cache: ScoreCache | str | PathLike[str] | None) -> ScoreCache | None:
+    """``"default"``: understudy's cache; a path: that file; ``None``: no cache."""
+    if cache == "default":
+        return ScoreCache()
+    if isinstance(cache, str | PathLike):
+        return ScoreCache(cache)
+    return cache
+
+
+class NeuralMetric:
+    """The shared half of a neural metric; a subclass says how items are made and scored."""
+
+    kind: ClassVar[str]
+    """The cache's name for the computation (two kinds never share a score)."""
+    lower_is_better: ClassVar[bool] = False
+    block: ClassVar[int] = 1024
+    """Segments computed, then kept in the cache, at a time."""
+
+    def __init__(
+        self,
+        checkpoint: Checkpoint,
+        *,
+        batch_size: int,
+        device: str,
+        precision: str,
+        cache: ScoreCache | str | PathLike[str] | None,
+    ) -> None:
+        if precision not in PRECISIONS:
+            raise ModelError(f"unknown precision {precision!r}: {', '.join(PRECISIONS)}")
+        if not isinstance(batch_size, int) or batch_size < 1:
+            raise ModelError(f"batch_size must be a positive whole number, got {batch_size!r}")
+        self.checkpoint = checkpoint
+        self.batch_size, self.device, self.precision = batch_size, device, precision
+        self.cache = open_cache(cache)
+        """Where scores are kept between runs (``None``: nowhere)."""
+        self.truncated = 0
+        """How many inputs the last call cut at the model's limit."""
+        self.computed = 0
+        """How many segments the last call computed (the others came from the cache)."""
+
+    @property
+    def name(self) -> str:
+        """The metric's name as results print it."""
+        raise NotImplementedError
+
+    def computed_by(self) -> dict[str, str]:
+        """What the signature pins: the checkpoint, its revision, the precision, a reference."""
+        return {
+            "model": self.checkpoint.name,
+            "revision": self.checkpoint.revision,
+            "dtype": self.precision,
+            "reference": "yes" if self.uses_reference() else "no",
+        }
+
+    def dtype(self) -> Any:
+        """The torch dtype of the precision."""
+        return getattr(need("torch"), PRECISIONS[self.precision])
+
+    def uses_reference(self) -> bool:
+        """Whether the scores read a reference."""
+        return True
+
+    def item(self, source: str | None, hypothesis: str, reference: str | None) -> Item:
+        """What the model reads of one segment."""
+        raise NotImplementedError
+
+    def begin(self) -> None:
+        """Ready the model for a call's blocks (read it on first use)."""
+
+    def score_block(self, items: list[Item], progress: Progress | None) -> list[float]:
+        """The scores of a block of distinct items."""
+        raise NotImplementedError
+
+    def check(
+        self, systems: Mapping[str, Sequence[str]], refs: Sequence[str] | None, sources: Sequence[str] | None
+    ) -> int:
+        """The number of segments, after checking every input has as many, as strings."""
+        named: list[tuple[str, Sequence[str] | None]] = [("references", refs), ("sources", sources)]
+        named += [(f"hypotheses of {system!r}", hyps) for system, hyps in systems.items()]
+        for what, texts in named:
+            if texts is not None and (isinstance(texts, str) or not all(isinstance(t, str) for t in texts)):
+                raise InputError(f"{what}: expected a sequence of strings, one a segment")
+        if not systems:
+            raise EmptyInputError("nothing to score: no systems")
+        lengths = {what: len(texts) for what, texts in named if texts is not None}
+        if len(set(lengths.values())) > 1:
+            raise LengthMismatchError(
+                "the inputs differ in length: " + ", ".join(f"{n} {what}" for what, n in lengths.items())
+            )
+        count = next(iter(lengths.values()))
+        if count == 0:
+            raise EmptyInputError("nothing to score: no segments")
+        return count
+
+    def system_scores(
+        self,
+        systems: Mapping[str, Sequence[str]],
+        refs: Sequence[str] | None,
+        sources: Sequence[str] | None,
+        progress: Progress | None = None,
+    ) -> GivenScores:
+        """Every system's segment scores as given scores (their signature pins the checkpoint);
+        ``progress`` is called with the amount of work done (texts encoded), batch by batch."""
+        count = self.check(systems, refs, sources)
+        items = {
+            system: [
+                self.item(
+                    sources[k] if sources is not None else None,
+                    hyps[k],
+                    refs[k] if refs is not None else None,
+                )
+                for k in range(count)
+            ]
+            for system, hyps in systems.items()
+        }
+        distinct = list(dict.fromkeys(i for per in items.values() for i in per))
+        configuration = "|".join((self.kind, *self.computed_by().values()))
+        keys = {i: segment_key(configuration, i) for i in distinct}
+        scores = self.cache.get_many(keys.values()) if self.cache is not None else {}
+        missing = [i for i in distinct if keys[i] not in scores]
+        self.computed, self.truncated = len(missing), 0
+        if missing:
+            self.begin()
+        for start in range(0, len(missing), self.block):
+            block = missing[start : start + self.block]
+            computed = {keys[i]: s for i, s in zip(block, self.score_block(block, progress), strict=True)}
+            if self.cache is not None:
+                self.cache.put_many(computed)
+            scores |= computed
+        table = {system: [scores[keys[i]] for i in per] for system, per in items.items()}
+        return GivenScores(
+            table, self.name, lower_is_better=self.lower_is_better, computed_by=self.computed_by()
+        )
+
+    def sentence_scores(
+        self, hyps: Sequence[str], refs: Sequence[str] | None, *, sources: Sequence[str] | None = None
+    ) -> list[float]:
+        """One score per segment, as the reference code gives them."""
+        scores: list[float] = (
+            self.system_scores({"system": hyps}, refs, sources).sentence_scores("system").tolist()
+        )
+        return scores
+
+    def segment_stats(
+        self, hyps: Sequence[str], refs: Sequence[str] | None, *, sources: Sequence[str] | None = None
+    ) -> ScoresStats:
+        """The segments' statistics (given-score rows), for significance tests and totals."""
+        return self.system_scores({"system": hyps}, refs, sources).segment_stats("system")
+
+    def corpus_score(
+        self, hyps: Sequence[str], refs: Sequence[str] | None, *, sources: Sequence[str] | None = None
+    ) -> ScoresResult:
+        """The system score: the mean of the segment scores, as the reference code's."""
+        return self.segment_stats(hyps, refs, sources=sources).score()

@@ -1,0 +1,211 @@
+"""MetricX-24 (``google/metricx-24-hybrid-*-v2p6``) as a metric object: lower is better, 0 to 25.
+
+The score is MetricX's ``predict.py`` score: the input string ``source: S candidate: H
+reference: R`` (QE drops the reference), tokenized with the mT5 tokenizer (``tokenizer``, its
+own argument as in ``predict.py``), cut to 1536 tokens with the final ``</s>`` then removed;
+one decoder step from token 0; the logit of token 250089, clamped to [0, 25]. The model is
+transformers' mT5 read from the checkpoint's folder (its dtype as saved, ``torch_dtype="auto"``,
+unless a precision is asked for). Work is shared as COMET's is: distinct inputs once, a cache.
+
+>>> MetricX.name_of("google/metricx-24-hybrid-xl-v2p6", qe=True)
+'MetricX-24-QE'
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from os import PathLike
+from typing import Any
+
+import numpy as np
+
+from understudy.errors import InputError, ModelError
+from understudy.neural._extra import need, quietly
+from understudy.neural.base import Item, NeuralMetric, Progress, device_of
+from understudy.neural.cache import ScoreCache
+from understudy.neural.checkpoints import locate
+from understudy.neural.spm import t5_tokenizer
+
+DEFAULT_MODEL = "google/metricx-24-hybrid-xl-v2p6"
+DEFAULT_TOKENIZER = "google/mt5-xl"
+MAX_INPUT = 1536
+"""predict.py's ``max_input_length`` for MetricX-24 (1024 for MetricX-23)."""
+SCORE_TOKEN = 250089
+"""The output row MetricX reads (``<extra_id_10>`` in mT5's vocabulary)."""
+TOKENIZER_FILES = ["spiece.model", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"]
+
+
+def metricx_input(source: str, hypothesis: str, reference: str | None) -> str:
+    """MetricX-24's input string (empty fields leave their spaces, as predict.py's do).
+
+    >>> metricx_input("Hallo", "Hello", None)
+    'source: Hallo candidate: Hello'
+    """
+    text = "source: " + source + " candidate: " + hypothesis
+    return text if reference is None else text + " reference: " + reference
+
+
+class _Model:
+    """mT5 (transformers') with MetricX's head: one decoder step, one output row."""
+
+    def __init__(self, folder: Any, tokenizer: Any, device: str, dtype: Any) -> None:
+        transformers, torch = need("transformers"), need("torch")
+        config = transformers.AutoConfig.from_pretrained(str(folder))
+        if config.model_type not in ("mt5", "t5") or config.vocab_size <= SCORE_TOKEN:
+            raise ModelError(
+                f"{folder}: a {config.model_type!r} model of {config.vocab_size} rows; MetricX-24 is mT5 with"
+                f" more than {SCORE_TOKEN}"
+            )
+        # Eager attention, as transformers 4.30.2 computes it: SDPA's other order of sums moves
+        # a 1535-token input's score by up to 1e-4, eager's by under 6e-6.
+        kwargs: dict[str, Any] = {
+            "dtype": dtype if dtype is not None else "auto",
+            "attn_implementation": "eager",
+        }
+        model = quietly(
+            lambda: transformers.MT5ForConditionalGeneration.from_pretrained(str(folder), **kwargs)
+        )
+        self.model = model.to(device).eval()
+        self.row = self.model.lm_head.weight[SCORE_TOKEN : SCORE_TOKEN + 1].detach()
+        # As config.json says it (transformers 5 reports mT5's tie_word_embeddings as true even
+        # where the file says false): the reference code rescales only for a tied head.
+        tied = _raw_config(folder).get("tie_word_embeddings", True)
+        self.scale = config.d_model**-0.5 if tied else None
+        self.tokenizer, self.device, self.torch = tokenizer, device, torch
+        self.pad_id = int(config.pad_token_id or 0)
+
+    def tokenize(self, texts: Sequence[str]) -> tuple[list[list[int]], int]:
+        """Ids as predict.py feeds them: cut to 1536 with ``</s>`` kept, then ``</s>`` removed."""
+        rows, cut = [], 0
+        for encoding in self.tokenizer.encode_batch(list(texts)):
+            ids = encoding.ids
+            if len(ids) > MAX_INPUT:
+                ids, cut = [*ids[: MAX_INPUT - 1], ids[-1]], cut + 1
+            rows.append(ids[:-1])
+        return rows, cut
+
+    def predict(self, rows: Sequence[Sequence[int]]) -> list[float]:
+        """Scores of token-id rows (padded on the right, masked)."""
+        torch = self.torch
+        width = max(1, max(len(r) for r in rows))
+        ids = torch.tensor([[*r, *[self.pad_id] * (width - len(r))] for r in rows], device=self.device)
+        mask = torch.tensor([[1] * len(r) + [0] * (width - len(r)) for r in rows], device=self.device)
+        start = torch.zeros((len(rows), 1), dtype=torch.long, device=self.device)
+        with torch.inference_mode():
+            encoded = self.model.encoder(input_ids=ids, attention_mask=mask).last_hidden_state
+            hidden = self.model.decoder(
+                input_ids=start, encoder_hidden_states=encoded, encoder_attention_mask=mask, use_cache=False
+            ).last_hidden_state
+            if self.scale is not None:
+                hidden = hidden * self.scale
+            logits = torch.nn.functional.linear(hidden[:, 0], self.row)[:, 0]
+            return [float(v) for v in torch.clamp(logits, 0, 25).float().cpu().tolist()]
+
+
+class MetricX(NeuralMetric):
+    """MetricX-24 of a checkpoint (a hub name, ``NAME@REVISION`` or a local folder: config.json
+    and the weights) and the mT5 tokenizer ``tokenizer`` (likewise); ``qe`` scores without
+    references. Lower is better. Options as :class:`~understudy.neural.COMET`'s.
+    """
+
+    kind = "metricx-24"
+    lower_is_better = True
+    block = 256
+
+    def __init__(
+        self,
+        model: str | PathLike[str] = DEFAULT_MODEL,
+        *,
+        tokenizer: str | PathLike[str] = DEFAULT_TOKENIZER,
+        qe: bool = False,
+        batch_size: int = 1,
+        device: str = "cpu",
+        precision: str | None = None,
+        cache: ScoreCache | str | PathLike[str] | None = "default",
+    ) -> None:
+        checkpoint = locate(model, "config.json")
+        saved = _saved_precision(checkpoint.folder)
+        super().__init__(
+            checkpoint, batch_size=batch_size, device=device, precision=precision or saved, cache=cache
+        )
+        self.tokenizer_checkpoint = locate(tokenizer, "", TOKENIZER_FILES)
+        self.qe = bool(qe)
+        self._model: _Model | None = None
+        self._as_saved = precision is None or precision == saved
+
+    @staticmethod
+    def name_of(model: str, qe: bool) -> str:
+        """``MetricX-24`` (``-QE`` without references) for a MetricX-24 checkpoint, else ``MetricX``."""
+        base = "MetricX-24" if "metricx-24" in model.lower() else "MetricX"
+        return f"{base}-QE" if qe else base
+
+    @property
+    def name(self) -> str:
+        """``MetricX-24`` or ``MetricX-24-QE`` (``MetricX`` for another checkpoint)."""
+        return self.name_of(self.checkpoint.name, self.qe)
+
+    def uses_reference(self) -> bool:
+        """Whether references are read (not in QE)."""
+        return not self.qe
+
+    def computed_by(self) -> dict[str, str]:
+        """As every neural metric's, the tokenizer's name and revision in the model's."""
+        pinned = super().computed_by()
+        tokenizer = self.tokenizer_checkpoint
+        pinned["model"] += f"+{tokenizer.name}"
+        pinned["revision"] += f"+{tokenizer.revision}" if tokenizer.revision else ""
+        return pinned
+
+    def item(self, source: str | None, hypothesis: str, reference: str | None) -> Item:
+        """MetricX's input string."""
+        if source is None:
+            raise InputError("MetricX-24 needs the source of every segment (--source FILE, or sources=...)")
+        if not self.qe and reference is None:
+            raise InputError("MetricX-24 with references needs one per segment (or qe=True)")
+        return (metricx_input(source, hypothesis, None if self.qe else reference),)
+
+    def begin(self) -> None:
+        """Read the model and the tokenizer (once)."""
+        if self._model is None:
+            tokenizer = t5_tokenizer(self.tokenizer_checkpoint.folder)
+            dtype = None if self._as_saved else self.dtype()
+            self._model = _Model(self.checkpoint.folder, tokenizer, device_of(self.device), dtype)
+
+    def score_block(self, items: list[Item], progress: Progress | None) -> list[float]:
+        """Score the block's inputs, batched by token length."""
+        model = self._model
+        assert model is not None
+        rows, cut = model.tokenize([item[0] for item in items])
+        self.truncated += cut
+        order = np.argsort([-len(r) for r in rows], kind="stable")
+        scores = [0.0] * len(items)
+        for start in range(0, len(order), self.batch_size):
+            chosen = order[start : start + self.batch_size]
+            for k, score in zip(chosen, model.predict([rows[k] for k in chosen]), strict=True):
+                scores[k] = score
+            if progress is not None:
+                progress(len(chosen))
+        return scores
+
+
+def _raw_config(folder: Any) -> dict[str, Any]:
+    """The checkpoint's config.json as written."""
+    try:
+        config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError) as err:
+        raise ModelError(f"{folder / 'config.json'}: not a readable JSON file ({err})") from None
+    if not isinstance(config, dict):
+        raise ModelError(f"{folder / 'config.json'}: not a JSON object")
+    return config
+
+
+def _saved_precision(folder: Any) -> str:
+    """The precision the checkpoint was saved in (its config's dtype): the ``-bfloat16``
+    variants load as bf16, as ``torch_dtype="auto"`` loads them."""
+    config = _raw_config(folder)
+    saved = str(config.get("torch_dtype") or config.get("dtype") or "float32")
+    names = {"float32": "fp32", "bfloat16": "bf16", "float16": "fp16"}
+    if saved not in names:
+        raise ModelError(f"{folder / 'config.json'}: unknown dtype {saved!r}")
+    return names[saved]
