@@ -1,4 +1,5 @@
-"""Make tests/fixtures/comet_tiny.json: unbabel-comet's scores of the tests' tiny checkpoints.
+"""Make tests/fixtures/comet_tiny.json: unbabel-comet's scores of the tests' tiny checkpoints
+(the regression metric's kind, and the unified metric's: CometKiwi's, and one reading references).
 
 unbabel-comet 2.2.7 is the reference of understudy's COMET, and it cannot be installed beside
 understudy's stack (it pins numpy<2 and transformers<5), so it runs here, in its own
@@ -57,8 +58,10 @@ def main() -> None:
     """Build each tiny checkpoint, score the samples with unbabel-comet, write the fixture."""
     models: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        for name, (seed, overrides) in nc.REGRESSION_VARIANTS.items():
-            folder = nc.build_regression(Path(tmp) / name, seed, **overrides)
+        builds = [(n, nc.build_regression, v) for n, v in nc.REGRESSION_VARIANTS.items()]
+        builds += [(n, nc.build_unified, v) for n, v in nc.UNIFIED_VARIANTS.items()]
+        for name, build, (seed, overrides) in builds:
+            folder = build(Path(tmp) / name, seed, **overrides)
             models[name] = predict(folder, nc.SAMPLES)
             print(f"{name}: {models[name]['1']['system_score']:.6f}", file=sys.stderr)
     record = {"command": COMMAND, "versions": versions(), "samples": nc.SAMPLES, "models": models}

@@ -24,19 +24,31 @@ TOKENIZER = Path(__file__).parent / "fixtures" / "neural" / "xlmr-tiny"
 """The tiny XLM-R-shaped tokenizer (scripts/tiny_tokenizers.py)."""
 
 HIDDEN, LAYERS, HEADS, FFN = 32, 2, 4, 64
+SIZES: dict[str, dict[str, Any]] = {
+    "tiny": {
+        "hidden_size": HIDDEN,
+        "num_hidden_layers": LAYERS,
+        "num_attention_heads": HEADS,
+        "intermediate_size": FFN,
+    },
+    # xlm-roberta-large's (COMET-22's encoder), for benchmarks: 560M weights, random.
+    "large": {
+        "hidden_size": 1024,
+        "num_hidden_layers": 24,
+        "num_attention_heads": 16,
+        "intermediate_size": 4096,
+        "vocab_size": 250002,
+    },
+}
 
 
-def encoder_config() -> dict[str, Any]:
-    """An XLM-R encoder's config.json, tiny: as xlm-roberta-large's but for its sizes."""
+def encoder_config(size: str = "tiny") -> dict[str, Any]:
+    """An XLM-R encoder's config.json: as xlm-roberta-large's but for the sizes of ``size``."""
     vocab = json.loads((TOKENIZER / "tokenizer.json").read_text(encoding="utf-8"))["model"]["vocab"]
     return {
         "model_type": "xlm-roberta",
         "architectures": ["XLMRobertaForMaskedLM"],
         "vocab_size": len(vocab) + 1,  # the <mask> added after the trained pieces
-        "hidden_size": HIDDEN,
-        "num_hidden_layers": LAYERS,
-        "num_attention_heads": HEADS,
-        "intermediate_size": FFN,
         "hidden_act": "gelu",
         "hidden_dropout_prob": 0.1,
         "attention_probs_dropout_prob": 0.1,
@@ -48,15 +60,16 @@ def encoder_config() -> dict[str, Any]:
         "bos_token_id": 0,
         "eos_token_id": 2,
         "position_embedding_type": "absolute",
+        **SIZES[size],
     }
 
 
-def build_encoder(folder: Path) -> Path:
+def build_encoder(folder: Path, size: str = "tiny") -> Path:
     """The encoder folder a checkpoint's ``pretrained_model`` names: config and tokenizer."""
     folder.mkdir(parents=True, exist_ok=True)
     for name in ("tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"):
         shutil.copyfile(TOKENIZER / name, folder / name)
-    (folder / "config.json").write_text(json.dumps(encoder_config(), indent=1) + "\n", encoding="utf-8")
+    (folder / "config.json").write_text(json.dumps(encoder_config(size), indent=1) + "\n", encoding="utf-8")
     return folder
 
 
@@ -71,12 +84,12 @@ def _draw(seed: int, name: str, shape: tuple[int, ...]) -> np.ndarray:
     return (scale * rng.standard_normal(shape)).astype(np.float32)
 
 
-def encoder_shapes() -> dict[str, tuple[int, ...]]:
+def encoder_shapes(size: str = "tiny") -> dict[str, tuple[int, ...]]:
     """The encoder's tensors by name (XLMRobertaModel without its pooler), from transformers."""
     import torch
     from transformers import XLMRobertaConfig, XLMRobertaModel
 
-    config = XLMRobertaConfig(**{k: v for k, v in encoder_config().items() if k != "model_type"})
+    config = XLMRobertaConfig(**{k: v for k, v in encoder_config(size).items() if k != "model_type"})
     with torch.device("meta"):
         model = XLMRobertaModel(config, add_pooling_layer=False)
     return {k: tuple(v.shape) for k, v in model.state_dict().items() if v.is_floating_point()}
@@ -108,29 +121,37 @@ REGRESSION_HPARAMS: dict[str, Any] = {
 """wmt22-comet-da's hyper-parameters (sparsemax, layer norm, average pooling), tiny sizes."""
 
 
-def regression_state(seed: int, hidden_sizes: list[int]) -> dict[str, np.ndarray]:
-    """A regression metric's state dict: the encoder, the layer mix and the estimator."""
-    shapes = {f"encoder.model.{k}": v for k, v in encoder_shapes().items()}
-    shapes |= {f"layerwise_attention.scalar_parameters.{i}": (1,) for i in range(LAYERS + 1)}
-    sizes = [6 * HIDDEN, *hidden_sizes, 1]
+def regression_state(
+    seed: int, hidden_sizes: list[int], size: str = "tiny", features: int = 6
+) -> dict[str, np.ndarray]:
+    """A COMET metric's state dict: the encoder, the layer mix and the estimator, which reads
+    ``features`` embeddings side by side (6 for the regression metric, 1 for the unified)."""
+    layers, hidden = SIZES[size]["num_hidden_layers"], SIZES[size]["hidden_size"]
+    shapes = {f"encoder.model.{k}": v for k, v in encoder_shapes(size).items()}
+    shapes |= {f"layerwise_attention.scalar_parameters.{i}": (1,) for i in range(layers + 1)}
+    sizes = [features * hidden, *hidden_sizes, 1]
     for k, (n_in, n_out) in enumerate(itertools.pairwise(sizes)):
         shapes |= {f"estimator.ff.{3 * k}.weight": (n_out, n_in), f"estimator.ff.{3 * k}.bias": (n_out,)}
     state = {name: _draw(seed, name, shape) for name, shape in shapes.items()}
     state["layerwise_attention.gamma"] = np.array([1.0 + 0.2 * (seed % 5)], dtype=np.float32)
-    state["layerwise_attention.dropout_mask"] = np.zeros(LAYERS + 1, dtype=np.float32)
-    state["layerwise_attention.dropout_fill"] = np.full(LAYERS + 1, -1e20, dtype=np.float32)
+    state["layerwise_attention.dropout_mask"] = np.zeros(layers + 1, dtype=np.float32)
+    state["layerwise_attention.dropout_fill"] = np.full(layers + 1, -1e20, dtype=np.float32)
     return state
 
 
-def build_regression(folder: Path, seed: int = 1, **hparams: Any) -> Path:
-    """A tiny COMET regression checkpoint (wmt22-comet-da's kind) in ``folder``, with its
-    encoder in ``folder/encoder``; ``hparams`` override wmt22-comet-da's."""
+def build_regression(folder: Path, seed: int = 1, size: str = "tiny", **hparams: Any) -> Path:
+    """A COMET regression checkpoint (wmt22-comet-da's kind) in ``folder``, tiny unless ``size``
+    is ``large``, with its encoder in ``folder/encoder``; ``hparams`` override wmt22-comet-da's."""
     import torch
     import yaml
 
-    encoder = build_encoder(folder / "encoder")
+    encoder = build_encoder(folder / "encoder", size)
     config = {**REGRESSION_HPARAMS, "pretrained_model": str(encoder.resolve()), **hparams}
-    state = {k: torch.from_numpy(v) for k, v in regression_state(seed, config["hidden_sizes"]).items()}
+    if size == "large" and "hidden_sizes" not in hparams:
+        config["hidden_sizes"] = [3072, 1024]  # wmt22-comet-da's estimator
+    features = 1 if config["class_identifier"] == "unified_metric" else 6
+    state = regression_state(seed, config["hidden_sizes"], size, features)
+    state = {k: torch.from_numpy(v) for k, v in state.items()}
     (folder / "checkpoints").mkdir(parents=True, exist_ok=True)
     torch.save(
         {
@@ -164,6 +185,34 @@ SAMPLES: list[dict[str, str]] = [
 ]
 """Segments of the parity tests: empty ones, literal special tokens, NFKC, lines beyond the
 510-token limit, a repeated hypothesis."""
+
+UNIFIED_HPARAMS: dict[str, Any] = {
+    "class_identifier": "unified_metric",
+    "sent_layer": "mix",
+    "word_layer": LAYERS,
+    "input_segments": ["mt", "src"],
+    "word_level_training": False,
+    "loss_lambda": 0.65,
+    "error_labels": ["minor", "major"],
+    "cross_entropy_weights": None,
+    "layer_transformation": "sparsemax_patch",
+    "pool": "avg",
+    "layer": "mix",
+}
+"""wmt22-cometkiwi-da's hyper-parameters over the regression metric's (sparsemax_patch: softmax)."""
+
+UNIFIED_VARIANTS: dict[str, tuple[int, dict[str, Any]]] = {
+    "kiwi-like": (11, {}),
+    "unified-with-ref": (12, {"input_segments": ["mt", "src", "ref"], "layer_transformation": "sparsemax"}),
+}
+"""The tiny unified checkpoints of the parity tests: CometKiwi's kind, and one that reads
+references too (three passes, their mean)."""
+
+
+def build_unified(folder: Path, seed: int, **hparams: Any) -> Path:
+    """A tiny COMET unified checkpoint (CometKiwi's kind) in ``folder``."""
+    return build_regression(folder, seed, **{**UNIFIED_HPARAMS, **hparams})
+
 
 REGRESSION_VARIANTS: dict[str, tuple[int, dict[str, Any]]] = {
     "wmt22-like": (1, {}),

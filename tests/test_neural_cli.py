@@ -34,6 +34,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         out[name].write_text("\n".join(lines) + "\n", encoding="utf-8")
     out["model"] = nc.build_regression(root / "model", 1)
     out["metricx"] = nc.build_metricx(root / "metricx-24-tiny", 1)
+    out["kiwi"] = nc.build_unified(root / "kiwi", 11)
     # The same folder name, other weights: told apart by the revision (the checkpoint's hash).
     out["other"] = nc.build_regression(root / "v2" / "model", 5)
     return out
@@ -181,3 +182,19 @@ def test_metricx_beside_comet_lower_is_better(
     assert status == 0, err
     scores = [row["score"] for row in json.loads(out)["ranking"]]
     assert len(scores) == 2 and scores == sorted(scores)
+
+
+def test_cometkiwi_reads_no_reference(files: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    from understudy.neural import CometKiwi
+
+    argv = _comet(files, "score", str(files["ref"]), "-i", str(files["a"]), "-m", "cometkiwi")
+    with pytest.warns(UserWarning):
+        status, out, err = run_cli(capsys, *argv, "--cometkiwi-model", str(files["kiwi"]), "-w", "4")
+    assert status == 0, err
+    result = json.loads(out)
+    hyps = files["a"].read_text(encoding="utf-8").splitlines()
+    want = (
+        CometKiwi(files["kiwi"], cache=None).corpus_score(hyps, None, sources=[r["src"] for r in ROWS]).score
+    )
+    assert result["score"] == round(want, 6)
+    assert "|name:CometKiwi|model:kiwi|" in result["signature"] and "|ref:no|" in result["signature"]

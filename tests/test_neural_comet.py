@@ -18,7 +18,7 @@ pytest.importorskip("transformers", reason="the neural extra: pip install 'under
 
 import neural_checkpoints as nc
 from understudy.errors import InputError, LengthMismatchError, ModelError
-from understudy.neural import COMET
+from understudy.neural import COMET, CometKiwi
 from understudy.neural.xlmr import sparsemax
 from understudy.signature import Signature
 
@@ -31,16 +31,20 @@ REF = [s["ref"] for s in nc.SAMPLES]
 @pytest.fixture(scope="module")
 def checkpoints(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     root = tmp_path_factory.mktemp("comet")
-    return {
+    built = {
         name: nc.build_regression(root / name, seed, **overrides)
         for name, (seed, overrides) in nc.REGRESSION_VARIANTS.items()
+    }
+    return built | {
+        name: nc.build_unified(root / name, seed, **overrides)
+        for name, (seed, overrides) in nc.UNIFIED_VARIANTS.items()
     }
 
 
 def test_fixture_is_of_these_samples() -> None:
     assert FIXTURE["samples"] == nc.SAMPLES
     assert FIXTURE["versions"]["unbabel-comet"] == "2.2.7"
-    assert set(FIXTURE["models"]) == set(nc.REGRESSION_VARIANTS)
+    assert set(FIXTURE["models"]) == set(nc.REGRESSION_VARIANTS) | set(nc.UNIFIED_VARIANTS)
 
 
 @pytest.mark.parametrize("batch_size", [1, 8])
@@ -205,3 +209,22 @@ def test_processes_share_the_cache_and_a_kill_loses_nothing(
     fresh = COMET(model, cache=None).system_scores(systems, REF, SRC)
     for name in systems:
         assert np.max(np.abs(kept.sentence_scores(name) - fresh.sentence_scores(name))) <= 2e-6
+
+
+@pytest.mark.parametrize("batch_size", [1, 8])
+@pytest.mark.parametrize("variant", list(nc.UNIFIED_VARIANTS))
+def test_cometkiwi_equals_unbabel_comet(checkpoints: dict[str, Path], variant: str, batch_size: int) -> None:
+    # CometKiwi's kind reads [mt, src] (the references given are not its); the other reads
+    # references too: three sequences and their mean. Both cut joined inputs at 512 tokens.
+    metric = CometKiwi(checkpoints[variant], batch_size=batch_size, cache=None)
+    scores = metric.sentence_scores(MT, REF, sources=SRC)
+    for reference_batch in ("1", "8"):
+        want = FIXTURE["models"][variant][reference_batch]
+        assert np.max(np.abs(np.array(scores) - want["scores"])) <= 2e-6
+        assert abs(metric.corpus_score(MT, REF, sources=SRC).score - want["system_score"]) <= 1e-6
+    reads_refs = variant == "unified-with-ref"
+    signature = str(metric.corpus_score(MT, REF, sources=SRC).signature)
+    assert f"|ref:{'yes' if reads_refs else 'no'}|" in signature and "|name:CometKiwi|" in signature
+    # Without references, every checkpoint scores [mt, src] alone.
+    alone = metric.sentence_scores(MT, None, sources=SRC)
+    assert (alone == scores) is not reads_refs

@@ -18,9 +18,10 @@ from understudy.metrics.scores import GivenScores
 if TYPE_CHECKING:
     from understudy.neural.base import NeuralMetric
 
-NEURAL_METRICS = ("comet", "metricx")
+NEURAL_METRICS = ("comet", "cometkiwi", "metricx")
 """The ``-m`` names of the neural metrics (torch, transformers: the ``neural`` extra)."""
 DEFAULT_COMET = "Unbabel/wmt22-comet-da"
+DEFAULT_COMETKIWI = "Unbabel/wmt22-cometkiwi-da"
 DEFAULT_METRICX = "google/metricx-24-hybrid-xl-v2p6"
 DEFAULT_MT5 = "google/mt5-xl"
 
@@ -37,7 +38,7 @@ def _positive(text: str) -> int:
 
 def add_neural_options(parser: argparse.ArgumentParser) -> None:
     """``--source``, the checkpoint of each neural metric, and how the models run."""
-    group = parser.add_argument_group("neural metrics (-m comet metricx: the 'neural' extra)")
+    group = parser.add_argument_group("neural metrics (-m comet cometkiwi metricx: the 'neural' extra)")
     group.add_argument(
         "--source",
         metavar="FILE",
@@ -49,6 +50,13 @@ def add_neural_options(parser: argparse.ArgumentParser) -> None:
         metavar="MODEL",
         help=f"COMET's checkpoint: a hub name, NAME@REVISION, or a local folder holding hparams.yaml and"
         f" checkpoints/model.ckpt (default: {DEFAULT_COMET})",
+    )
+    group.add_argument(
+        "--cometkiwi-model",
+        default=DEFAULT_COMETKIWI,
+        metavar="MODEL",
+        help="CometKiwi's checkpoint (reference-free; CC BY-NC-SA, gated on the hub): a hub name,"
+        f" NAME@REVISION, or a local folder (default: {DEFAULT_COMETKIWI})",
     )
     group.add_argument(
         "--metricx-model",
@@ -108,18 +116,30 @@ def neural_scores(
         )
     if len(set(names)) != len(names):
         raise CliError("the same system file is given twice with -i")
-    return [_scored(_metric(args, name), names, refs[0], systems, sources) for name in chosen]
+    scored = []
+    for name in chosen:
+        metric = _metric(args, name)
+        # CometKiwi is reference-free: the references go only to a checkpoint that reads them.
+        given = None if name == "cometkiwi" and "ref" not in getattr(metric, "segments", []) else refs[0]
+        scored.append(_scored(metric, names, given, systems, sources))
+    return scored
 
 
 def _metric(args: argparse.Namespace, name: str) -> NeuralMetric:
     """The metric object of one ``-m`` name, as the options say."""
-    from understudy.neural import COMET, MetricX
+    from understudy.neural import COMET, CometKiwi, MetricX
 
     common: dict[str, Any] = {"device": args.device, "cache": None if args.no_cache else "default"}
     if name == "comet":
         return COMET(
             args.comet_model, batch_size=args.batch_size, precision=args.precision or "fp32", **common
         )
+    if name == "cometkiwi":
+        return CometKiwi(
+            args.cometkiwi_model, batch_size=args.batch_size, precision=args.precision or "fp32", **common
+        )
+    if name != "metricx":
+        raise CliError(f"no neural metric {name!r}")
     return MetricX(
         args.metricx_model,
         tokenizer=args.metricx_tokenizer,
@@ -131,7 +151,11 @@ def _metric(args: argparse.Namespace, name: str) -> NeuralMetric:
 
 
 def _scored(
-    metric: NeuralMetric, names: list[str], refs: list[str], systems: list[list[str]], sources: list[str]
+    metric: NeuralMetric,
+    names: list[str],
+    refs: list[str] | None,
+    systems: list[list[str]],
+    sources: list[str],
 ) -> GivenScores:
     """One metric's scores of the systems, with a progress bar and a word on truncation."""
     done = [0]

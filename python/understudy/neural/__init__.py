@@ -1,4 +1,5 @@
-"""Neural metrics computed here: COMET's regression metric and MetricX-24, on transformers' models.
+"""Neural metrics computed here: COMET's regression metric, CometKiwi and MetricX-24, on
+transformers' models.
 
 Each metric reads a checkpoint in its published layout (a hub name, ``NAME@REVISION``, or a
 local folder: :mod:`understudy.neural.checkpoints`), computes segment scores, and hands them on
@@ -9,6 +10,7 @@ transformers and huggingface-hub come with the ``neural`` extra, imported only w
 """
 
 from understudy.neural.comet import COMET
+from understudy.neural.cometkiwi import CometKiwi
 from understudy.neural.metricx import MetricX
 
-__all__ = ["COMET", "MetricX"]
+__all__ = ["COMET", "CometKiwi", "MetricX"]

@@ -75,23 +75,23 @@ def _activation(nn: Any, name: str) -> Any:
     return getattr(nn, name.title())()
 
 
-class RegressionModel:
-    """wmt22-comet-da's computation: src, mt and ref embedded separately (average pooling of
-    the layer mix), then ``estimator(mt, ref, mt*ref, |mt-ref|, mt*src, |mt-src|)``."""
+class CometParts:
+    """What every COMET checkpoint holds: the encoder (with its tokenizer), the layer mix and
+    the estimator, on ``device`` in ``dtype``; ``kinds`` are the classes the caller reads."""
 
-    def __init__(self, folder: Path, device: str, dtype: Any) -> None:
+    def __init__(self, folder: Path, device: str, dtype: Any, kinds: tuple[str, ...]) -> None:
         kind, hparams, state = read_checkpoint(folder)
-        if kind not in KINDS:
+        if kind not in kinds:
             raise ModelError(
-                f"{folder}: a COMET checkpoint of class {kind!r}; this metric reads {', '.join(KINDS)}"
+                f"{folder}: a COMET checkpoint of class {kind!r}; this metric reads {', '.join(kinds)}"
             )
-        if hparams.get("pool", "avg") != "avg" or hparams.get("layer", "mix") != "mix":
-            raise ModelError(
-                f"{folder}: pool {hparams.get('pool')!r}, layer {hparams.get('layer')!r}: only avg/mix"
-            )
+        layer = hparams.get("sent_layer", hparams.get("layer", "mix"))
+        if layer != "mix":
+            raise ModelError(f"{folder}: sentence layer {layer!r}; understudy reads COMET's layer mix")
         encoder = encoder_folder(str(hparams.get("pretrained_model", "xlm-roberta-large")))
         self.encoder = build_encoder(encoder, _part(state, "encoder.model.")).to(device, dtype)
         positions = int(self.encoder.config.max_position_embeddings) - 2
+        self.max_positions = positions
         self.tokenizer = XLMRTokenizer(encoder, max_length=positions - 2)
         mix = _part(state, "layerwise_attention.")
         scalars = [
@@ -107,10 +107,11 @@ class RegressionModel:
             bool(hparams.get("layer_norm", False)),
         )
         self.estimator = _estimator(_part(state, "estimator."), hparams).to(device, dtype)
-        self.device = device
+        self.hparams, self.device = hparams, device
 
-    def embed(self, ids: Sequence[Sequence[int]]) -> Any:
-        """Sentence embeddings of token-id rows (padded here, on the right)."""
+    def mixed(self, ids: Sequence[Sequence[int]]) -> tuple[Any, Any, Any]:
+        """The layer mix of token-id rows (padded here, on the right), with the padded ids and
+        the attention mask."""
         torch = need("torch")
         width = max(len(row) for row in ids)
         pad = self.tokenizer.pad_id
@@ -118,7 +119,24 @@ class RegressionModel:
         mask = torch.tensor([[1] * len(row) + [0] * (width - len(row)) for row in ids], device=self.device)
         with torch.inference_mode():
             out = self.encoder(input_ids=batch, attention_mask=mask, output_hidden_states=True)
-            return average_pool(batch, self.mix(out.hidden_states, mask), mask, pad)
+            return self.mix(out.hidden_states, mask), batch, mask
+
+
+class RegressionModel(CometParts):
+    """wmt22-comet-da's computation: src, mt and ref embedded separately (average pooling of
+    the layer mix), then ``estimator(mt, ref, mt*ref, |mt-ref|, mt*src, |mt-src|)``."""
+
+    def __init__(self, folder: Path, device: str, dtype: Any) -> None:
+        super().__init__(folder, device, dtype, KINDS)
+        if self.hparams.get("pool", "avg") != "avg":
+            raise ModelError(f"{folder}: pool {self.hparams.get('pool')!r}; understudy reads avg")
+
+    def embed(self, ids: Sequence[Sequence[int]]) -> Any:
+        """Sentence embeddings of token-id rows: the average of the layer mix."""
+        torch = need("torch")
+        mixed, batch, mask = self.mixed(ids)
+        with torch.inference_mode():
+            return average_pool(batch, mixed, mask, self.tokenizer.pad_id)
 
     def estimate(self, src: Any, mt: Any, ref: Any) -> Any:
         """Segment scores from the three embeddings (one row each)."""
@@ -126,3 +144,37 @@ class RegressionModel:
         features = torch.cat((mt, ref, mt * ref, torch.abs(mt - ref), mt * src, torch.abs(mt - src)), dim=1)
         with torch.inference_mode():
             return self.estimator(features).view(-1)
+
+
+UNIFIED = ("unified_metric",)
+
+
+class UnifiedModel(CometParts):
+    """COMET's unified metric (CometKiwi): the segments joined into one sequence, mt first
+    (``<s> mt </s></s> src </s>``, then ``</s> ref </s>``), scored from the layer mix's first
+    position (``<s>``: no pooling, whatever ``pool`` says)."""
+
+    def __init__(self, folder: Path, device: str, dtype: Any) -> None:
+        super().__init__(folder, device, dtype, UNIFIED)
+        self.cls_id = self.tokenizer.token_id(folder, "<s>")
+        self.sep_id = self.tokenizer.token_id(folder, "</s>")
+
+    def sequence(self, parts: Sequence[Sequence[int]]) -> list[int]:
+        """One input of COMET's ``concat_sequences``: every pad id dropped (a literal ``<pad>``
+        too), the parts joined, and the whole cut to the encoder's 512 positions when the parts'
+        insides exceed what their special tokens leave (the final ``</s>`` is then lost)."""
+        pad = self.tokenizer.pad_id
+        kept = [[t for t in part if t != pad] for part in parts]
+        joined = kept[0]
+        for other in kept[1:]:
+            joined = [self.cls_id, *joined[1:-1], self.sep_id, self.sep_id, *other[1:-1], self.sep_id]
+        if sum(len(part) - 2 for part in kept) > self.max_positions - (1 + 2 * len(kept)):
+            joined = joined[: self.max_positions]
+        return joined
+
+    def scores(self, sequences: Sequence[Sequence[int]]) -> Any:
+        """The estimator's score of each sequence, from the mix at its first position."""
+        torch = need("torch")
+        mixed, _, _ = self.mixed(sequences)
+        with torch.inference_mode():
+            return self.estimator(mixed[:, 0]).view(-1)

@@ -43,9 +43,10 @@ class XLMRTokenizer:
         self._tokenizer.no_truncation()
         self._tokenizer.no_padding()
         self.max_length = max_length
-        self.pad_id = self._id(folder, "<pad>")
+        self.pad_id = self.token_id(folder, "<pad>")
 
-    def _id(self, folder: Path, token: str) -> int:
+    def token_id(self, folder: Path, token: str) -> int:
+        """The id of ``token``; a tokenizer without it is an error naming ``folder``."""
         found = self._tokenizer.token_to_id(token)
         if found is None:
             raise ModelError(f"{folder}: the tokenizer has no {token} token")

@@ -1,0 +1,124 @@
+"""COMET's unified metric, reference-free: CometKiwi (``Unbabel/wmt22-cometkiwi-da`` by default).
+
+Each segment is one sequence, ``<s> mt </s></s> src </s>``, scored from the layer mix at
+``<s>``. A unified checkpoint that also reads references (``input_segments`` holding ``ref``),
+given references, scores three sequences, ``[mt, src]``, ``[mt, ref]`` and ``[mt, src, ref]``,
+and takes their mean, as the reference code does. CometKiwi's checkpoints are CC BY-NC-SA and
+gated on the hub: accept the licence there first.
+
+>>> CometKiwi.kind
+'comet-unified'
+"""
+
+from __future__ import annotations
+
+from os import PathLike
+from typing import Any
+
+import numpy as np
+
+from understudy.errors import InputError
+from understudy.neural._extra import need
+from understudy.neural.base import Item, NeuralMetric, Progress, device_of
+from understudy.neural.cache import ScoreCache
+from understudy.neural.checkpoints import locate
+from understudy.neural.comet_model import WEIGHTS, UnifiedModel
+
+DEFAULT_MODEL = "Unbabel/wmt22-cometkiwi-da"
+NAMES = {
+    "Unbabel/wmt22-cometkiwi-da": "CometKiwi-22",
+    "Unbabel/wmt23-cometkiwi-da-xl": "CometKiwi-23-XL",
+    "Unbabel/wmt23-cometkiwi-da-xxl": "CometKiwi-23-XXL",
+}
+
+
+def _declared_segments(folder: Any) -> list[str]:
+    """``input_segments`` as the checkpoint's hparams.yaml declares them (the default: all three)."""
+    yaml = need("yaml")
+    try:
+        declared = yaml.safe_load((folder / "hparams.yaml").read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError):
+        declared = None
+    segments = declared.get("input_segments") if isinstance(declared, dict) else None
+    return [str(s) for s in segments] if isinstance(segments, list) else ["mt", "src", "ref"]
+
+
+class CometKiwi(NeuralMetric):
+    """COMET's unified metric of a checkpoint (a hub name, ``NAME@REVISION`` or a local folder in
+    the published layout), scored without references unless it reads them and they are given.
+    Options as :class:`~understudy.neural.COMET`'s.
+    """
+
+    kind = "comet-unified"
+
+    def __init__(
+        self,
+        model: str | PathLike[str] = DEFAULT_MODEL,
+        *,
+        batch_size: int = 16,
+        device: str = "cpu",
+        precision: str = "fp32",
+        cache: ScoreCache | str | PathLike[str] | None = "default",
+    ) -> None:
+        checkpoint = locate(model, WEIGHTS)
+        super().__init__(checkpoint, batch_size=batch_size, device=device, precision=precision, cache=cache)
+        self.segments = _declared_segments(checkpoint.folder)
+        self._with_reference = False
+        self._model: UnifiedModel | None = None
+        self._tokens: dict[str, list[int]] = {}
+
+    @property
+    def name(self) -> str:
+        """CometKiwi-22 (-23-XL, -23-XXL) for the published checkpoints, else CometKiwi."""
+        return NAMES.get(self.checkpoint.name, "CometKiwi")
+
+    def uses_reference(self) -> bool:
+        """Whether the last inputs held references the checkpoint reads."""
+        return self._with_reference
+
+    def item(self, source: str | None, hypothesis: str, reference: str | None) -> Item:
+        """``(mt, src)``, or ``(mt, src, ref)`` where the checkpoint reads references too."""
+        if source is None:
+            raise InputError("CometKiwi needs the source of every segment (--source FILE, or sources=...)")
+        self._with_reference = reference is not None and "ref" in self.segments
+        if self._with_reference and reference is not None:
+            return (hypothesis, source, reference)
+        return (hypothesis, source)
+
+    def begin(self) -> None:
+        """Read the model (once) and start a call's tokens afresh."""
+        if self._model is None:
+            self._model = UnifiedModel(self.checkpoint.folder, device_of(self.device), self.dtype())
+        self._tokens = {}
+
+    def score_block(self, items: list[Item], progress: Progress | None) -> list[float]:
+        """Each item's passes, batched by length; with three, their mean (float32, as COMET's)."""
+        model = self._model
+        assert model is not None
+        texts = [t for t in dict.fromkeys(t for item in items for t in item) if t not in self._tokens]
+        tokenized = model.tokenizer(texts)
+        self.truncated += tokenized.truncated
+        self._tokens |= dict(zip(texts, tokenized.ids, strict=True))
+        ids = [[self._tokens[t] for t in item] for item in items]
+        passes = [[p[0], p[1]] for p in ids] if len(ids[0]) == 2 else None
+        sequences = (
+            [[model.sequence([p[0], p[1]])] for p in ids]
+            if passes is not None
+            else [
+                [model.sequence([p[0], p[1]]), model.sequence([p[0], p[2]]), model.sequence(p)] for p in ids
+            ]
+        )
+        flat = [seq for per in sequences for seq in per]
+        scores = self._run(model, flat, progress).view(len(items), -1)
+        return [float(v) for v in (scores[:, 0] if passes is not None else scores.t().mean(dim=0)).tolist()]
+
+    def _run(self, model: UnifiedModel, sequences: list[list[int]], progress: Progress | None) -> Any:
+        torch = need("torch")
+        order = np.argsort([-len(s) for s in sequences], kind="stable")
+        out = torch.empty(len(sequences), dtype=torch.float32)
+        for start in range(0, len(order), self.batch_size):
+            chosen = order[start : start + self.batch_size]
+            out[torch.as_tensor(chosen)] = model.scores([sequences[k] for k in chosen]).float().cpu()
+            if progress is not None:
+                progress(len(chosen))
+        return out
