@@ -194,8 +194,37 @@ def _parse(words: list[str]) -> argparse.Namespace | int:
     return args
 
 
+@contextlib.contextmanager
+def _threads_short_of_memory() -> Iterator[list[bool]]:
+    """While inside, a thread that dies of MemoryError before it runs (Python prints "Exception
+    ignored in thread started by" and goes on) is noted, not printed: the command's status says
+    it (one line), and a run whose thread never ran never passes for a success."""
+    failed = [False]
+    previous = sys.unraisablehook
+
+    def hook(unraisable: Any) -> None:
+        if isinstance(unraisable.exc_value, MemoryError):
+            failed[0] = True
+            return
+        previous(unraisable)
+
+    sys.unraisablehook = hook
+    try:
+        yield failed
+    finally:
+        sys.unraisablehook = previous
+
+
 def _execute(args: argparse.Namespace) -> int:
     """Run the command; every failure becomes one line and an exit status."""
+    with _threads_short_of_memory() as thread_failed:
+        status = _execute_once(args)
+    if thread_failed[0] and status == 0:
+        return _out_of_memory(MemoryError(), args.command)
+    return status
+
+
+def _execute_once(args: argparse.Namespace) -> int:
     try:
         with warnings.catch_warnings(), quiet(getattr(args, "quiet", False)):
             status: int = args.run(args)
