@@ -198,3 +198,22 @@ def test_cometkiwi_reads_no_reference(files: dict[str, Path], capsys: pytest.Cap
     )
     assert result["score"] == round(want, 6)
     assert "|name:CometKiwi|model:kiwi|" in result["signature"] and "|ref:no|" in result["signature"]
+
+
+def test_segment_scores_with_sl(files: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    argv = _comet(
+        files, "score", str(files["ref"]), "-i", str(files["a"]), "-m", "comet", "-sl", "-b", "-w", "4"
+    )
+    with pytest.warns(UserWarning):
+        status, out, err = run_cli(capsys, *argv)
+    assert status == 0, err
+    hyps = files["a"].read_text(encoding="utf-8").splitlines()
+    want = COMET(files["model"], cache=None).sentence_scores(
+        hyps, [r["ref"] for r in ROWS], sources=[r["src"] for r in ROWS]
+    )
+    assert out.split() == [f"{w:.6f}" for w in want]
+    two = _comet(
+        files, "score", str(files["ref"]), "-i", str(files["a"]), str(files["b"]), "-m", "comet", "-sl"
+    )
+    status, _, err = run_cli(capsys, *two)
+    assert status != 0 and "takes one system" in err

@@ -218,8 +218,10 @@ def _check_neural(args: argparse.Namespace) -> None:
         raise CliError(f"{flag} scores reference files with their --source; a test set (-t) has none here")
     if not args.input or "-" in [*args.input, *args.refs]:
         raise CliError(f"{flag} reads its systems from files: give them with -i (not standard input)")
-    if args.sentence_level or args.detail:
-        raise CliError(f"{flag} gives corpus scores here; its segment scores come with --log, or compare")
+    if args.detail:
+        raise CliError(f"{flag}: --detail breaks a test set's score down; use -sl for segment scores")
+    if args.sentence_level and len(args.input) != 1:
+        raise CliError("sentence-level scoring takes one system")
 
 
 def _run_neural_only(args: argparse.Namespace, paired: Test | None) -> int:
@@ -227,6 +229,12 @@ def _run_neural_only(args: argparse.Namespace, paired: Test | None) -> int:
     refs, systems = read_parallel(args.refs, args.input)
     given, _ = given_scores(args, args.input, len(refs[0]), with_text=True)
     given += neural_scores(args, args.input, refs, systems)
+    if args.sentence_level:
+        # One metric of one system (checked): its segment scores, as -sl prints any metric's.
+        writer = SentenceWriter(args, _Tagger([]))
+        writer.write(given[0].segment_stats(args.input[0]).sentence_results())
+        writer.close()
+        return 0
     stats = given_stats(given, args.input) if paired or args.confidence or args.log else None
     _print_scored(args, args.input, stats, paired, _Tagger([]), given, None)
     if args.log:
