@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from understudy.cli import sacrebleu_tables
@@ -26,7 +26,7 @@ class SentenceWriter:
         self.count = 0
         self.started = False
 
-    def write(self, results: list[Result]) -> None:
+    def write(self, results: Sequence[Result]) -> None:
         """Print one chunk's results (with the test set's keys in their signatures)."""
         args = self.args
         results = [self.tag(r) for r in results]
