@@ -18,6 +18,7 @@ kept with the versions that computed them.
 from __future__ import annotations
 
 import json
+import os
 import platform
 import sys
 import tempfile
@@ -65,7 +66,10 @@ def main() -> None:
             models[name] = predict(folder, nc.SAMPLES)
             print(f"{name}: {models[name]['1']['system_score']:.6f}", file=sys.stderr)
     record = {"command": COMMAND, "versions": versions(), "samples": nc.SAMPLES, "models": models}
-    OUT.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    # Atomically (this environment has no understudy to lend its atomic_write): a new file, renamed.
+    partial = OUT.with_suffix(".json.partial")
+    partial.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    os.replace(partial, OUT)
 
 
 if __name__ == "__main__":

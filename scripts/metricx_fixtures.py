@@ -79,7 +79,10 @@ def main() -> None:
         for qe in (False, True):
             mode = "qe" if qe else "ref"
             record[mode] = {"scores": predict(args.metricx, model, Path(tmp), qe), "token_ids": token_ids(qe)}
-    OUT.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    # Atomically (this environment has no understudy to lend its atomic_write): a new file, renamed.
+    partial = OUT.with_suffix(".json.partial")
+    partial.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    os.replace(partial, OUT)
 
 
 if __name__ == "__main__":

@@ -160,7 +160,12 @@ def _terminable() -> Iterator[None]:
 
 def _run(argv: Sequence[str] | None) -> int:
     reserve_blas_buffer()
-    parsed = _parse(list(sys.argv[1:] if argv is None else argv))
+    try:
+        parsed = _parse(list(sys.argv[1:] if argv is None else argv))
+    except SystemExit as done:
+        # argparse ends --help and every usage error so (its message printed): main returns
+        # the status, as it does for every other outcome.
+        return done.code if isinstance(done.code, int) else 2
     return parsed if isinstance(parsed, int) else _execute(parsed)
 
 

@@ -128,17 +128,40 @@ def encoder_folder(name: str) -> Path:
 def build_encoder(folder: Path, state: dict[str, Any]) -> Any:
     """transformers' XLM-R encoder (no pooler) of ``folder``'s config with ``state``'s weights;
     a tensor the model needs and the checkpoint lacks is an error (the reference code would
-    leave it random)."""
-    transformers = need("transformers")
+    leave it random).
+
+    The model is laid out without memory and takes the checkpoint's tensors as they are (read
+    through a memory map): no random initialisation to throw away, and no second copy of the
+    weights while loading."""
+    transformers, torch = need("transformers"), need("torch")
     config = transformers.AutoConfig.from_pretrained(str(folder))
     if config.model_type not in ("xlm-roberta", "xlm-roberta-xl"):
         raise ModelError(f"{folder}: an encoder of type {config.model_type!r}; COMET here reads XLM-R")
     kind = (
         transformers.XLMRobertaModel if config.model_type == "xlm-roberta" else transformers.XLMRobertaXLModel
     )
-    model = kind(config, add_pooling_layer=False)
-    missing, _ = model.load_state_dict(state, strict=False)
+    with torch.device("meta"):
+        model = kind(config, add_pooling_layer=False)
+    missing, _ = model.load_state_dict(state, strict=False, assign=True)
     missing = [k for k in missing if not k.endswith(("position_ids", "token_type_ids"))]
     if missing:
         raise ModelError(f"the checkpoint lacks the encoder's {', '.join(missing[:3])}")
+    _made_buffers(model, config)
     return model.eval()
+
+
+def _made_buffers(model: Any, config: Any) -> None:
+    """The buffers a checkpoint does not hold, made as XLM-R's embeddings make them."""
+    torch = need("torch")
+    positions = torch.arange(config.max_position_embeddings).expand((1, -1))
+    made = {"position_ids": positions, "token_type_ids": torch.zeros(positions.size(), dtype=torch.long)}
+    for name, buffer in list(model.named_buffers()):
+        if not buffer.is_meta:
+            continue
+        module_name, _, leaf = name.rpartition(".")
+        if leaf not in made:
+            raise ModelError(f"this transformers' XLM-R has a buffer {name!r} understudy cannot make")
+        model.get_submodule(module_name).register_buffer(leaf, made[leaf].clone(), persistent=False)
+    for name, parameter in model.named_parameters():
+        if parameter.is_meta:
+            raise ModelError(f"the checkpoint lacks the encoder's {name}")
