@@ -5,14 +5,14 @@ XLM-R; the work is shared: within a call every distinct source, reference and hy
 is embedded once, however many systems hold it, and each distinct (source, hypothesis,
 reference) triple is estimated once; the score cache keeps them across calls and processes.
 
->>> COMET.__mro__[1].__name__
-'NeuralMetric'
+>>> COMET.default_model, COMET.kind
+('Unbabel/wmt22-comet-da', 'comet-regression')
 """
 
 from __future__ import annotations
 
 from os import PathLike
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -23,38 +23,46 @@ from understudy.neural.cache import ScoreCache
 from understudy.neural.checkpoints import locate
 from understudy.neural.comet_model import WEIGHTS, RegressionModel
 
-__all__ = ["COMET", "DEFAULT_MODEL", "PRECISIONS", "device_of"]
+__all__ = ["COMET", "DEFAULT_MODEL", "PRECISIONS", "CometCheckpoint", "device_of"]
 
 DEFAULT_MODEL = "Unbabel/wmt22-comet-da"
 
 
-class COMET(NeuralMetric):
-    """COMET's regression metric of a checkpoint: a hub name, ``NAME@REVISION`` or a local
-    folder in the published layout (``hparams.yaml``, ``checkpoints/model.ckpt``).
+class CometCheckpoint(NeuralMetric):
+    """A metric of a COMET checkpoint in the published layout: what COMET and CometKiwi share.
 
-    ``batch_size`` texts are encoded at once (sorted by length); ``device`` is ``cpu``,
-    ``cuda[:N]`` or ``auto``; ``precision`` ``fp32`` (the reference numbers), ``bf16`` or
-    ``fp16``. ``cache`` is where scores are kept between runs: ``"default"`` (understudy's
-    cache folder), a file, a :class:`ScoreCache`, or ``None``. The model is read on first use,
-    and only when some score is not in the cache.
+    ``model`` is a hub name, ``NAME@REVISION`` or a local folder holding ``hparams.yaml`` and
+    ``checkpoints/model.ckpt`` (default: the class's ``default_model``). ``batch_size`` texts
+    are encoded at once (sorted by length); ``device`` is ``cpu``, ``cuda[:N]`` or ``auto``;
+    ``precision`` ``fp32`` (the reference numbers), ``bf16`` or ``fp16``. ``cache`` is where
+    scores are kept between runs: ``"default"`` (understudy's cache folder), a file, a
+    :class:`ScoreCache`, or ``None``. The model is read on first use, and only when some score
+    is not in the cache.
     """
 
-    kind = "comet-regression"
+    default_model: ClassVar[str]
 
     def __init__(
         self,
-        model: str | PathLike[str] = DEFAULT_MODEL,
+        model: str | PathLike[str] | None = None,
         *,
         batch_size: int = 16,
         device: str = "cpu",
         precision: str = "fp32",
         cache: ScoreCache | str | PathLike[str] | None = "default",
     ) -> None:
-        super().__init__(
-            locate(model, WEIGHTS), batch_size=batch_size, device=device, precision=precision, cache=cache
-        )
-        self._model: RegressionModel | None = None
-        self._embedded: dict[str, Any] = {}
+        checkpoint = locate(self.default_model if model is None else model, WEIGHTS)
+        super().__init__(checkpoint, batch_size=batch_size, device=device, precision=precision, cache=cache)
+
+
+class COMET(CometCheckpoint):
+    """COMET's regression metric (default ``Unbabel/wmt22-comet-da``); the options are
+    :class:`CometCheckpoint`'s."""
+
+    kind = "comet-regression"
+    default_model = DEFAULT_MODEL
+    _model: RegressionModel | None = None
+    _embedded: dict[str, Any]
 
     @property
     def name(self) -> str:

@@ -12,17 +12,16 @@ gated on the hub: accept the licence there first.
 
 from __future__ import annotations
 
-from os import PathLike
+from functools import cached_property
 from typing import Any
 
 import numpy as np
 
 from understudy.errors import InputError
 from understudy.neural._extra import need
-from understudy.neural.base import Item, NeuralMetric, Progress, device_of
-from understudy.neural.cache import ScoreCache
-from understudy.neural.checkpoints import locate
-from understudy.neural.comet_model import WEIGHTS, UnifiedModel
+from understudy.neural.base import Item, Progress, device_of
+from understudy.neural.comet import CometCheckpoint
+from understudy.neural.comet_model import UnifiedModel
 
 DEFAULT_MODEL = "Unbabel/wmt22-cometkiwi-da"
 NAMES = {
@@ -43,29 +42,22 @@ def _declared_segments(folder: Any) -> list[str]:
     return [str(s) for s in segments] if isinstance(segments, list) else ["mt", "src", "ref"]
 
 
-class CometKiwi(NeuralMetric):
-    """COMET's unified metric of a checkpoint (a hub name, ``NAME@REVISION`` or a local folder in
-    the published layout), scored without references unless it reads them and they are given.
-    Options as :class:`~understudy.neural.COMET`'s.
+class CometKiwi(CometCheckpoint):
+    """COMET's unified metric (default ``Unbabel/wmt22-cometkiwi-da``), scored without references
+    unless the checkpoint reads them and they are given; the options are
+    :class:`~understudy.neural.comet.CometCheckpoint`'s.
     """
 
     kind = "comet-unified"
+    default_model = DEFAULT_MODEL
+    _with_reference = False
+    _model: UnifiedModel | None = None
+    _tokens: dict[str, list[int]]
 
-    def __init__(
-        self,
-        model: str | PathLike[str] = DEFAULT_MODEL,
-        *,
-        batch_size: int = 16,
-        device: str = "cpu",
-        precision: str = "fp32",
-        cache: ScoreCache | str | PathLike[str] | None = "default",
-    ) -> None:
-        checkpoint = locate(model, WEIGHTS)
-        super().__init__(checkpoint, batch_size=batch_size, device=device, precision=precision, cache=cache)
-        self.segments = _declared_segments(checkpoint.folder)
-        self._with_reference = False
-        self._model: UnifiedModel | None = None
-        self._tokens: dict[str, list[int]] = {}
+    @cached_property
+    def segments(self) -> list[str]:
+        """The inputs the checkpoint reads (``input_segments``): ``mt`` and ``src``, maybe ``ref``."""
+        return _declared_segments(self.checkpoint.folder)
 
     @property
     def name(self) -> str:
