@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -52,6 +53,13 @@ def xlmr_tokenizer(lines: list[str], vocab_size: int):  # type: ignore[no-untype
     return tokenizer
 
 
+def write_atomically(path: Path, data: bytes) -> None:
+    """``data`` as ``path``'s content: a new file, renamed over the old."""
+    partial = path.with_name(path.name + ".partial")
+    partial.write_bytes(data)
+    os.replace(partial, path)
+
+
 def mt5_tokenizer(lines: list[str], vocab_size: int) -> None:
     """A SentencePiece unigram model of mT5's kind in MT5_OUT, with its tokenizer.json."""
     import io
@@ -73,11 +81,11 @@ def mt5_tokenizer(lines: list[str], vocab_size: int) -> None:
         minloglevel=2,
     )
     MT5_OUT.mkdir(parents=True, exist_ok=True)
-    (MT5_OUT / "spiece.model").write_bytes(model.getvalue())
+    write_atomically(MT5_OUT / "spiece.model", model.getvalue())
     specials = {"eos_token": "</s>", "unk_token": "<unk>", "pad_token": "<pad>"}
     config = {**specials, "extra_ids": 0, "additional_special_tokens": None, "tokenizer_class": "T5Tokenizer"}
-    (MT5_OUT / "tokenizer_config.json").write_text(json.dumps(config, indent=1) + "\n", encoding="utf-8")
-    (MT5_OUT / "special_tokens_map.json").write_text(json.dumps(specials) + "\n", encoding="utf-8")
+    write_atomically(MT5_OUT / "tokenizer_config.json", (json.dumps(config, indent=1) + "\n").encode())
+    write_atomically(MT5_OUT / "special_tokens_map.json", (json.dumps(specials) + "\n").encode())
 
 
 def main() -> None:
@@ -89,7 +97,7 @@ def main() -> None:
     lines = args.data.read_text(encoding="utf-8-sig").splitlines()[:2000] + ENGLISH
     tokenizer = xlmr_tokenizer(lines, args.vocab_size)
     OUT.mkdir(parents=True, exist_ok=True)
-    tokenizer.save(str(OUT / "tokenizer.json"))
+    write_atomically(OUT / "tokenizer.json", tokenizer.to_str(pretty=True).encode())
     specials = {
         "bos_token": "<s>",
         "eos_token": "</s>",
@@ -100,8 +108,8 @@ def main() -> None:
         "mask_token": "<mask>",
     }
     config = {"tokenizer_class": "XLMRobertaTokenizer", "model_max_length": 512, **specials}
-    (OUT / "tokenizer_config.json").write_text(json.dumps(config, indent=1) + "\n", encoding="utf-8")
-    (OUT / "special_tokens_map.json").write_text(json.dumps(specials, indent=1) + "\n", encoding="utf-8")
+    write_atomically(OUT / "tokenizer_config.json", (json.dumps(config, indent=1) + "\n").encode())
+    write_atomically(OUT / "special_tokens_map.json", (json.dumps(specials, indent=1) + "\n").encode())
     print(f"{OUT}: {tokenizer.get_vocab_size()} pieces")
     mt5_tokenizer(lines, args.vocab_size)
     print(f"{MT5_OUT}: written")
