@@ -1,5 +1,6 @@
 """Make tests/fixtures/comet_tiny.json: unbabel-comet's scores of the tests' tiny checkpoints
-(the regression metric's kind, and the unified metric's: CometKiwi's, and one reading references).
+(the regression metric's kind; the unified metric's: CometKiwi's, and one reading references;
+and xCOMET's, with its error spans, with references and without).
 
 unbabel-comet 2.2.7 is the reference of understudy's COMET, and it cannot be installed beside
 understudy's stack (it pins numpy<2 and transformers<5), so it runs here, in its own
@@ -47,6 +48,23 @@ def predict(folder: Path, samples: list[dict[str, str]]) -> dict[str, Any]:
     return out
 
 
+def predict_spans(folder: Path, samples: list[dict[str, str]]) -> dict[str, Any]:
+    """xCOMET's scores and error spans of ``samples``, with their references and without."""
+    from comet import load_from_checkpoint
+
+    model = load_from_checkpoint(str(folder / "checkpoints" / "model.ckpt"))
+    out: dict[str, Any] = {}
+    for mode, chosen in (("ref", samples), ("qe", [{k: s[k] for k in ("src", "mt")} for s in samples])):
+        for size in BATCH_SIZES:
+            result = model.predict(chosen, batch_size=size, gpus=0, progress_bar=False)
+            out[f"{mode}-{size}"] = {
+                "scores": list(result.scores),
+                "system_score": result.system_score,
+                "error_spans": result.metadata.error_spans,
+            }
+    return out
+
+
 def versions() -> dict[str, str]:
     """The versions the scores were computed with."""
     from importlib.metadata import version
@@ -65,7 +83,17 @@ def main() -> None:
             folder = build(Path(tmp) / name, seed, **overrides)
             models[name] = predict(folder, nc.SAMPLES)
             print(f"{name}: {models[name]['1']['system_score']:.6f}", file=sys.stderr)
-    record = {"command": COMMAND, "versions": versions(), "samples": nc.SAMPLES, "models": models}
+        xcomet = {}
+        for name, (seed, overrides) in nc.XCOMET_VARIANTS.items():
+            xcomet[name] = predict_spans(nc.build_xcomet(Path(tmp) / name, seed, **overrides), nc.SAMPLES)
+            print(f"{name}: {xcomet[name]['ref-1']['system_score']:.6f}", file=sys.stderr)
+    record = {
+        "command": COMMAND,
+        "versions": versions(),
+        "samples": nc.SAMPLES,
+        "models": models,
+        "xcomet": xcomet,
+    }
     # Atomically (this environment has no understudy to lend its atomic_write): a new file, renamed.
     partial = OUT.with_suffix(".json.partial")
     partial.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")

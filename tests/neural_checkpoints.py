@@ -42,12 +42,13 @@ SIZES: dict[str, dict[str, Any]] = {
 }
 
 
-def encoder_config(size: str = "tiny") -> dict[str, Any]:
-    """An XLM-R encoder's config.json: as xlm-roberta-large's but for the sizes of ``size``."""
+def encoder_config(size: str = "tiny", xl: bool = False) -> dict[str, Any]:
+    """An XLM-R encoder's config.json: as xlm-roberta-large's (``xl``: xlm-roberta-xl's, xCOMET's
+    encoder) but for the sizes of ``size``."""
     vocab = json.loads((TOKENIZER / "tokenizer.json").read_text(encoding="utf-8"))["model"]["vocab"]
     return {
-        "model_type": "xlm-roberta",
-        "architectures": ["XLMRobertaForMaskedLM"],
+        "model_type": "xlm-roberta-xl" if xl else "xlm-roberta",
+        "architectures": ["XLMRobertaXLForMaskedLM" if xl else "XLMRobertaForMaskedLM"],
         "vocab_size": len(vocab) + 1,  # the <mask> added after the trained pieces
         "hidden_act": "gelu",
         "hidden_dropout_prob": 0.1,
@@ -64,12 +65,13 @@ def encoder_config(size: str = "tiny") -> dict[str, Any]:
     }
 
 
-def build_encoder(folder: Path, size: str = "tiny") -> Path:
+def build_encoder(folder: Path, size: str = "tiny", xl: bool = False) -> Path:
     """The encoder folder a checkpoint's ``pretrained_model`` names: config and tokenizer."""
     folder.mkdir(parents=True, exist_ok=True)
     for name in ("tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"):
         shutil.copyfile(TOKENIZER / name, folder / name)
-    (folder / "config.json").write_text(json.dumps(encoder_config(size), indent=1) + "\n", encoding="utf-8")
+    config = encoder_config(size, xl)
+    (folder / "config.json").write_text(json.dumps(config, indent=1) + "\n", encoding="utf-8")
     return folder
 
 
@@ -84,14 +86,17 @@ def _draw(seed: int, name: str, shape: tuple[int, ...]) -> np.ndarray:
     return (scale * rng.standard_normal(shape)).astype(np.float32)
 
 
-def encoder_shapes(size: str = "tiny") -> dict[str, tuple[int, ...]]:
-    """The encoder's tensors by name (XLMRobertaModel without its pooler), from transformers."""
+def encoder_shapes(size: str = "tiny", xl: bool = False) -> dict[str, tuple[int, ...]]:
+    """The encoder's tensors by name (XLMRobertaModel, or XLMRobertaXLModel, without its
+    pooler), from transformers."""
     import torch
-    from transformers import XLMRobertaConfig, XLMRobertaModel
+    import transformers
 
-    config = XLMRobertaConfig(**{k: v for k, v in encoder_config(size).items() if k != "model_type"})
+    config_class = transformers.XLMRobertaXLConfig if xl else transformers.XLMRobertaConfig
+    model_class = transformers.XLMRobertaXLModel if xl else transformers.XLMRobertaModel
+    config = config_class(**{k: v for k, v in encoder_config(size, xl).items() if k != "model_type"})
     with torch.device("meta"):
-        model = XLMRobertaModel(config, add_pooling_layer=False)
+        model = model_class(config, add_pooling_layer=False)
     return {k: tuple(v.shape) for k, v in model.state_dict().items() if v.is_floating_point()}
 
 
@@ -122,12 +127,12 @@ REGRESSION_HPARAMS: dict[str, Any] = {
 
 
 def regression_state(
-    seed: int, hidden_sizes: list[int], size: str = "tiny", features: int = 6
+    seed: int, hidden_sizes: list[int], size: str = "tiny", features: int = 6, xl: bool = False
 ) -> dict[str, np.ndarray]:
     """A COMET metric's state dict: the encoder, the layer mix and the estimator, which reads
     ``features`` embeddings side by side (6 for the regression metric, 1 for the unified)."""
     layers, hidden = SIZES[size]["num_hidden_layers"], SIZES[size]["hidden_size"]
-    shapes = {f"encoder.model.{k}": v for k, v in encoder_shapes(size).items()}
+    shapes = {f"encoder.model.{k}": v for k, v in encoder_shapes(size, xl).items()}
     shapes |= {f"layerwise_attention.scalar_parameters.{i}": (1,) for i in range(layers + 1)}
     sizes = [features * hidden, *hidden_sizes, 1]
     for k, (n_in, n_out) in enumerate(itertools.pairwise(sizes)):
@@ -139,18 +144,33 @@ def regression_state(
     return state
 
 
-def build_regression(folder: Path, seed: int = 1, size: str = "tiny", **hparams: Any) -> Path:
+def build_regression(
+    folder: Path,
+    seed: int = 1,
+    size: str = "tiny",
+    score_scale: float = 1.0,
+    score_shift: float = 0.0,
+    **hparams: Any,
+) -> Path:
     """A COMET regression checkpoint (wmt22-comet-da's kind) in ``folder``, tiny unless ``size``
-    is ``large``, with its encoder in ``folder/encoder``; ``hparams`` override wmt22-comet-da's."""
+    is ``large``, with its encoder in ``folder/encoder``; ``hparams`` override wmt22-comet-da's.
+    An xCOMET's estimator is steepened by ``score_scale`` and moved by ``score_shift``, to put
+    scores either side of xCOMET's cap at 1."""
     import torch
     import yaml
 
-    encoder = build_encoder(folder / "encoder", size)
+    xcomet = hparams.get("class_identifier") == "xcomet_metric"
+    encoder = build_encoder(folder / "encoder", size, xl=xcomet)
     config = {**REGRESSION_HPARAMS, "pretrained_model": str(encoder.resolve()), **hparams}
     if size == "large" and "hidden_sizes" not in hparams:
         config["hidden_sizes"] = [3072, 1024]  # wmt22-comet-da's estimator
-    features = 1 if config["class_identifier"] == "unified_metric" else 6
-    state = regression_state(seed, config["hidden_sizes"], size, features)
+    features = 6 if config["class_identifier"] == "regression_metric" else 1
+    state = regression_state(seed, config["hidden_sizes"], size, features, xl=xcomet)
+    if xcomet:
+        state |= tagger_state(seed, SIZES[size]["hidden_size"])
+        last = f"estimator.ff.{3 * len(config['hidden_sizes'])}"
+        state[f"{last}.weight"] = np.float32(score_scale) * state[f"{last}.weight"]
+        state[f"{last}.bias"] = state[f"{last}.bias"] + np.float32(score_shift)
     state = {k: torch.from_numpy(v) for k, v in state.items()}
     (folder / "checkpoints").mkdir(parents=True, exist_ok=True)
     torch.save(
@@ -212,6 +232,44 @@ references too (three passes, their mean)."""
 def build_unified(folder: Path, seed: int, **hparams: Any) -> Path:
     """A tiny COMET unified checkpoint (CometKiwi's kind) in ``folder``."""
     return build_regression(folder, seed, **{**UNIFIED_HPARAMS, **hparams})
+
+
+XCOMET_HPARAMS: dict[str, Any] = {
+    "class_identifier": "xcomet_metric",
+    "encoder_model": "XLM-RoBERTa-XL",
+    "sent_layer": "mix",
+    "word_layer": LAYERS,
+    "word_level_training": True,
+    "loss_lambda": 0.055,
+    "error_labels": ["minor", "major", "critical"],
+    "cross_entropy_weights": [0.08, 0.486, 0.505, 0.533],
+    "layer_transformation": "sparsemax",
+    "layer_norm": False,
+}
+"""XCOMET-XL's hyper-parameters over the regression metric's (an XLM-R-XL encoder, word tags
+from the last layer), tiny sizes."""
+
+XCOMET_VARIANTS: dict[str, tuple[int, dict[str, Any]]] = {
+    "xcomet-like": (21, {"score_scale": 10.0, "score_shift": 0.735}),
+    "xcomet-softmax-middle-layer": (22, {"layer_transformation": "softmax", "word_layer": 1}),
+}
+"""The tiny xCOMET checkpoints of the parity tests: XCOMET-XL's kind, and one tagging from a
+middle layer (the residual stream, before the final normalisation) with a softmax mix."""
+
+
+def tagger_state(seed: int, hidden: int) -> dict[str, np.ndarray]:
+    """xCOMET's word tagger (none, minor, major, critical) and its loss's class weights. The
+    bias leans towards "none" (and build_regression's estimator towards 1), so that the tiny
+    model's spans come and go within a hypothesis and some scores pass the cap at 1."""
+    state = {"hidden2tag.weight": 4 * _draw(seed, "hidden2tag.weight", (4, hidden))}
+    state["hidden2tag.bias"] = np.array([0.6, 0.0, 0.1, -0.1], dtype=np.float32)
+    state["wordloss.weight"] = np.array([0.08, 0.486, 0.505, 0.533], dtype=np.float32)
+    return state
+
+
+def build_xcomet(folder: Path, seed: int, **hparams: Any) -> Path:
+    """A tiny xCOMET checkpoint (an XLM-R-XL encoder, the unified metric with word tags)."""
+    return build_regression(folder, seed, **{**XCOMET_HPARAMS, **hparams})
 
 
 REGRESSION_VARIANTS: dict[str, tuple[int, dict[str, Any]]] = {

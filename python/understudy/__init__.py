@@ -6,6 +6,8 @@ metric's segment scores through the same tests, computed by a Rust core.
 100.0
 """
 
+from typing import TYPE_CHECKING, Any
+
 import understudy._memory  # noqa: F401  (first: it sets OpenBLAS up before NumPy loads)
 from understudy._version import __version__
 from understudy.errors import (
@@ -65,19 +67,37 @@ from understudy.signature import Signature
 from understudy.stats import Stats, Totals
 from understudy.tokenizers import TOKENIZERS, tokenize
 
+if TYPE_CHECKING:
+    from understudy.neural import COMET, XCOMET, CometKiwi, MetricX
+
+_NEURAL = ("COMET", "CometKiwi", "MetricX", "XCOMET")
+
+
+def __getattr__(name: str) -> Any:
+    """The neural metrics (:mod:`understudy.neural`), imported on first use."""
+    if name in _NEURAL:
+        import understudy.neural
+
+        return getattr(understudy.neural, name)
+    raise AttributeError(f"module 'understudy' has no attribute {name!r}")
+
+
 __all__ = [
     "BLEU",
     "CER",
     "CHRF",
+    "COMET",
     "TER",
     "TOKENIZERS",
     "WER",
+    "XCOMET",
     "BLEUConfig",
     "BLEUResult",
     "BLEUStats",
     "CHRFConfig",
     "CHRFResult",
     "CHRFStats",
+    "CometKiwi",
     "ConfigError",
     "EmptyInputError",
     "GivenScores",
@@ -85,6 +105,7 @@ __all__ = [
     "InputFileError",
     "InputTypeError",
     "LengthMismatchError",
+    "MetricX",
     "MissingExtraError",
     "NoReferenceError",
     "OutputError",

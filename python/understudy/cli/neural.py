@@ -1,12 +1,14 @@
 """Neural metrics on the command line: ``-m comet`` with ``--source``, beside the text metrics.
 
 The metric is computed here (:mod:`understudy.neural`) and its segment scores join the run as
-given scores do: a column of ``score``, a metric of ``compare``, kept by ``--log``.
+given scores do: a column of ``score``, a metric of ``compare``, kept by ``--log``. xCOMET's
+error spans go to ``--xcomet-spans FILE`` (JSON lines: system, segment, spans).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import warnings
 from typing import TYPE_CHECKING, Any
 
@@ -18,10 +20,11 @@ from understudy.metrics.scores import GivenScores
 if TYPE_CHECKING:
     from understudy.neural.base import NeuralMetric
 
-NEURAL_METRICS = ("comet", "cometkiwi", "metricx")
+NEURAL_METRICS = ("comet", "cometkiwi", "xcomet", "metricx")
 """The ``-m`` names of the neural metrics (torch, transformers: the ``neural`` extra)."""
 DEFAULT_COMET = "Unbabel/wmt22-comet-da"
 DEFAULT_COMETKIWI = "Unbabel/wmt22-cometkiwi-da"
+DEFAULT_XCOMET = "Unbabel/XCOMET-XL"
 DEFAULT_METRICX = "google/metricx-24-hybrid-xl-v2p6"
 DEFAULT_MT5 = "google/mt5-xl"
 
@@ -38,12 +41,20 @@ def _positive(text: str) -> int:
 
 def add_neural_options(parser: argparse.ArgumentParser) -> None:
     """``--source``, the checkpoint of each neural metric, and how the models run."""
-    group = parser.add_argument_group("neural metrics (-m comet cometkiwi metricx: the 'neural' extra)")
+    group = parser.add_argument_group(
+        "neural metrics (-m comet cometkiwi xcomet metricx: the 'neural' extra)"
+    )
     group.add_argument(
         "--source",
         metavar="FILE",
         help="the source segments, one a line as the references (COMET and MetricX read them)",
     )
+    _checkpoint_options(group)
+    _run_options(group)
+
+
+def _checkpoint_options(group: argparse._ArgumentGroup) -> None:
+    """Each neural metric's checkpoint (and MetricX's tokenizer), and its reference-free switch."""
     group.add_argument(
         "--comet-model",
         default=DEFAULT_COMET,
@@ -57,6 +68,23 @@ def add_neural_options(parser: argparse.ArgumentParser) -> None:
         metavar="MODEL",
         help="CometKiwi's checkpoint (reference-free; CC BY-NC-SA, gated on the hub): a hub name,"
         f" NAME@REVISION, or a local folder (default: {DEFAULT_COMETKIWI})",
+    )
+    group.add_argument(
+        "--xcomet-model",
+        default=DEFAULT_XCOMET,
+        metavar="MODEL",
+        help="xCOMET's checkpoint (CC BY-NC-SA, gated on the hub): a hub name, NAME@REVISION, or a"
+        f" local folder (default: {DEFAULT_XCOMET})",
+    )
+    group.add_argument(
+        "--xcomet-qe", action="store_true", help="xCOMET without references (quality estimation)"
+    )
+    group.add_argument(
+        "--xcomet-spans",
+        metavar="FILE",
+        help="write xCOMET's error spans to FILE, one JSON line a segment of each system:"
+        ' {"system", "segment" (from 1), "score", "spans": [{"text", "confidence", "severity",'
+        ' "start", "end"}]}',
     )
     group.add_argument(
         "--metricx-model",
@@ -74,6 +102,10 @@ def add_neural_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--metricx-qe", action="store_true", help="MetricX-24 without references (quality estimation)"
     )
+
+
+def _run_options(group: argparse._ArgumentGroup) -> None:
+    """How the models run: batches, device, precision, the cache."""
     group.add_argument(
         "--batch-size", type=_positive, default=16, metavar="N", help="inputs encoded at once (default: 16)"
     )
@@ -121,13 +153,29 @@ def neural_scores(
         metric = _metric(args, name)
         # CometKiwi is reference-free: the references go only to a checkpoint that reads them.
         given = None if name == "cometkiwi" and "ref" not in getattr(metric, "segments", []) else refs[0]
-        scored.append(_scored(metric, names, given, systems, sources))
+        scored.append(
+            _scored(metric, names, None if name == "xcomet" and args.xcomet_qe else given, systems, sources)
+        )
+        if name == "xcomet" and args.xcomet_spans is not None:
+            write_spans(args.xcomet_spans, scored[-1], metric.details)
     return scored
+
+
+def write_spans(path: str, scores: GivenScores, details: dict[str, list[str]]) -> None:
+    """xCOMET's error spans as JSON lines, one a segment of each system, written atomically."""
+    from understudy._atomic import atomic_write
+
+    with atomic_write(path) as out:
+        for system, per in details.items():
+            values = scores.sentence_scores(system).tolist()
+            for k, (detail, value) in enumerate(zip(per, values, strict=True), start=1):
+                line = {"system": system, "segment": k, "score": value, "spans": json.loads(detail)}
+                out.write((json.dumps(line, ensure_ascii=False) + "\n").encode("utf-8"))
 
 
 def _metric(args: argparse.Namespace, name: str) -> NeuralMetric:
     """The metric object of one ``-m`` name, as the options say."""
-    from understudy.neural import COMET, CometKiwi, MetricX
+    from understudy.neural import COMET, XCOMET, CometKiwi, MetricX
 
     common: dict[str, Any] = {"device": args.device, "cache": None if args.no_cache else "default"}
     if name == "comet":
@@ -137,6 +185,10 @@ def _metric(args: argparse.Namespace, name: str) -> NeuralMetric:
     if name == "cometkiwi":
         return CometKiwi(
             args.cometkiwi_model, batch_size=args.batch_size, precision=args.precision or "fp32", **common
+        )
+    if name == "xcomet":
+        return XCOMET(
+            args.xcomet_model, batch_size=args.batch_size, precision=args.precision or "fp32", **common
         )
     if name != "metricx":
         raise CliError(f"no neural metric {name!r}")

@@ -1,4 +1,4 @@
-"""Neural metrics computed here: COMET's regression metric, CometKiwi and MetricX-24, on
+"""Neural metrics computed here: COMET's regression metric, CometKiwi, xCOMET and MetricX-24, on
 transformers' models.
 
 Each metric reads a checkpoint in its published layout (a hub name, ``NAME@REVISION``, or a
@@ -12,5 +12,6 @@ transformers and huggingface-hub come with the ``neural`` extra, imported only w
 from understudy.neural.comet import COMET
 from understudy.neural.cometkiwi import CometKiwi
 from understudy.neural.metricx import MetricX
+from understudy.neural.xcomet import XCOMET, ErrorSpan
 
-__all__ = ["COMET", "CometKiwi", "MetricX"]
+__all__ = ["COMET", "XCOMET", "CometKiwi", "ErrorSpan", "MetricX"]

@@ -53,6 +53,8 @@ class NeuralMetric:
     lower_is_better: ClassVar[bool] = False
     block: ClassVar[int] = 1024
     """Segments computed, then kept in the cache, at a time."""
+    detailed: ClassVar[bool] = False
+    """Whether each score comes with details (JSON; xCOMET's error spans), kept beside it."""
 
     def __init__(
         self,
@@ -75,6 +77,8 @@ class NeuralMetric:
         """How many inputs the last call cut at the model's limit."""
         self.computed = 0
         """How many segments the last call computed (the others came from the cache)."""
+        self.details: dict[str, list[str]] = {}
+        """The last call's details of each system's segments, for a metric that gives them."""
 
     @property
     def name(self) -> str:
@@ -107,6 +111,10 @@ class NeuralMetric:
 
     def score_block(self, items: list[Item], progress: Progress | None) -> list[float]:
         """The scores of a block of distinct items."""
+        raise NotImplementedError
+
+    def detailed_block(self, items: list[Item], progress: Progress | None) -> tuple[list[float], list[str]]:
+        """The scores of a block of distinct items and their details (a ``detailed`` metric's)."""
         raise NotImplementedError
 
     def check(
@@ -154,21 +162,41 @@ class NeuralMetric:
         distinct = list(dict.fromkeys(i for per in items.values() for i in per))
         configuration = "|".join((self.kind, *self.computed_by().values()))
         keys = {i: segment_key(configuration, i) for i in distinct}
-        scores = self.cache.get_many(keys.values()) if self.cache is not None else {}
+        scores, details = self._cached(list(keys.values()))
         missing = [i for i in distinct if keys[i] not in scores]
         self.computed, self.truncated = len(missing), 0
         if missing:
             self.begin()
         for start in range(0, len(missing), self.block):
             block = missing[start : start + self.block]
-            computed = {keys[i]: s for i, s in zip(block, self.score_block(block, progress), strict=True)}
+            if self.detailed:
+                values, notes = self.detailed_block(block, progress)
+                details |= {keys[i]: note for i, note in zip(block, notes, strict=True)}
+            else:
+                values = self.score_block(block, progress)
+            computed = {keys[i]: s for i, s in zip(block, values, strict=True)}
             if self.cache is not None:
-                self.cache.put_many(computed)
+                self.cache.put_many(
+                    computed, {keys[i]: details[keys[i]] for i in block} if self.detailed else None
+                )
             scores |= computed
         table = {system: [scores[keys[i]] for i in per] for system, per in items.items()}
+        if self.detailed:
+            self.details = {system: [details[keys[i]] for i in per] for system, per in items.items()}
         return GivenScores(
             table, self.name, lower_is_better=self.lower_is_better, computed_by=self.computed_by()
         )
+
+    def _cached(self, keys: list[bytes]) -> tuple[dict[bytes, float], dict[bytes, str]]:
+        """What the cache holds of ``keys``: scores, and their details for a detailed metric (a
+        score kept without them counts as absent)."""
+        if self.cache is None:
+            return {}, {}
+        scores = self.cache.get_many(keys)
+        if not self.detailed:
+            return scores, {}
+        details = self.cache.get_details(scores)
+        return {k: v for k, v in scores.items() if k in details}, details
 
     def sentence_scores(
         self, hyps: Sequence[str], refs: Sequence[str] | None, *, sources: Sequence[str] | None = None

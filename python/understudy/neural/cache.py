@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from os import PathLike
 from pathlib import Path
+from typing import Any
 
 from understudy.errors import CacheError
 
@@ -75,6 +76,10 @@ class ScoreCache:
                     "CREATE TABLE IF NOT EXISTS scores (key BLOB PRIMARY KEY, score REAL NOT NULL,"
                     " created REAL NOT NULL) WITHOUT ROWID"
                 )
+                db.execute(
+                    "CREATE TABLE IF NOT EXISTS details (key BLOB PRIMARY KEY, detail TEXT NOT NULL)"
+                    " WITHOUT ROWID"
+                )
             except (OSError, sqlite3.Error) as err:
                 raise CacheError(f"{self.path}: the score cache cannot be opened ({err})") from None
             self._db = db
@@ -82,20 +87,29 @@ class ScoreCache:
 
     def get_many(self, keys: Iterable[bytes]) -> dict[bytes, float]:
         """The scores of those ``keys`` the cache holds."""
+        return self._select("SELECT key, score FROM scores", keys)
+
+    def get_details(self, keys: Iterable[bytes]) -> dict[bytes, str]:
+        """The details (a metric's JSON, such as xCOMET's error spans) of those ``keys`` the
+        cache holds."""
+        return self._select("SELECT key, detail FROM details", keys)
+
+    def _select(self, query: str, keys: Iterable[bytes]) -> dict[bytes, Any]:
         wanted = list(dict.fromkeys(keys))
-        found: dict[bytes, float] = {}
+        found: dict[bytes, Any] = {}
         db = self._connection()
         try:
             for start in range(0, len(wanted), _LOOKUP):
                 part = wanted[start : start + _LOOKUP]
                 marks = ",".join("?" * len(part))
-                found.update(db.execute(f"SELECT key, score FROM scores WHERE key IN ({marks})", part))
+                found.update(db.execute(f"{query} WHERE key IN ({marks})", part))
         except sqlite3.Error as err:
             raise CacheError(f"{self.path}: the score cache cannot be read ({err})") from None
         return found
 
-    def put_many(self, scores: Mapping[bytes, float]) -> None:
-        """Keep ``scores``, all or none (one transaction); a key already kept stays as it was."""
+    def put_many(self, scores: Mapping[bytes, float], details: Mapping[bytes, str] | None = None) -> None:
+        """Keep ``scores`` and their ``details``, all or none (one transaction); a key already
+        kept stays as it was."""
         if not scores:
             return
         db = self._connection()
@@ -105,6 +119,9 @@ class ScoreCache:
             db.executemany(
                 "INSERT OR IGNORE INTO scores (key, score, created) VALUES (?, ?, ?)",
                 [(key, float(score), now) for key, score in scores.items()],
+            )
+            db.executemany(
+                "INSERT OR IGNORE INTO details (key, detail) VALUES (?, ?)", list((details or {}).items())
             )
             db.execute("COMMIT")
         except sqlite3.Error as err:
@@ -131,6 +148,7 @@ class ScoreCache:
                 "DELETE FROM scores WHERE key NOT IN (SELECT key FROM scores ORDER BY created DESC LIMIT ?)",
                 (keep,),
             )
+            db.execute("DELETE FROM details WHERE key NOT IN (SELECT key FROM scores)")
             db.execute("COMMIT")
             db.execute("VACUUM")
         except sqlite3.Error as err:

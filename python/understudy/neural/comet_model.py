@@ -108,18 +108,27 @@ class CometParts:
         )
         self.estimator = _estimator(_part(state, "estimator."), hparams).to(device, dtype)
         self.hparams, self.device = hparams, device
+        self.tag_state = _part(state, "hidden2tag.")
 
-    def mixed(self, ids: Sequence[Sequence[int]]) -> tuple[Any, Any, Any]:
-        """The layer mix of token-id rows (padded here, on the right), with the padded ids and
-        the attention mask."""
+    def encoded(self, ids: Sequence[Sequence[int]], width: int = 0) -> tuple[Any, Any, Any]:
+        """The encoder's every layer over token-id rows padded on the right (to ``width`` at
+        least), with the padded ids and the attention mask."""
         torch = need("torch")
-        width = max(len(row) for row in ids)
+        width = max(width, *(len(row) for row in ids))
         pad = self.tokenizer.pad_id
         batch = torch.tensor([[*row, *[pad] * (width - len(row))] for row in ids], device=self.device)
         mask = torch.tensor([[1] * len(row) + [0] * (width - len(row)) for row in ids], device=self.device)
         with torch.inference_mode():
             out = self.encoder(input_ids=batch, attention_mask=mask, output_hidden_states=True)
-            return self.mix(out.hidden_states, mask), batch, mask
+        return out.hidden_states, batch, mask
+
+    def mixed(self, ids: Sequence[Sequence[int]]) -> tuple[Any, Any, Any]:
+        """The layer mix of token-id rows (padded here, on the right), with the padded ids and
+        the attention mask."""
+        torch = need("torch")
+        layers, batch, mask = self.encoded(ids)
+        with torch.inference_mode():
+            return self.mix(layers, mask), batch, mask
 
 
 class RegressionModel(CometParts):
@@ -147,17 +156,24 @@ class RegressionModel(CometParts):
 
 
 UNIFIED = ("unified_metric",)
+XCOMET = ("xcomet_metric",)
 
 
 class UnifiedModel(CometParts):
-    """COMET's unified metric (CometKiwi): the segments joined into one sequence, mt first
-    (``<s> mt </s></s> src </s>``, then ``</s> ref </s>``), scored from the layer mix's first
-    position (``<s>``: no pooling, whatever ``pool`` says)."""
+    """COMET's unified metric (CometKiwi, xCOMET): the segments joined into one sequence, mt
+    first (``<s> mt </s></s> src </s>``, then ``</s> ref </s>``), scored from the layer mix's
+    first position (``<s>``: no pooling, whatever ``pool`` says); a checkpoint trained on word
+    tags (xCOMET's) also tags every token from one layer (``word_layer``)."""
 
-    def __init__(self, folder: Path, device: str, dtype: Any) -> None:
-        super().__init__(folder, device, dtype, UNIFIED)
+    def __init__(self, folder: Path, device: str, dtype: Any, kinds: tuple[str, ...] = UNIFIED) -> None:
+        super().__init__(folder, device, dtype, kinds)
         self.cls_id = self.tokenizer.token_id(folder, "<s>")
         self.sep_id = self.tokenizer.token_id(folder, "</s>")
+        self.tagger, self.word_layer = None, 0
+        if kinds == XCOMET or self.hparams.get("word_level_training"):
+            layers = self.encoder.config.num_hidden_layers
+            self.tagger, self.word_layer = _tagger(folder, self.tag_state, self.hparams, layers)
+            self.tagger = self.tagger.to(device, dtype)
 
     def sequence(self, parts: Sequence[Sequence[int]]) -> list[int]:
         """One input of COMET's ``concat_sequences``: every pad id dropped (a literal ``<pad>``
@@ -178,3 +194,28 @@ class UnifiedModel(CometParts):
         mixed, _, _ = self.mixed(sequences)
         with torch.inference_mode():
             return self.estimator(mixed[:, 0]).view(-1)
+
+    def tagged(self, sequences: Sequence[Sequence[int]], width: int) -> tuple[Any, Any]:
+        """Each sequence's score, and its tokens' label probabilities (softmax of the tagger on
+        ``word_layer``) over the first ``width`` positions, pads included."""
+        torch = need("torch")
+        assert self.tagger is not None
+        layers, _, mask = self.encoded(sequences, width)
+        with torch.inference_mode():
+            scores = self.estimator(self.mix(layers, mask)[:, 0]).view(-1)
+            probs = torch.softmax(self.tagger(layers[self.word_layer]), dim=2)[:, :width]
+        return scores, probs
+
+
+def _tagger(folder: Path, state: dict[str, Any], hparams: dict[str, Any], layers: int) -> tuple[Any, int]:
+    """The word tagger (``hidden2tag``) and the layer it reads, checked as the reference code
+    checks it (``0 <= word_layer <= layers``)."""
+    nn = need("torch.nn")
+    word_layer = hparams.get("word_layer", 24)
+    if not isinstance(word_layer, int) or not 0 <= word_layer <= layers:
+        raise ModelError(f"{folder}: word_layer {word_layer!r}; the encoder has layers 0 to {layers}")
+    if "weight" not in state or "bias" not in state:
+        raise ModelError(f"{folder}: the checkpoint lacks the word tagger (hidden2tag)")
+    tagger = nn.Linear(state["weight"].shape[1], state["weight"].shape[0])
+    tagger.load_state_dict({"weight": state["weight"], "bias": state["bias"]})
+    return tagger.eval(), word_layer

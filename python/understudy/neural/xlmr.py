@@ -10,6 +10,7 @@ rebuilds the pipeline without the file's normaliser, and would split text differ
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,10 +25,12 @@ ENCODER_FILES = ["config.json", "tokenizer.json", "tokenizer_config.json", "spec
 
 @dataclass
 class Tokenized:
-    """Token ids of texts, and how many were cut at the encoder's limit."""
+    """Token ids of texts, each token's character span in its text (``(0, 0)`` for a special
+    token), and how many texts were cut at the encoder's limit."""
 
     ids: list[list[int]]
     truncated: int
+    offsets: list[list[tuple[int, int]]]
 
 
 class XLMRTokenizer:
@@ -44,6 +47,7 @@ class XLMRTokenizer:
         self._tokenizer.no_padding()
         self.max_length = max_length
         self.pad_id = self.token_id(folder, "<pad>")
+        self._clean_up = _cleans_up(folder)
 
     def token_id(self, folder: Path, token: str) -> int:
         """The id of ``token``; a tokenizer without it is an error naming ``folder``."""
@@ -55,13 +59,41 @@ class XLMRTokenizer:
     def __call__(self, texts: Sequence[str]) -> Tokenized:
         """The ids of each text, cut as the reference code's ``truncation=True`` cuts a single
         text: the end of its content goes, the special tokens stay."""
-        out, cut = [], 0
+        out, offsets, cut = [], [], 0
         for encoding in self._tokenizer.encode_batch(list(texts)):
-            ids = encoding.ids
+            ids, spans = encoding.ids, encoding.offsets
             if len(ids) > self.max_length:
                 ids, cut = [*ids[: self.max_length - 1], ids[-1]], cut + 1
+                spans = [*spans[: self.max_length - 1], spans[-1]]
             out.append(ids)
-        return Tokenized(out, cut)
+            offsets.append(spans)
+        return Tokenized(out, cut, offsets)
+
+    def decode(self, ids: Sequence[int]) -> str:
+        """The text of ``ids`` as the reference code's ``tokenizer.decode`` gives it: special
+        tokens kept, spaces cleaned up only where the tokenizer's config asks for it."""
+        text: str = self._tokenizer.decode(list(ids), skip_special_tokens=False)
+        if self._clean_up:
+            for spaced, tight in _CLEAN_UP:
+                text = text.replace(spaced, tight)
+        return text
+
+
+# transformers' ``clean_up_tokenization``: English contractions and punctuation re-attached.
+_CLEAN_UP = [
+    (" .", "."), (" ?", "?"), (" !", "!"), (" ,", ","), (" ' ", "'"),
+    (" n't", "n't"), (" 'm", "'m"), (" 's", "'s"), (" 've", "'ve"), (" 're", "'re"),
+]  # fmt: skip
+
+
+def _cleans_up(folder: Path) -> bool:
+    """``clean_up_tokenization_spaces`` of the tokenizer's config (transformers 4.57's default,
+    false, when the file or the key is absent)."""
+    try:
+        config = json.loads((folder / "tokenizer_config.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(config, dict) and config.get("clean_up_tokenization_spaces") is True
 
 
 def sparsemax(scores: Any) -> Any:
