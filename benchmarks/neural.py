@@ -1,4 +1,5 @@
-"""COMET-22 at its real size on CPU: understudy against unbabel-comet 2.2.7's Python predict.
+"""COMET-22 and MetricX-24 at their real sizes on CPU: understudy against unbabel-comet 2.2.7's
+Python predict and MetricX-24's predict.py.
 
 The model is a randomly initialised checkpoint of wmt22-comet-da's shape (XLM-R large: 24 layers,
 hidden 1024, 250,002 embedding rows; the estimator 3072-1024), built once into --work by
@@ -9,6 +10,14 @@ lack (a text of its own, so that nothing is shared that would not be). Each tool
 its own process (unbabel-comet in its own environment, --comet-python), fp32 on the CPU:
 
     python benchmarks/neural.py --comet-python /tmp/comet-venv/bin/python
+
+MetricX-24 large (mt5-large's shape: 24+24 layers, d_model 1024, 1.2B weights, random; the
+tests' small SentencePiece model as its tokenizer) runs against predict.py (google-research/
+metricx at fc4978e, in its own environment, batch size 1 as its README runs it, for it cannot
+pad a batch):
+
+    python benchmarks/neural.py --metric metricx --metricx-python /tmp/mx-venv/bin/python \
+        --metricx /tmp/metricx --segments 50
 
 Reported: wall time and peak memory of each, understudy cold (no cache) and re-run (the cache
 filled by the cold run), the ratios, and the largest difference between the two tools' segment
@@ -64,17 +73,50 @@ print(json.dumps({"seconds": seconds, "scores": flat, "computed": metric.compute
 """
 
 
+REFERENCE_METRICX = """
+import json, resource, runpy, sys, time
+start = time.perf_counter()
+out = sys.argv[sys.argv.index("--output_file") + 1]
+sys.argv = ["predict", *sys.argv[1:]]
+runpy.run_module("metricx24.predict", run_name="__main__")
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+scores = [json.loads(line)["prediction"] for line in open(out)]
+print(json.dumps({"seconds": time.perf_counter() - start, "scores": scores, "peak_mb": peak}))
+"""
+
+OURS_METRICX = """
+import json, sys, time
+start = time.perf_counter()
+from understudy.neural import MetricX
+data = json.load(open(sys.argv[1]))
+cache = None if sys.argv[3] == "none" else sys.argv[3]
+metric = MetricX(sys.argv[2], tokenizer=sys.argv[4], batch_size=16, cache=cache)
+systems = {str(k): hyps for k, hyps in enumerate(data["systems"])}
+scores = metric.system_scores(systems, data["ref"], data["src"])
+flat = [s for k in systems for s in scores.sentence_scores(k).tolist()]
+import resource
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+seconds = time.perf_counter() - start
+print(json.dumps({"seconds": seconds, "scores": flat, "computed": metric.computed, "peak_mb": peak}))
+"""
+
+
 def lines(name: str) -> list[str]:
     path = DATA / f"newstest2017.{name}.en-de.de"
     with open(path, encoding="utf-8-sig", newline="\n") as fh:
         return [line.rstrip("\n") for line in fh][:SEGMENTS]
 
 
-def run(python: str, code: str, *argv: str) -> dict[str, Any]:
-    """A tool's run in a fresh process: its JSON answer (with its own peak memory) and the wall
-    time, start-up and imports included."""
+def run(
+    python: str, code: str, *argv: str, path: str | None = None, cwd: Path | None = None
+) -> dict[str, Any]:
+    """A tool's run in a fresh process (``path`` on its PYTHONPATH): its JSON answer (with its
+    own peak memory) and the wall time, start-up and imports included."""
+    env = {**os.environ, "PYTHONPATH": path} if path else None
     start = time.perf_counter()
-    done = subprocess.run([python, "-c", code, *argv], capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [python, "-c", code, *argv], capture_output=True, text=True, check=False, env=env, cwd=cwd
+    )
     wall = time.perf_counter() - start
     if done.returncode != 0:
         sys.exit(f"{python} failed:\n{done.stderr[-3000:]}")
@@ -85,27 +127,64 @@ def run(python: str, code: str, *argv: str) -> dict[str, Any]:
 def main() -> None:
     """Build the model and data, run both tools, write and print the results."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument(
-        "--comet-python", required=True, help="python of an environment with unbabel-comet 2.2.7"
-    )
+    parser.add_argument("--metric", choices=["comet", "metricx"], default="comet")
+    parser.add_argument("--comet-python", help="python of an environment with unbabel-comet 2.2.7")
+    parser.add_argument("--metricx-python", help="python of an environment that runs MetricX-24's code")
+    parser.add_argument("--metricx", type=Path, help="a checkout of google-research/metricx")
     parser.add_argument("--work", type=Path, default=Path("/tmp/understudy-neural-bench"))
     parser.add_argument("--size", choices=["large", "tiny"], default="large", help="tiny: a smoke run")
     parser.add_argument("--segments", type=int, default=SEGMENTS)
     args = parser.parse_args()
-    import neural_checkpoints as nc
-
-    model = args.work / f"comet22-{args.size}-random"
-    if not (model / "checkpoints" / "model.ckpt").exists():
-        print(f"building the {args.size} checkpoint ...", file=sys.stderr)
-        nc.build_regression(model, 7, size=args.size)
+    if args.metric == "comet" and not args.comet_python:
+        parser.error("--metric comet needs --comet-python")
+    if args.metric == "metricx" and not (args.metricx_python and args.metricx):
+        parser.error("--metric metricx needs --metricx-python and --metricx")
     n = args.segments
     data = {
         "src": lines(SOURCE_STAND_IN)[:n],
         "ref": lines("ref")[:n],
         "systems": [lines(s)[:n] for s in SYSTEMS],
     }
+    args.work.mkdir(parents=True, exist_ok=True)
     given = args.work / "data.json"
     given.write_text(json.dumps(data), encoding="utf-8")
+    reference, cold, cached = (_comet if args.metric == "comet" else _metricx)(args, given)
+    diff = max(abs(a - b) for a, b in zip(cold["scores"], reference["scores"], strict=True))
+    name, tool = (
+        ("COMET-22", "unbabel_comet") if args.metric == "comet" else ("MetricX-24", "metricx_predict")
+    )
+    results = {
+        "task": f"{name} ({args.size}), random weights, CPU fp32, {len(SYSTEMS)} systems x {n} segments",
+        "machine": {
+            "cpus": os.cpu_count(),
+            "platform": platform.platform(),
+            "python": platform.python_version(),
+        },
+        tool: {k: reference[k] for k in ("wall", "peak_mb")},
+        "understudy_cold": {k: cold[k] for k in ("wall", "peak_mb", "computed")},
+        "understudy_cached": {k: cached[k] for k in ("wall", "computed")},
+        "ratio_cold": reference["wall"] / cold["wall"],
+        "ratio_cached": reference["wall"] / cached["wall"],
+        "max_segment_difference": diff,
+    }
+    stem = "neural" if args.metric == "comet" else "neural-metricx"
+    out = REPO / "benchmarks" / "results" / f"{stem}-{args.size}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+    print(json.dumps(results, indent=1))
+
+
+Runs = tuple[dict[str, Any], dict[str, Any], dict[str, Any]]
+
+
+def _comet(args: argparse.Namespace, given: Path) -> Runs:
+    """unbabel-comet's run, understudy's cold and cached runs, on COMET-22's shape."""
+    import neural_checkpoints as nc
+
+    model = args.work / f"comet22-{args.size}-random"
+    if not (model / "checkpoints" / "model.ckpt").exists():
+        print(f"building the {args.size} checkpoint ...", file=sys.stderr)
+        nc.build_regression(model, 7, size=args.size)
     cache = args.work / "cache.sqlite"
     cache.unlink(missing_ok=True)
     print("understudy, cold ...", file=sys.stderr)
@@ -113,26 +192,44 @@ def main() -> None:
     print("understudy, cached ...", file=sys.stderr)
     cached = run(sys.executable, OURS, str(given), str(model), str(cache))
     print("unbabel-comet ...", file=sys.stderr)
-    reference = run(args.comet_python, REFERENCE, str(given), str(model))
-    diff = max(abs(a - b) for a, b in zip(cold["scores"], reference["scores"], strict=True))
-    results = {
-        "task": f"COMET-22 ({args.size}), random weights, CPU fp32, {len(SYSTEMS)} systems x {n} segments",
-        "machine": {
-            "cpus": os.cpu_count(),
-            "platform": platform.platform(),
-            "python": platform.python_version(),
-        },
-        "unbabel_comet": {k: reference[k] for k in ("wall", "peak_mb")},
-        "understudy_cold": {k: cold[k] for k in ("wall", "peak_mb", "computed")},
-        "understudy_cached": {k: cached[k] for k in ("wall", "computed")},
-        "ratio_cold": reference["wall"] / cold["wall"],
-        "ratio_cached": reference["wall"] / cached["wall"],
-        "max_segment_difference": diff,
-    }
-    out = REPO / "benchmarks" / "results" / f"neural-{args.size}.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
-    print(json.dumps(results, indent=1))
+    return run(args.comet_python, REFERENCE, str(given), str(model)), cold, cached
+
+
+def _metricx(args: argparse.Namespace, given: Path) -> Runs:
+    """predict.py's run, understudy's cold and cached runs, on MetricX-24 large's shape."""
+    import neural_checkpoints as nc
+
+    model = args.work / f"metricx24-{args.size}-random"
+    if not (model / "model.safetensors").exists():
+        print(f"building the {args.size} checkpoint ...", file=sys.stderr)
+        nc.build_metricx(model, 7, size=args.size)
+    data = json.loads(given.read_text(encoding="utf-8"))
+    rows = [
+        {"source": s, "hypothesis": h, "reference": r}
+        for hyps in data["systems"]
+        for s, h, r in zip(data["src"], hyps, data["ref"], strict=True)
+    ]
+    jsonl = args.work / "metricx-in.jsonl"
+    jsonl.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    cache = args.work / "cache-metricx.sqlite"
+    cache.unlink(missing_ok=True)
+    tokenizer = str(nc.MT5_TOKENIZER)
+    print("understudy, cold ...", file=sys.stderr)
+    cold = run(sys.executable, OURS_METRICX, str(given), str(model), str(cache), tokenizer)
+    print("understudy, cached ...", file=sys.stderr)
+    cached = run(sys.executable, OURS_METRICX, str(given), str(model), str(cache), tokenizer)
+    print("MetricX-24 predict.py ...", file=sys.stderr)
+    argv = ["--tokenizer", tokenizer, "--model_name_or_path", str(model), "--max_input_length", "1536"]
+    argv += [
+        "--batch_size",
+        "1",
+        "--input_file",
+        str(jsonl),
+        "--output_file",
+        str(args.work / "metricx-out.jsonl"),
+    ]
+    reference = run(args.metricx_python, REFERENCE_METRICX, *argv, path=str(args.metricx), cwd=args.work)
+    return reference, cold, cached
 
 
 if __name__ == "__main__":

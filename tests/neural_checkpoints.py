@@ -294,20 +294,28 @@ MT5_TOKENIZER = Path(__file__).parent / "fixtures" / "neural" / "mt5-tiny"
 """The tiny mT5-shaped SentencePiece tokenizer (scripts/tiny_tokenizers.py)."""
 MT5_VOCAB, MT5_DIM, MT5_KV, MT5_FF, MT5_HEADS, MT5_LAYERS = 250112, 32, 8, 64, 4, 2
 SCORE_ROW = 250089
+MT5_SIZES: dict[str, tuple[int, int, int, int, int]] = {
+    "tiny": (MT5_DIM, MT5_KV, MT5_FF, MT5_HEADS, MT5_LAYERS),
+    # mt5-large's (metricx-24-hybrid-large's), for benchmarks: 1.2B weights, random.
+    "large": (1024, 64, 2816, 16, 24),
+}
+"""d_model, d_kv, d_ff, heads and layers (each stack) by size."""
 
 
-def metricx_config() -> dict[str, Any]:
-    """A MetricX-24 config.json, tiny: mT5's shape (gated GELU, untied head, 250112 rows)."""
+def metricx_config(size: str = "tiny") -> dict[str, Any]:
+    """A MetricX-24 config.json: mT5's shape (gated GELU, untied head, 250112 rows), tiny unless
+    ``size`` is ``large``."""
+    d_model, d_kv, d_ff, heads, layers = MT5_SIZES[size]
     return {
         "architectures": ["MT5ForRegression"],
         "model_type": "mt5",
         "vocab_size": MT5_VOCAB,
-        "d_model": MT5_DIM,
-        "d_kv": MT5_KV,
-        "d_ff": MT5_FF,
-        "num_layers": MT5_LAYERS,
-        "num_decoder_layers": MT5_LAYERS,
-        "num_heads": MT5_HEADS,
+        "d_model": d_model,
+        "d_kv": d_kv,
+        "d_ff": d_ff,
+        "num_layers": layers,
+        "num_decoder_layers": layers,
+        "num_heads": heads,
         "relative_attention_num_buckets": 32,
         "relative_attention_max_distance": 128,
         "dropout_rate": 0.1,
@@ -327,8 +335,9 @@ def metricx_config() -> dict[str, Any]:
     }
 
 
-def _mt5_shapes() -> dict[str, tuple[int, ...]]:
-    d, inner, ff = MT5_DIM, MT5_KV * MT5_HEADS, MT5_FF
+def _mt5_shapes(size: str = "tiny") -> dict[str, tuple[int, ...]]:
+    d, d_kv, ff, heads, layers = MT5_SIZES[size]
+    inner = d_kv * heads
     shapes: dict[str, tuple[int, ...]] = {"shared.weight": (MT5_VOCAB, d), "lm_head.weight": (MT5_VOCAB, d)}
 
     def attention(prefix: str, bias: bool) -> None:
@@ -336,7 +345,7 @@ def _mt5_shapes() -> dict[str, tuple[int, ...]]:
             {f"{prefix}.{m}.weight": (inner, d) for m in "qkv"} | {f"{prefix}.o.weight": (d, inner)}
         )
         if bias:
-            shapes[f"{prefix}.relative_attention_bias.weight"] = (32, MT5_HEADS)
+            shapes[f"{prefix}.relative_attention_bias.weight"] = (32, heads)
 
     def ffn(prefix: str) -> None:
         shapes.update(
@@ -348,7 +357,7 @@ def _mt5_shapes() -> dict[str, tuple[int, ...]]:
         )
 
     for stack, ffn_layer in (("encoder", 1), ("decoder", 2)):
-        for i in range(MT5_LAYERS):
+        for i in range(layers):
             block = f"{stack}.block.{i}.layer"
             attention(f"{block}.0.SelfAttention", i == 0)
             if stack == "decoder":
@@ -359,18 +368,20 @@ def _mt5_shapes() -> dict[str, tuple[int, ...]]:
     return shapes
 
 
-def metricx_state(seed: int) -> dict[str, np.ndarray]:
-    """A tiny MetricX-24's tensors. The decoder's start token (id 0) has a large embedding, so
-    that the residual stream carries it to the output row, whose weights make the score land
-    inside MetricX's [0, 25] for every input (a clamped score would hide any difference)."""
+def metricx_state(seed: int, size: str = "tiny") -> dict[str, np.ndarray]:
+    """A MetricX-24's tensors. The decoder's start token (id 0) has a large embedding, so that
+    the residual stream carries it to the output row, whose weights make the score land inside
+    MetricX's [0, 25] for every input (a clamped score would hide any difference). A larger
+    model's inner weights shrink with its width, as the tiny one's dynamics ask."""
+    inner = 0.3 * float(np.sqrt(MT5_DIM / MT5_SIZES[size][0]))
     state = {}
-    for name, shape in _mt5_shapes().items():
+    for name, shape in _mt5_shapes(size).items():
         if name.endswith("layer_norm.weight"):
             state[name] = (1.0 + 0.1 * _generator(seed, name).standard_normal(shape)).astype(np.float32)
         elif name in ("shared.weight", "lm_head.weight"):
             state[name] = (0.5 * _generator(seed, name).standard_normal(shape)).astype(np.float32)
         else:
-            state[name] = (0.3 * _generator(seed, name).standard_normal(shape)).astype(np.float32)
+            state[name] = (inner * _generator(seed, name).standard_normal(shape)).astype(np.float32)
     state["shared.weight"][0] = 4.0 + state["shared.weight"][0]
     state["lm_head.weight"][SCORE_ROW] = 0.5 + 0.4 * state["lm_head.weight"][SCORE_ROW]
     # The stacks' embeddings are the shared one, saved under their names too (as torch saves
@@ -384,16 +395,17 @@ def _generator(seed: int, name: str) -> np.random.Generator:
     return np.random.default_rng([seed, key])
 
 
-def build_metricx(folder: Path, seed: int = 1, **config: Any) -> Path:
-    """A tiny MetricX-24 checkpoint in ``folder``: config.json and model.safetensors."""
+def build_metricx(folder: Path, seed: int = 1, size: str = "tiny", **config: Any) -> Path:
+    """A MetricX-24 checkpoint in ``folder`` (config.json and model.safetensors), tiny unless
+    ``size`` is ``large``."""
     from safetensors.numpy import save_file
 
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "config.json").write_text(
-        json.dumps({**metricx_config(), **config}, indent=1) + "\n", encoding="utf-8"
+        json.dumps({**metricx_config(size), **config}, indent=1) + "\n", encoding="utf-8"
     )
     state = {
-        name: np.array(tensor) for name, tensor in metricx_state(seed).items()
+        name: np.array(tensor) for name, tensor in metricx_state(seed, size).items()
     }  # safetensors: no sharing
     save_file(state, str(folder / "model.safetensors"), metadata={"format": "pt"})
     return folder

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from html import escape
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -206,3 +207,76 @@ def test_the_command_line_writes_spans(
     result = json.loads(out)
     assert result["name"] == "xCOMET" and "|ref:yes|" in result["signature"]
     assert result["score"] == round(float(np.mean([line["score"] for line in lines])), 3)
+
+
+@pytest.fixture
+def files(checkpoints: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Path]:
+    monkeypatch.setenv("UNDERSTUDY_CACHE", str(tmp_path / "cache"))
+    rows = [{k: v.replace("\t", " ").rstrip() for k, v in s.items()} for s in nc.SAMPLES]
+    texts = {
+        "src": [r["src"] for r in rows],
+        "ref": [r["ref"] for r in rows],
+        "a": [r["mt"] for r in rows],
+        "b": [r["ref"].upper() for r in rows],
+        "c": [r["mt"][::-1] for r in rows],
+    }
+    out = {"model": checkpoints["xcomet-like"]}
+    for name, lines in texts.items():
+        out[name] = tmp_path / f"{name}.txt"
+        out[name].write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return out
+
+
+def test_the_report_marks_spans_by_severity(
+    files: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    page = files["a"].parent / "report.html"
+    argv = ["report", str(files["ref"]), "-i", str(files["a"]), str(files["b"]), "-m", "bleu", "xcomet"]
+    argv += [
+        "--source",
+        str(files["src"]),
+        "--xcomet-model",
+        str(files["model"]),
+        "--pair",
+        str(files["a"]),
+        str(files["b"]),
+    ]
+    with pytest.warns(UserWarning, match="xCOMET: 2 input"):
+        status, _, err = run_cli(capsys, *argv, "-o", str(page))
+    assert status == 0, err
+    html = page.read_text(encoding="utf-8")
+    metric = XCOMET(files["model"], cache=None)
+    rows = [{k: v.replace("\t", " ").rstrip() for k, v in s.items()} for s in nc.SAMPLES]
+    want = metric.error_spans(
+        [r["mt"] for r in rows], [r["ref"] for r in rows], sources=[r["src"] for r in rows]
+    )
+    # Every span of system A is marked, by severity, with its text escaped.
+    for span in (s for per in want for s in per):
+        title = f"xCOMET: {span.severity} error"
+        mark = f'<mark class="sev-{span.severity}" title="{title}">{escape(span.text)}</mark>'
+        assert mark in html
+    assert "xCOMET's error spans by severity" in html
+
+
+def test_correlate_takes_xcomet(files: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    human = files["a"].parent / "human.tsv"
+    human.write_text("a\t0.9\nb\t0.5\nc\t0.1\n", encoding="utf-8")
+    systems = [str(files[k]) for k in "abc"]
+    argv = ["correlate", str(files["ref"]), "-i", *systems, "--human", str(human), "-m", "xcomet"]
+    argv += ["--source", str(files["src"]), "--xcomet-model", str(files["model"]), "-f", "json"]
+    with pytest.warns(UserWarning, match="xCOMET: 3 input"):
+        status, out, err = run_cli(capsys, *argv)
+    assert status == 0, err
+    result = json.loads(out)
+    metric = XCOMET(files["model"], cache=None)
+    # As the command line reads them: lines right-stripped (a reversed line can end in spaces).
+    texts = {
+        k: [line.rstrip() for line in files[k].read_text(encoding="utf-8").split("\n")[:-1]]
+        for k in ("src", "ref", "a", "b", "c")
+    }
+    # The three systems scored together, as the command line scores them (the same batches).
+    given = metric.system_scores({k: texts[k] for k in "abc"}, texts["ref"], texts["src"])
+    scores = [r.score for r in given.corpus_scores()]
+    pearson = next(c for c in result["correlations"] if c["statistic"] == "pearson")
+    assert pearson["metric"] == "xCOMET"
+    assert pearson["value"] == pytest.approx(float(np.corrcoef(scores, [0.9, 0.5, 0.1])[0, 1]), abs=1e-9)

@@ -13,6 +13,7 @@ import numpy as np
 
 from understudy.cli import meta_evaluation
 from understudy.cli.given import add_scores_options, given_scores, given_stats, wants_scores
+from understudy.cli.neural import neural_chosen, neural_scores
 from understudy.cli.output import (
     CliError,
     add_command,
@@ -112,7 +113,7 @@ def add_parser(commands: Any) -> None:
         " signatures, directions and --resample segments",
     )
     _add_statistics_options(p)
-    add_metric_options(p)
+    add_metric_options(p, neural=True)
     add_scores_options(p)
     p.add_argument(
         "-f", "--format", default="text", choices=["text", "json", "csv", "latex"], help="default: text"
@@ -295,6 +296,8 @@ def run(args: argparse.Namespace) -> int:
     metrics = scorers(args, sentence_level=args.level == "segment") if text else []
     _alias_metric_scores(args)
     given = given_scores(args, args.input, None, with_text=text)[0]
+    if neural_chosen(args):
+        given += neural_scores(args, args.input, *read_parallel(args.refs, args.input))
     if args.resample == "segments" and (args.level != "system" or args.metric_scores):
         raise CliError(
             "--resample segments is for system-level correlations of -m and --scores metrics (not"

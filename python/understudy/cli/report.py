@@ -12,6 +12,7 @@ from typing import Any
 from understudy._atomic import atomic_write, writable
 from understudy.cli.given import add_scores_options, given_scores
 from understudy.cli.keep import add_ledger_option, add_log_options, kept_name, log_scored
+from understudy.cli.neural import neural_scores
 from understudy.cli.output import (
     CliError,
     add_command,
@@ -91,7 +92,7 @@ def add_parser(commands: Any) -> None:
     add_ledger_option(kept)
     add_log_options(p, ledger=False)
     add_cache_options(p)
-    add_metric_options(p, language=False)
+    add_metric_options(p, language=False, neural=True)
     add_scores_options(p)
     add_threads_option(p)
     p.set_defaults(run=run, origlang=None, subset=None)
@@ -139,6 +140,7 @@ def _scored(args: argparse.Namespace, command: str, progress: Callable[[int, int
     # Names as the page shows them: a file name that is not UTF-8 with its bytes escaped.
     names = [kept_name(path) for path in args.input]
     given, _ = given_scores(args, names, len(refs[0]))
+    given += neural_scores(args, names, refs, systems)
     pair = _pair(args.pair, args.input)
     human = _human(args)
     return build(

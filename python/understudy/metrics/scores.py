@@ -400,7 +400,8 @@ class GivenScores:
     ``lower_is_better``. ``score_range`` overrides the preset's range (``None`` ends: unbounded).
     ``source`` names the file the scores came from (kept beside the signature, not in it);
     ``computed_by`` holds the configuration's ``model``, ``revision``, ``dtype`` and
-    ``reference`` where understudy computed the scores (:mod:`understudy.neural`).
+    ``reference`` where understudy computed the scores (:mod:`understudy.neural`); ``spans``,
+    where the metric marks errors (xCOMET), each system's segments' ``(severity, text)`` pairs.
 
     >>> judge = GivenScores({"A": [4, 5, 3], "B": [2, 5, 2]}, name="judge", lower_is_better=False)
     >>> [r.score for r in judge.corpus_scores()], judge.systems
@@ -422,7 +423,10 @@ class GivenScores:
         score_range: tuple[float | None, float | None] | None = None,
         source: str | PathLike[str] = "",
         computed_by: Mapping[str, str] | None = None,
+        spans: Mapping[str, Sequence[Sequence[tuple[str, str]]]] | None = None,
     ) -> None:
+        self.spans = spans
+        """Each system's segments' error spans, ``(severity, text)``, if the metric marks them."""
         known = preset(name)
         if lower_is_better is None:
             if known is None:

@@ -184,8 +184,17 @@ class NeuralMetric:
         if self.detailed:
             self.details = {system: [details[keys[i]] for i in per] for system, per in items.items()}
         return GivenScores(
-            table, self.name, lower_is_better=self.lower_is_better, computed_by=self.computed_by()
+            table,
+            self.name,
+            lower_is_better=self.lower_is_better,
+            computed_by=self.computed_by(),
+            spans=self.marks() if self.detailed else None,
         )
+
+    def marks(self) -> dict[str, list[list[tuple[str, str]]]]:
+        """The last call's error spans as ``(severity, text)`` by system and segment (a
+        ``detailed`` metric's)."""
+        raise NotImplementedError
 
     def _cached(self, keys: list[bytes]) -> tuple[dict[bytes, float], dict[bytes, str]]:
         """What the cache holds of ``keys``: scores, and their details for a detailed metric (a

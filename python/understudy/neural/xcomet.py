@@ -145,6 +145,13 @@ class XCOMET(CometCheckpoint):
         self.system_scores({"system": hyps}, refs, sources)
         return [spans_of(detail) for detail in self.details["system"]]
 
+    def marks(self) -> dict[str, list[list[tuple[str, str]]]]:
+        """The last call's spans as ``(severity, text)``, by system and segment."""
+        return {
+            system: [[(span.severity, span.text) for span in spans_of(detail)] for detail in per]
+            for system, per in self.details.items()
+        }
+
     def _tokenize(self, model: UnifiedModel, texts: list[str]) -> None:
         wanted = [t for t in dict.fromkeys(texts) if t not in self._tokens]
         tokenized = model.tokenizer(wanted)

@@ -148,6 +148,9 @@ class DiffRow:
     reference: str
     human_a: float | None = None
     human_b: float | None = None
+    marks_a: tuple[tuple[str, str], ...] = ()
+    marks_b: tuple[tuple[str, str], ...] = ()
+    """A metric's error spans in each hypothesis, ``(severity, text)`` (xCOMET's)."""
 
 
 @dataclass(frozen=True)
@@ -169,6 +172,8 @@ class PairView:
     """Of a folded cell, at most this many characters are in the page."""
     aligned: bool = False
     """Whether the hypotheses show WER's alignment (else BLEU's matched n-grams)."""
+    marked_by: str = ""
+    """The metric whose error spans the rows mark (xCOMET's), if any."""
 
 
 @dataclass(frozen=True)
@@ -320,9 +325,11 @@ def _pair_view(
     metric: str,
     seed: int,
     aligner: WER | None = None,
+    marker: GivenScores | None = None,
 ) -> PairView:
     """Two systems side by side; ``aligner`` (the diff's metric, when it is WER or CER) shows each
-    hypothesis aligned with its reference, else BLEU's matched n-grams are shaded."""
+    hypothesis aligned with its reference, else BLEU's matched n-grams are shaded; ``marker``'s
+    error spans (xCOMET's) are listed under each hypothesis, by severity."""
     a, b = pair
     # The core releases the GIL: the two systems are counted side by side.
     with ThreadPoolExecutor(2) as pool:
@@ -337,13 +344,15 @@ def _pair_view(
     else:
         aligned = (aligner.alignments([systems[k][i] for i in shown], picked_refs) for k in pair)
         shown_a, shown_b = ([edit_runs(alignment) for alignment in side] for side in aligned)
+    spans = marker.spans if marker is not None and marker.spans is not None else {}
+    marks = [spans.get(names[k], [()] * len(refs[0])) for k in pair]
     rows = []
     for j, i in enumerate(shown):
         runs_a, rest_a = shown_a[j]
         runs_b, rest_b = shown_b[j]
-        rows.append(
-            DiffRow(i + 1, float(scores_a[i]), float(scores_b[i]), runs_a, rest_a, runs_b, rest_b, refs[0][i])
-        )
+        scores = float(scores_a[i]), float(scores_b[i])
+        row = DiffRow(i + 1, *scores, runs_a, rest_a, runs_b, rest_b, refs[0][i])
+        rows.append(replace(row, marks_a=tuple(marks[0][i]), marks_b=tuple(marks[1][i])))
     cut = max(FOLD_CHARS, min(CUT_CHARS, DIFF_CHARS // max(1, 3 * len(rows))))
     max_order = bleu.config.max_ngram_order
     return PairView(
@@ -358,6 +367,7 @@ def _pair_view(
         chosen,
         cut,
         aligner is not None,
+        marker.config.name if marker is not None and spans else "",
     )
 
 
@@ -480,7 +490,8 @@ def build(
     if len(names) > 1:
         best = pair or (names.index(order[0]), names.index(order[1]))
         aligner = next((m for m in metrics if isinstance(m, WER) and m.config.name == first), None)
-        pair_view = _pair_view(bleu, names, best, systems, refs, sentences, first, seed, aligner)
+        marker = next((g for g in given if g.spans is not None), None)
+        pair_view = _pair_view(bleu, names, best, systems, refs, sentences, first, seed, aligner, marker)
         tell()
     human_view = None
     if human is not None:
