@@ -20,6 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from understudy import BLEU, CHRF
+from understudy.correlation import spa
 from understudy.correlation.grouped import grouped_statistic
 from understudy.correlation.perm_both import EarlyStopping, PermBoth, clusters, pairs_perm_both, perm_both
 from understudy.correlation.spa import (
@@ -194,6 +195,20 @@ def test_spa_counts_agree_with_exact_fractions_on_binary_floats() -> None:
     signs = PermutationSigns(40, permutations=300, seed=11)
     want, ties = exact_ties(scores, 300, 11, decimal=False)
     assert ties.sum() > 0
+    assert np.array_equal(upper(signs.p_values(scores)), want / 300)
+
+
+def test_spa_counts_are_the_same_a_block_of_permutations_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Many permutations are handed to the core in blocks (Ctrl-C is heard between them): the
+    # counts are the exact fractions' whether the permutations come in one block or in seven.
+    rng = np.random.default_rng(9)
+    base = rng.random(40) / 3
+    scores = np.vstack([base, base + 0.0, base[::-1].copy(), rng.random(40) / 7])
+    scores[1, :20] = scores[0, :20]
+    want, _ = exact_ties(scores, 300, 11, decimal=False)
+    monkeypatch.setattr(spa, "PERMUTATION_BLOCK", 45 * 40)
+    signs = PermutationSigns(40, permutations=300, seed=11)
+    assert len(signs.mixtures(scores, scores).blocks) == 7
     assert np.array_equal(upper(signs.p_values(scores)), want / 300)
 
 

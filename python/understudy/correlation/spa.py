@@ -123,7 +123,7 @@ class PermutationSigns:
         counts: NDArray[np.int64] = self.mixtures(scores, scores).counts(every, resolve_threads(None))[0, 0]
         return counts
 
-    def mixtures(self, worse: NDArray[np.float64], better: NDArray[np.float64]) -> _core.SpaMixtures:
+    def mixtures(self, worse: NDArray[np.float64], better: NDArray[np.float64]) -> BlockedMixtures:
         """Two metrics' systems x segments scores, to be mixed cell by cell under these
         permutations: its ``counts(coins, threads)`` gives, for each row of ``coins`` (one per
         cell) and each of its two mixtures (``worse`` where the coin is true, ``better``
@@ -140,11 +140,49 @@ class PermutationSigns:
         >>> bool(counts[0, 0, 0] == counts[0, 1, 0] == want)
         True
         """
-        return _core.SpaMixtures(
+        return BlockedMixtures(
             np.ascontiguousarray(worse, dtype=np.float64),
             np.ascontiguousarray(better, dtype=np.float64),
             self._taken,
         )
+
+
+PERMUTATION_BLOCK = 1 << 24
+"""Permutation x segment cells the Rust core's mixtures take at once."""
+
+
+class BlockedMixtures:
+    """The Rust core's :class:`~understudy._core.SpaMixtures` over the permutations a block at a
+    time: counts of permutations add up exactly over blocks, and between blocks Ctrl-C is heard
+    (millions of permutations took seconds in one call that nothing could interrupt).
+
+    >>> taken = np.array([[True, False], [False, True], [True, True]])
+    >>> scores = np.array([[1.0, 2.0], [2.0, 1.0]])
+    >>> coins = np.zeros((1, 4), dtype=bool)
+    >>> whole = _core.SpaMixtures(scores, scores, taken).counts(coins, 1)
+    >>> bool((BlockedMixtures(scores, scores, taken, block=2).counts(coins, 1) == whole).all())
+    True
+    """
+
+    def __init__(
+        self,
+        worse: NDArray[np.float64],
+        better: NDArray[np.float64],
+        taken: NDArray[np.bool_],
+        block: int | None = None,
+    ) -> None:
+        step = max(1, (block or PERMUTATION_BLOCK) // max(1, taken.shape[1]))
+        self.blocks = [
+            _core.SpaMixtures(worse, better, taken[start : start + step])
+            for start in range(0, len(taken), step)
+        ]
+
+    def counts(self, coins: NDArray[np.bool_], threads: int) -> NDArray[np.int64]:
+        """The permutations' counts of :meth:`PermutationSigns.mixtures`, summed over the blocks."""
+        total: NDArray[np.int64] = self.blocks[0].counts(coins, threads)
+        for block in self.blocks[1:]:
+            total += block.counts(coins, threads)
+        return total
 
 
 def fixed_point(scores: NDArray[np.float64], terms: int) -> NDArray[np.float64] | None:
