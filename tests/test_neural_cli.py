@@ -217,3 +217,28 @@ def test_segment_scores_with_sl(files: dict[str, Path], capsys: pytest.CaptureFi
     )
     status, _, err = run_cli(capsys, *two)
     assert status != 0 and "takes one system" in err
+
+
+def test_a_test_set_gives_the_source(
+    files: dict[str, Path], tmp_path: Path, capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # With -t the source comes with the test set: the score is the Python API's on its segments.
+    from testset_server import sgml
+    from twin_sets import TwinSet
+
+    rows = [{k: " ".join(v.split()) for k, v in r.items()} for r in ROWS]
+    docs = [({"docid": "d1", "genre": "news", "origlang": "en"}, len(rows))]
+    sources, refs = [r["src"] for r in rows], [r["ref"] for r in rows]
+    served = {"test/src.en.sgm": sgml(sources, docs), "test/ref.de.sgm": sgml(refs, docs, "refset")}
+    TwinSet(tmp_path, monkeypatch, "wmt96", "wmt-sgml", served, {"en-de": list(served)})
+    system = tmp_path / "a.txt"
+    system.write_text("\n".join(r["mt"] for r in rows) + "\n", encoding="utf-8")
+    argv = ["score", "-t", "wmt96", "-l", "en-de", "-i", str(system), "-m", "comet"]
+    with pytest.warns(UserWarning, match=r"COMET: 2 input\(s\) longer"):
+        status, out, err = run_cli(capfd, *argv, "--comet-model", str(files["model"]), "-w", "6")
+    assert status == 0, err
+    result = json.loads(out)
+    want = COMET(files["model"], cache=None).corpus_score([r["mt"] for r in rows], refs, sources=sources)
+    assert result["score"] == round(want.score, 8)  # -w 6: two more places on a 0..1 scale
+    status, _, err = run_cli(capfd, *argv, "--comet-model", str(files["model"]), "--origlang", "en")
+    assert status == 1 and "--origlang and --subset cannot filter it" in err

@@ -129,23 +129,29 @@ def neural_chosen(args: argparse.Namespace) -> list[str]:
 
 
 def neural_scores(
-    args: argparse.Namespace, names: list[str], refs: list[list[str]], systems: list[list[str]]
+    args: argparse.Namespace,
+    names: list[str],
+    refs: list[list[str]],
+    systems: list[list[str]],
+    sources: list[str] | None = None,
 ) -> list[GivenScores]:
-    """Each neural metric of ``-m`` on the systems (their lines already read, as the references')."""
+    """Each neural metric of ``-m`` on the systems (their lines already read, as the references'),
+    with the source of ``--source``, else ``sources`` (a test set's)."""
     chosen = neural_chosen(args)
     if not chosen:
         return []
-    if args.source is None:
+    if args.source is None and not sources:
         raise CliError(
             f"-m {chosen[0]} needs the source segments: --source FILE (one a line, as the references)"
         )
     if len(refs) != 1:
         raise CliError(f"{chosen[0]} takes one reference; {len(refs)} reference files are given")
-    (sources,) = read_texts([args.source])
+    if args.source is not None:
+        (sources,) = read_texts([args.source])
+    assert sources is not None
     if len(sources) != len(refs[0]):
-        raise LengthMismatchError(
-            f"{args.source} has {len(sources)} lines but the references have {len(refs[0])}"
-        )
+        where = args.source or "the test set's source"
+        raise LengthMismatchError(f"{where} has {len(sources)} lines but the references have {len(refs[0])}")
     if len(set(names)) != len(names):
         raise CliError("the same system file is given twice with -i")
     scored = []

@@ -22,6 +22,7 @@ from understudy.cli.output import (
     chosen_metrics,
     metrics_named,
     read_parallel,
+    read_texts,
     scorers,
     width_value,
 )
@@ -37,6 +38,7 @@ from understudy.cli.score_printers import SentenceWriter, print_corpus
 from understudy.cli.significance import add_significance_options, print_confidence, print_paired
 from understudy.cli.stream import score_stream
 from understudy.cli.testset import Refs, add_testset_options, testset_refs
+from understudy.errors import LengthMismatchError
 from understudy.metric import Metric
 from understudy.metrics import family_titles
 from understudy.metrics.scores import GivenScores
@@ -188,7 +190,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     given, _ = given_scores(args, scored.names, scored.totals[0][0].n_segments)
     if neural_chosen(args):
-        given += neural_scores(args, scored.names, *read_parallel(args.refs, args.input))
+        given += neural_scores(args, scored.names, *_neural_inputs(args, testset))
     if scored.stats is not None:
         scored.stats += given_stats(given, scored.names)
     _print_scored(args, scored.names, scored.stats, paired, tag, given, scored.totals)
@@ -214,8 +216,8 @@ def _check_given(args: argparse.Namespace) -> None:
 def _check_neural(args: argparse.Namespace) -> None:
     """Refuse what the neural metrics cannot follow: they read whole files, once more."""
     flag = f"-m {' '.join(neural_chosen(args))}"
-    if args.test_set:
-        raise CliError(f"{flag} scores reference files with their --source; a test set (-t) has none here")
+    if args.origlang is not None or args.subset is not None:
+        raise CliError(f"{flag} scores every segment of a test set: --origlang and --subset cannot filter it")
     if not args.input or "-" in [*args.input, *args.refs]:
         raise CliError(f"{flag} reads its systems from files: give them with -i (not standard input)")
     if args.detail:
@@ -226,21 +228,38 @@ def _check_neural(args: argparse.Namespace) -> None:
 
 def _run_neural_only(args: argparse.Namespace, paired: Test | None) -> int:
     """``score -m comet`` with no text metric: the neural metrics' scores of the files."""
-    refs, systems = read_parallel(args.refs, args.input)
+    testset = _testset(args)
+    refs, systems, sources = _neural_inputs(args, testset)
     given, _ = given_scores(args, args.input, len(refs[0]), with_text=True)
-    given += neural_scores(args, args.input, refs, systems)
+    given += neural_scores(args, args.input, refs, systems, sources)
+    tag = _Tagger(testset.signature if testset else [])
     if args.sentence_level:
         # One metric of one system (checked): its segment scores, as -sl prints any metric's.
-        writer = SentenceWriter(args, _Tagger([]))
+        writer = SentenceWriter(args, tag)
         writer.write(given[0].segment_stats(args.input[0]).sentence_results())
         writer.close()
         return 0
     stats = given_stats(given, args.input) if paired or args.confidence or args.log else None
-    _print_scored(args, args.input, stats, paired, _Tagger([]), given, None)
+    _print_scored(args, args.input, stats, paired, tag, given, None)
     if args.log:
         assert stats is not None
-        log_scored(args, args.input, stats, [], args.command_line)
+        log_scored(args, args.input, stats, testset.signature if testset else [], args.command_line)
     return 0
+
+
+def _neural_inputs(
+    args: argparse.Namespace, testset: Refs | None
+) -> tuple[list[list[str]], list[list[str]], list[str] | None]:
+    """The references, the systems' lines and the test set's source (``None`` for files) the
+    neural metrics read, every system as long as the references."""
+    if testset is None:
+        return (*read_parallel(args.refs, args.input), None)
+    refs = [lines for _, lines in testset.streams]
+    systems = read_texts(args.input)
+    for path, lines in zip(args.input, systems, strict=True):
+        if len(lines) != len(refs[0]):
+            raise LengthMismatchError(f"the test set has {len(refs[0])} segments but {path} has {len(lines)}")
+    return refs, systems, testset.sources
 
 
 def _run_given_only(args: argparse.Namespace, paired: Test | None) -> int:

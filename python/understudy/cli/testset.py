@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from understudy.cli.output import CliError, add_command, write
@@ -225,6 +225,8 @@ class Refs:
     streams: list[tuple[str, list[str]]]
     keep: list[bool] | None
     signature: list[tuple[str, str]]
+    sources: list[str] = field(default_factory=list)
+    """The source segments (the neural metrics read them)."""
 
 
 def testset_refs(args: argparse.Namespace) -> Refs:
@@ -233,8 +235,10 @@ def testset_refs(args: argparse.Namespace) -> Refs:
         raise CliError("-t needs a language pair (-l); 'understudy testset info NAME' lists them")
     streams: list[tuple[str, list[str]]] = []
     keep: list[bool] = []
+    sources: list[str] = []
     for name in args.test_set.split(","):
         fields = load_fields(args, name)
+        sources.extend(fields.src)
         if not fields.ref_fields:
             raise CliError(f"test set {name} {args.langpair} has no references to score against")
         if streams and len(fields.ref_fields) != len(streams):
@@ -252,4 +256,4 @@ def testset_refs(args: argparse.Namespace) -> Refs:
         raise CliError(f"{args.test_set} {args.langpair} has no segment with {what}")
     pairs = [("test", args.test_set), ("lang", args.langpair)]
     pairs += [(k, v) for k, v in (("origlang", args.origlang), ("subset", args.subset)) if v is not None]
-    return Refs(streams, keep if filtered else None, pairs)
+    return Refs(streams, keep if filtered else None, pairs, sources)
