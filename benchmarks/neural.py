@@ -150,6 +150,11 @@ def main() -> None:
     given.write_text(json.dumps(data), encoding="utf-8")
     reference, cold, cached = (_comet if args.metric == "comet" else _metricx)(args, given)
     diff = max(abs(a - b) for a, b in zip(cold["scores"], reference["scores"], strict=True))
+    # Each segment's two scores, kept beside the model for a look at where they differ.
+    pairs = [
+        {"reference": a, "understudy": b} for a, b in zip(reference["scores"], cold["scores"], strict=True)
+    ]
+    (args.work / f"scores-{args.metric}.json").write_text(json.dumps(pairs) + "\n", encoding="utf-8")
     name, tool = (
         ("COMET-22", "unbabel_comet") if args.metric == "comet" else ("MetricX-24", "metricx_predict")
     )

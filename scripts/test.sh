@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole test suite: Rust format, lint and unit tests, then Python lint, types and tests.
-# Needs the package installed editable with its test extras: pip install -e '.[test,ja,ko,spm,dask,stats,plot,report,ledger,torch,neural]'
+# Needs the package installed editable with its test extras: pip install -e '.[test,ja,ko,spm,dask,stats,plot,report,ledger,torch,neural,docs]'
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,6 +11,8 @@ ruff format --check .
 ruff check .
 mypy
 python -m mypy.stubtest understudy._core
+# The documentation site, strictly (a broken link or reference fails), into a folder thrown away.
+site=$(mktemp -d) && NO_MKDOCS_2_WARNING=1 mkdocs build --strict --quiet --site-dir "$site" && rm -rf "$site"
 python scripts/sacrebleu_suite.py fetch  # sacrebleu's own tests, run by tests/test_sacrebleu_suite.py
 python scripts/nltk_suite.py fetch  # NLTK's own BLEU tests and examples, run by tests/test_nltk_adapter.py
 python -m pytest -n auto --durations=20  # one worker per core (pytest-xdist): the tests are independent; the slowest named

@@ -28,7 +28,7 @@ def test_a_missing_extra_is_named_before_fetching(wmt_sgml, capfd, monkeypatch) 
     status, _, err = run(
         capfd, "score", "-t", "wmt97", "-l", "en-de", "-tok", "ja-mecab", "-i", str(SYSTEMS[0])
     )
-    assert status == 1 and "needs the 'ja' extra: pip install 'understudy[ja]'" in err
+    assert status == 1 and "needs the 'ja' extra: pip install 'understudy-mt[ja]'" in err
     assert not (wmt_sgml.cache_dir / "downloads").exists()
 
 

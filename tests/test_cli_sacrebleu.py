@@ -308,7 +308,7 @@ def test_the_grid_without_tabulate_names_the_extra(
     monkeypatch.setitem(sys.modules, "tabulate", None)  # as if the 'tables' extra were not installed
     status, out, err = run(capfd, str(REF), "-i", *map(str, SYSTEMS[:2]), "-f", "text")
     assert status != 0 and out == ""
-    assert err.strip().endswith("pip install 'understudy[tables]'") and len(err.strip().splitlines()) == 1
+    assert err.strip().endswith("pip install 'understudy-mt[tables]'") and len(err.strip().splitlines()) == 1
 
 
 def test_bare_ter_with_three_references_is_sacrebleus_float_sum(

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("transformers", reason="the neural extra: pip install 'understudy[neural]'")
+pytest.importorskip("transformers", reason="the neural extra: pip install 'understudy-mt[neural]'")
 
 import neural_checkpoints as nc
 from understudy.neural import COMET
@@ -111,7 +111,7 @@ def test_gate_refuses_two_checkpoints(
     [
         ([], "needs the source segments: --source FILE"),
         (["--source", "SRC_SHORT"], "has 3 lines but the references have 10"),
-        (["--source", "SRC", "-t", "wmt17", "-l", "en-de"], "a test set (-t) has none here"),
+        (["--source", "SRC", "-t", "wmt17", "-l", "en-de"], "give reference files or -t NAME, not both"),
         (["--source", "SRC", "--comet-model", "/nonexistent/folder"], "no such folder"),
         (["--source", "SRC", "--precision", "fp8"], "invalid choice: 'fp8'"),
         (["--source", "SRC", "--batch-size", "0"], "expected a whole number from 1"),

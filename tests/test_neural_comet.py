@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-pytest.importorskip("transformers", reason="the neural extra: pip install 'understudy[neural]'")
+pytest.importorskip("transformers", reason="the neural extra: pip install 'understudy-mt[neural]'")
 
 import neural_checkpoints as nc
 from understudy.errors import InputError, LengthMismatchError, ModelError
@@ -102,8 +102,10 @@ def test_systems_share_their_texts(checkpoints: dict[str, Path]) -> None:
     for name, hyps in systems.items():
         alone = metric.sentence_scores(hyps, REF, sources=SRC)
         assert np.max(np.abs(scores.sentence_scores(name) - alone)) <= 2e-6
-    # A hypothesis equal to the reference, against the same source, scores as itself anywhere.
-    assert scores.sentence_scores("C")[0] == metric.sentence_scores([REF[0]], [REF[0]], sources=[SRC[0]])[0]
+    # A hypothesis equal to the reference, against the same source, scores as itself anywhere
+    # (to float32's noise between batches of other shapes).
+    alone = metric.sentence_scores([REF[0]], [REF[0]], sources=[SRC[0]])[0]
+    assert abs(scores.sentence_scores("C")[0] - alone) <= 2e-6
 
 
 def test_signature_pins_checkpoint_and_revision(checkpoints: dict[str, Path]) -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("transformers", reason="the neural extra: pip install 'understudy[neural]'")
+pytest.importorskip("transformers", reason="the neural extra: pip install 'understudy-mt[neural]'")
 
 import fake_hub
 import neural_checkpoints as nc

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-pytest.importorskip("transformers", reason="the neural extra: pip install 'understudy[neural]'")
+pytest.importorskip("transformers", reason="the neural extra: pip install 'understudy-mt[neural]'")
 
 import neural_checkpoints as nc
 from understudy.errors import InputError, ModelError

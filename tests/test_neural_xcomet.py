@@ -19,7 +19,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-pytest.importorskip("transformers", reason="the neural extra: pip install 'understudy[neural]'")
+pytest.importorskip("transformers", reason="the neural extra: pip install 'understudy-mt[neural]'")
 
 import neural_checkpoints as nc
 import torch

@@ -6,6 +6,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 __all__ = [
+    "VERSION",
     "Pairs",
     "Scorer",
     "SpaMixtures",
@@ -30,6 +31,9 @@ __all__ = [
 ]
 
 _Text = TypeVar("_Text", str, str | None)
+
+VERSION: str
+"""The package's version (the workspace's Cargo.toml)."""
 
 _Rows = NDArray[np.int64]
 _Streams = list[list[str | None]]

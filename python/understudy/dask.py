@@ -12,7 +12,7 @@ string, or a sequence of strings with ``None`` for "no reference"), a
 ``dask.dataframe`` with a hypothesis column and reference columns, or sharded text
 files (a glob of hypothesis files and, per reference, a glob of matching files).
 
-Needs the ``dask`` extra (``pip install 'understudy[dask]'``: dask and distributed).
+Needs the ``dask`` extra (``pip install 'understudy-mt[dask]'``: dask and distributed).
 
 >>> import dask.bag as db
 >>> from understudy import BLEU
@@ -52,7 +52,7 @@ def _dask() -> Any:
         return importlib.import_module("dask")
     except ImportError:
         raise MissingExtraError(
-            "understudy.dask needs the 'dask' extra: pip install 'understudy[dask]'"
+            "understudy.dask needs the 'dask' extra: pip install 'understudy-mt[dask]'"
         ) from None
 
 

@@ -83,7 +83,7 @@ class DatasetFormatError(DatasetError, ValueError):
 
 class MissingExtraError(UnderstudyError, ImportError):
     """A feature needs an optional dependency that is not installed; the message names the
-    extra to install (``pip install 'understudy[ja]'``)."""
+    extra to install (``pip install 'understudy-mt[ja]'``)."""
 
 
 class ModelError(UnderstudyError):

@@ -3,7 +3,7 @@
 sacrebleu scores Japanese with ``ja-mecab``, Korean with ``ko-mecab`` and FLORES with
 the ``flores101``/``flores200``/``spBLEU-1K`` SentencePiece models. Those are libraries
 with dictionaries and models, not rules, so understudy calls the same libraries
-(extras ``understudy[ja]``, ``understudy[ko]``, ``understudy[spm]``) and hands their
+(extras ``understudy-mt[ja]``, ``understudy-mt[ko]``, ``understudy-mt[spm]``) and hands their
 output to the Rust core as already tokenized text (the ``none`` tokenizer splits it on
 whitespace exactly as sacrebleu does). Each distinct line is tokenized once per call,
 and SentencePiece encodes the whole batch in one call.
@@ -72,7 +72,7 @@ def _need(module: str, extra: str, tokenizer: str) -> Any:
         return importlib.import_module(module)
     except ImportError:
         raise MissingExtraError(
-            f"the {tokenizer} tokenizer needs the '{extra}' extra: pip install 'understudy[{extra}]'"
+            f"the {tokenizer} tokenizer needs the '{extra}' extra: pip install 'understudy-mt[{extra}]'"
         ) from None
 
 

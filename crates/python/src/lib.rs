@@ -30,6 +30,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // NumPy's C API is looked up on first use, and the numpy crate panics if that lookup
     // fails (as it does when Ctrl-C is pending): look it up now, at import.
     let _ = numpy::PyArray1::<i64>::zeros(m.py(), 0, false);
+    // The version lives in Cargo.toml alone: the wheel's metadata and Python's __version__.
+    m.add("VERSION", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<scorer::Scorer>()?;
     m.add_class::<scorer::Pairs>()?;
     m.add_class::<correlation::SpaMixtures>()?;

@@ -64,7 +64,9 @@ class Chunks:
         try:
             distributed: Any = __import__("distributed")
         except ImportError:
-            raise MissingExtraError("--dask needs the 'dask' extra: pip install 'understudy[dask]'") from None
+            raise MissingExtraError(
+                "--dask needs the 'dask' extra: pip install 'understudy-mt[dask]'"
+            ) from None
         if address == "local":
             cluster = stack.enter_context(
                 distributed.LocalCluster(threads_per_worker=1, processes=True, dashboard_address=":0")

@@ -32,7 +32,7 @@ EXAMPLES = f"""examples:
   understudy ledger list --ledger postgresql://me:pw@db.example/scores    a team's shared ledger
 
 The ledger is --ledger PATH-or-URL, else ${LEDGER_ENV}, else {redacted(default_location())}: a SQLite
-file, or a PostgreSQL database (pip install 'understudy[ledger]'; its password is never shown).
+file, or a PostgreSQL database (pip install 'understudy-mt[ledger]'; its password is never shown).
 Records whose signatures or test sets differ are never compared: the error says what differs.
 """
 

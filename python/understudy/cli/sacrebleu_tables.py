@@ -28,7 +28,7 @@ def _tabulate(columns: dict[str, list[str]], fmt: str, width: int) -> str:
         from tabulate import tabulate
     except ImportError as error:
         raise MissingExtraError(
-            "sacrebleu's text and LaTeX tables need the 'tables' extra: pip install 'understudy[tables]'"
+            "sacrebleu's text and LaTeX tables need the 'tables' extra: pip install 'understudy-mt[tables]'"
         ) from error
     table: str = tabulate(
         columns,

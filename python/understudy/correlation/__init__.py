@@ -12,7 +12,7 @@ of a dozen systems. :func:`compare` tests whether two metrics correlate differen
 paired permutation (Deutsch et al. 2021): each item's two standardized metric scores
 are swapped at random.
 
-Needs SciPy (``pip install 'understudy[stats]'``).
+Needs SciPy (``pip install 'understudy-mt[stats]'``).
 
 >>> result = correlate({"BLEU": [20.1, 25.3, 30.2, 28.0]}, [-3.0, -2.1, -1.2, -1.9], ["a", "b", "c", "d"],
 ...                    statistics=("pearson", "kendall-b"), n_bootstrap=200)

@@ -17,7 +17,7 @@ acc-eq as WMT24 runs it is :func:`pairs_perm_both` (mt-metrics-eval's
 resample swaps pairwise comparisons, not scores. Its early stopping is checked only after a
 resample whose difference counted, as mt-metrics-eval's code does; kept so.
 
-Needs SciPy (``pip install 'understudy[stats]'``) for the z-scores.
+Needs SciPy (``pip install 'understudy-mt[stats]'``) for the z-scores.
 
 >>> human = np.array([[0.0, -1.0, -3.0, -2.0], [-2.0, -1.0, -2.0, -4.0], [-1.0, 0.0, -5.0, -1.0]])
 >>> good = human + np.array([[0.1, -0.2, 0.3, 0.0], [0.2, 0.1, -0.1, 0.3], [0.0, 0.2, 0.1, -0.3]])

@@ -34,7 +34,7 @@ def pyplot() -> Any:
     try:
         matplotlib = importlib.import_module("matplotlib")
     except ImportError:
-        raise MissingExtraError("plots need matplotlib: pip install 'understudy[plot]'") from None
+        raise MissingExtraError("plots need matplotlib: pip install 'understudy-mt[plot]'") from None
     matplotlib.use("Agg")
     # Names are plain text: a "$" in a system's name is not the start of a formula.
     matplotlib.rcParams["text.parse_math"] = False

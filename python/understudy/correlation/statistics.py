@@ -39,7 +39,7 @@ def scipy_stats() -> Any:
     try:
         return importlib.import_module("scipy.stats")
     except ImportError:
-        raise MissingExtraError("correlations need SciPy: pip install 'understudy[stats]'") from None
+        raise MissingExtraError("correlations need SciPy: pip install 'understudy-mt[stats]'") from None
 
 
 def _arrays(x: Scores, y: Scores) -> tuple[NDArray[np.float64], NDArray[np.float64]]:

@@ -292,7 +292,7 @@ def _postgresql(url: str, timeout: float, read_only: bool = False) -> Database:
     except ImportError as err:
         raise MissingExtraError(
             f"ledger {redacted(url)}: a PostgreSQL ledger needs the 'ledger' extra: "
-            "pip install 'understudy[ledger]'"
+            "pip install 'understudy-mt[ledger]'"
         ) from err
 
     def connect() -> Any:

@@ -1,7 +1,7 @@
 """The ``neural`` extra's libraries, imported only when a neural metric runs.
 
 >>> EXTRA
-"neural metrics need the 'neural' extra: pip install 'understudy[neural]'"
+"neural metrics need the 'neural' extra: pip install 'understudy-mt[neural]'"
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import TypeVar
 
 from understudy.errors import MissingExtraError
 
-EXTRA = "neural metrics need the 'neural' extra: pip install 'understudy[neural]'"
+EXTRA = "neural metrics need the 'neural' extra: pip install 'understudy-mt[neural]'"
 
 
 def need(module: str) -> ModuleType:

@@ -14,8 +14,6 @@ from __future__ import annotations
 from os import PathLike
 from typing import Any, ClassVar
 
-import numpy as np
-
 from understudy.errors import InputError
 from understudy.neural._extra import need
 from understudy.neural.base import PRECISIONS, Item, NeuralMetric, Progress, device_of
@@ -98,10 +96,8 @@ class COMET(CometCheckpoint):
         """Sentence embeddings of ``texts``, batched by token length."""
         tokenized = model.tokenizer(texts)
         self.truncated += tokenized.truncated
-        order = np.argsort([-len(row) for row in tokenized.ids], kind="stable")
         out: dict[str, Any] = {}
-        for start in range(0, len(order), self.batch_size):
-            chosen = order[start : start + self.batch_size]
+        for chosen in self.batches([len(row) for row in tokenized.ids]):
             embedded = model.embed([tokenized.ids[k] for k in chosen])
             out.update((texts[k], row) for k, row in zip(chosen, embedded, strict=True))
             if progress is not None:

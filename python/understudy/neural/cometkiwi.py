@@ -15,8 +15,6 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any
 
-import numpy as np
-
 from understudy.errors import InputError
 from understudy.neural._extra import need
 from understudy.neural.base import Item, Progress, device_of
@@ -106,10 +104,8 @@ class CometKiwi(CometCheckpoint):
 
     def _run(self, model: UnifiedModel, sequences: list[list[int]], progress: Progress | None) -> Any:
         torch = need("torch")
-        order = np.argsort([-len(s) for s in sequences], kind="stable")
         out = torch.empty(len(sequences), dtype=torch.float32)
-        for start in range(0, len(order), self.batch_size):
-            chosen = order[start : start + self.batch_size]
+        for chosen in self.batches([len(s) for s in sequences]):
             out[torch.as_tensor(chosen)] = model.scores([sequences[k] for k in chosen]).float().cpu()
             if progress is not None:
                 progress(len(chosen))

@@ -18,8 +18,6 @@ from collections.abc import Sequence
 from os import PathLike
 from typing import Any
 
-import numpy as np
-
 from understudy.errors import InputError, ModelError
 from understudy.neural._extra import need, quietly
 from understudy.neural.base import Item, NeuralMetric, Progress, device_of
@@ -178,10 +176,8 @@ class MetricX(NeuralMetric):
         assert model is not None
         rows, cut = model.tokenize([item[0] for item in items])
         self.truncated += cut
-        order = np.argsort([-len(r) for r in rows], kind="stable")
         scores = [0.0] * len(items)
-        for start in range(0, len(order), self.batch_size):
-            chosen = order[start : start + self.batch_size]
+        for chosen in self.batches([len(r) for r in rows]):
             for k, score in zip(chosen, model.predict([rows[k] for k in chosen]), strict=True):
                 scores[k] = score
             if progress is not None:

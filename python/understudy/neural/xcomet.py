@@ -24,8 +24,6 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-import numpy as np
-
 from understudy.errors import InputError
 from understudy.neural._extra import need
 from understudy.neural.base import Item, Progress, device_of
@@ -167,11 +165,9 @@ class XCOMET(CometCheckpoint):
         """Every sequence's score and its first ``widths`` positions' label probabilities,
         batched by length (float32)."""
         torch = need("torch")
-        order = np.argsort([-len(s) for s in sequences], kind="stable")
         scores = torch.empty(len(sequences), dtype=torch.float32)
         probs: list[Any] = [None] * len(sequences)
-        for start in range(0, len(order), self.batch_size):
-            chosen = order[start : start + self.batch_size]
+        for chosen in self.batches([len(s) for s in sequences]):
             width = max(widths[k] for k in chosen)
             batch_scores, batch_probs = model.tagged([sequences[k] for k in chosen], width)
             scores[torch.as_tensor(chosen)] = batch_scores.float().cpu()

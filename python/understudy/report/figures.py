@@ -9,7 +9,7 @@ from typing import Any
 
 from understudy.errors import MissingExtraError
 
-EXTRA = "reports need matplotlib, Jinja2 and SciPy: pip install 'understudy[report]'"
+EXTRA = "reports need matplotlib, Jinja2 and SciPy: pip install 'understudy-mt[report]'"
 """What a report needs installed, and how."""
 
 

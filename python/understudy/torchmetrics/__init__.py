@@ -22,7 +22,7 @@ except ImportError:
     from understudy.errors import MissingExtraError
 
     raise MissingExtraError(
-        "understudy.torchmetrics needs PyTorch and torchmetrics: pip install 'understudy[torch]'"
+        "understudy.torchmetrics needs PyTorch and torchmetrics: pip install 'understudy-mt[torch]'"
     ) from None
 
 from understudy.torchmetrics.text import (
