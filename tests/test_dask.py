@@ -147,7 +147,7 @@ def test_mistakes_are_typed(client: Client, monkeypatch: pytest.MonkeyPatch) -> 
     with pytest.raises(Exception, match="a record is \\(hypothesis, references\\)"):
         ud.corpus_score(bleu, db.from_sequence(["just a string"], npartitions=1))
     monkeypatch.setitem(sys.modules, "dask", None)
-    with pytest.raises(MissingExtraError, match=r"pip install 'understudy\[dask\]'"):
+    with pytest.raises(MissingExtraError, match=r"pip install 'understudy-mt\[dask\]'"):
         ud.corpus_score(bleu, [])
 
 

@@ -117,7 +117,7 @@ def test_a_missing_extra_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(external_tokenizers, "_loaded", {})
     monkeypatch.setitem(sys.modules, "mecab_ko", None)
-    with pytest.raises(MissingExtraError, match=r"pip install 'understudy\[ko\]'"):
+    with pytest.raises(MissingExtraError, match=r"pip install 'understudy-mt\[ko\]'"):
         BLEU(tokenize="ko-mecab").corpus_score(["a"], [["a"]])
 
 

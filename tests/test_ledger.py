@@ -402,7 +402,7 @@ def test_a_postgresql_server_missing_or_lost_is_a_one_line_error(
         ledger.append(BLEU().segment_stats(["a b"], [["a b"]]), "s", "toy")
     ledger.close()
     monkeypatch.setitem(sys.modules, "psycopg", None)  # the 'ledger' extra not installed
-    with pytest.raises(MissingExtraError, match=r"pip install 'understudy\[ledger\]'"):
+    with pytest.raises(MissingExtraError, match=r"pip install 'understudy-mt\[ledger\]'"):
         Ledger(postgres.url())
 
 

@@ -324,12 +324,14 @@ def _pair_view(
     stats: list[Stats[Any, Any]],
     metric: str,
     seed: int,
-    aligner: WER | None = None,
-    marker: GivenScores | None = None,
+    scored: tuple[Sequence[Metric[Any]], Sequence[GivenScores]] = ((), ()),
 ) -> PairView:
-    """Two systems side by side; ``aligner`` (the diff's metric, when it is WER or CER) shows each
-    hypothesis aligned with its reference, else BLEU's matched n-grams are shaded; ``marker``'s
-    error spans (xCOMET's) are listed under each hypothesis, by severity."""
+    """Two systems side by side. Where the diff's metric is WER or CER among the ``scored``
+    metrics, each hypothesis is shown aligned with its reference, else BLEU's matched n-grams
+    are shaded; the first given metric that marks error spans (xCOMET) has them listed under
+    each hypothesis, by severity."""
+    aligner = next((m for m in scored[0] if isinstance(m, WER) and m.config.name == metric), None)
+    marker = next((g for g in scored[1] if g.spans is not None), None)
     a, b = pair
     # The core releases the GIL: the two systems are counted side by side.
     with ThreadPoolExecutor(2) as pool:
@@ -489,9 +491,7 @@ def build(
     pair_view = None
     if len(names) > 1:
         best = pair or (names.index(order[0]), names.index(order[1]))
-        aligner = next((m for m in metrics if isinstance(m, WER) and m.config.name == first), None)
-        marker = next((g for g in given if g.spans is not None), None)
-        pair_view = _pair_view(bleu, names, best, systems, refs, sentences, first, seed, aligner, marker)
+        pair_view = _pair_view(bleu, names, best, systems, refs, sentences, first, seed, (metrics, given))
         tell()
     human_view = None
     if human is not None:
