@@ -6,10 +6,10 @@ metric's segment scores through the same tests, computed by a Rust core.
 100.0
 """
 
+import importlib
 from typing import TYPE_CHECKING, Any
 
-import understudy._memory  # noqa: F401  (first: it sets OpenBLAS up before NumPy loads)
-from understudy._version import __version__
+import understudy._memory  # noqa: F401  (first of understudy's: it sets OpenBLAS up before NumPy loads)
 from understudy.errors import (
     ConfigError,
     EmptyInputError,
@@ -23,63 +23,109 @@ from understudy.errors import (
     SignatureError,
     UnderstudyError,
 )
-from understudy.metrics.bleu import (
-    BLEU,
-    BLEUConfig,
-    BLEUResult,
-    BLEUStats,
-    corpus_bleu,
-    score_rows,
-    sentence_bleu,
-)
-from understudy.metrics.chrf import (
-    CHRF,
-    CHRFConfig,
-    CHRFResult,
-    CHRFStats,
-    corpus_chrf,
-    score_chrf_rows,
-    sentence_chrf,
-)
-from understudy.metrics.scores import GivenScores, ScoresConfig, ScoresResult, ScoresStats
-from understudy.metrics.ter import (
-    TER,
-    TERConfig,
-    TERResult,
-    TERStats,
-    corpus_ter,
-    score_ter_rows,
-    sentence_ter,
-)
-from understudy.metrics.wer import (
-    CER,
-    WER,
-    WERConfig,
-    WERResult,
-    WERStats,
-    corpus_cer,
-    corpus_wer,
-    score_wer_rows,
-    sentence_cer,
-    sentence_wer,
-)
-from understudy.signature import Signature
-from understudy.stats import Stats, Totals
-from understudy.tokenizers import TOKENIZERS, tokenize
 
 if TYPE_CHECKING:
+    from understudy._version import __version__
+    from understudy.metrics.bleu import (
+        BLEU,
+        BLEUConfig,
+        BLEUResult,
+        BLEUStats,
+        corpus_bleu,
+        score_rows,
+        sentence_bleu,
+    )
+    from understudy.metrics.chrf import (
+        CHRF,
+        CHRFConfig,
+        CHRFResult,
+        CHRFStats,
+        corpus_chrf,
+        score_chrf_rows,
+        sentence_chrf,
+    )
+    from understudy.metrics.scores import GivenScores, ScoresConfig, ScoresResult, ScoresStats
+    from understudy.metrics.ter import (
+        TER,
+        TERConfig,
+        TERResult,
+        TERStats,
+        corpus_ter,
+        score_ter_rows,
+        sentence_ter,
+    )
+    from understudy.metrics.wer import (
+        CER,
+        WER,
+        WERConfig,
+        WERResult,
+        WERStats,
+        corpus_cer,
+        corpus_wer,
+        score_wer_rows,
+        sentence_cer,
+        sentence_wer,
+    )
     from understudy.neural import COMET, XCOMET, CometKiwi, MetricX
+    from understudy.signature import Signature
+    from understudy.stats import Stats, Totals
+    from understudy.tokenizers import TOKENIZERS, tokenize
 
-_NEURAL = ("COMET", "CometKiwi", "MetricX", "XCOMET")
+# Imported on first use (PEP 562): `import understudy` loads no NumPy and no Rust core, so the
+# command line starts fast and can say in one line that memory is too short to load them.
+_LAZY = {
+    "__version__": "understudy._version",
+    **dict.fromkeys(
+        ["BLEU", "BLEUConfig", "BLEUResult", "BLEUStats", "corpus_bleu", "score_rows", "sentence_bleu"],
+        "understudy.metrics.bleu",
+    ),
+    **dict.fromkeys(
+        ["CHRF", "CHRFConfig", "CHRFResult", "CHRFStats", "corpus_chrf", "score_chrf_rows", "sentence_chrf"],
+        "understudy.metrics.chrf",
+    ),
+    **dict.fromkeys(
+        ["GivenScores", "ScoresConfig", "ScoresResult", "ScoresStats"], "understudy.metrics.scores"
+    ),
+    **dict.fromkeys(
+        ["TER", "TERConfig", "TERResult", "TERStats", "corpus_ter", "score_ter_rows", "sentence_ter"],
+        "understudy.metrics.ter",
+    ),
+    **dict.fromkeys(
+        [
+            "CER",
+            "WER",
+            "WERConfig",
+            "WERResult",
+            "WERStats",
+            "corpus_cer",
+            "corpus_wer",
+            "score_wer_rows",
+            "sentence_cer",
+            "sentence_wer",
+        ],
+        "understudy.metrics.wer",
+    ),
+    **dict.fromkeys(["COMET", "CometKiwi", "MetricX", "XCOMET"], "understudy.neural"),
+    "Signature": "understudy.signature",
+    "Stats": "understudy.stats",
+    "Totals": "understudy.stats",
+    "TOKENIZERS": "understudy.tokenizers",
+    "tokenize": "understudy.tokenizers",
+}
 
 
 def __getattr__(name: str) -> Any:
-    """The neural metrics (:mod:`understudy.neural`), imported on first use."""
-    if name in _NEURAL:
-        import understudy.neural
+    """The package's names, each imported from its module on first use and kept."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'understudy' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
 
-        return getattr(understudy.neural, name)
-    raise AttributeError(f"module 'understudy' has no attribute {name!r}")
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
 
 
 __all__ = [

@@ -1,7 +1,7 @@
-"""``python -m understudy``: the command line."""
+"""``python -m understudy``: the command line (through its start-up check, as the command)."""
 
 import sys
 
-from understudy.cli import main
+from understudy._launch import main
 
 sys.exit(main())
