@@ -57,20 +57,26 @@ peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 print(json.dumps({"seconds": time.perf_counter() - start, "scores": list(out.scores), "peak_mb": peak}))
 """
 
-OURS = """
+# understudy's run in a fresh process: {metric} is the metric object built from sys.argv.
+OURS_TEMPLATE = """
 import json, sys, time
 start = time.perf_counter()
-from understudy.neural import COMET
+from understudy.neural import COMET, MetricX
 data = json.load(open(sys.argv[1]))
-metric = COMET(sys.argv[2], batch_size=16, cache=None if sys.argv[3] == "none" else sys.argv[3])
-systems = {str(k): hyps for k, hyps in enumerate(data["systems"])}
+cache = None if sys.argv[3] == "none" else sys.argv[3]
+metric = {metric}
+systems = {{str(k): hyps for k, hyps in enumerate(data["systems"])}}
 scores = metric.system_scores(systems, data["ref"], data["src"])
 flat = [s for k in systems for s in scores.sentence_scores(k).tolist()]
 import resource
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 seconds = time.perf_counter() - start
-print(json.dumps({"seconds": seconds, "scores": flat, "computed": metric.computed, "peak_mb": peak}))
+print(json.dumps({{"seconds": seconds, "scores": flat, "computed": metric.computed, "peak_mb": peak}}))
 """
+OURS = OURS_TEMPLATE.format(metric="COMET(sys.argv[2], batch_size=16, cache=cache)")
+OURS_METRICX = OURS_TEMPLATE.format(
+    metric="MetricX(sys.argv[2], tokenizer=sys.argv[4], batch_size=16, cache=cache)"
+)
 
 
 REFERENCE_METRICX = """
@@ -82,22 +88,6 @@ runpy.run_module("metricx24.predict", run_name="__main__")
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 scores = [json.loads(line)["prediction"] for line in open(out)]
 print(json.dumps({"seconds": time.perf_counter() - start, "scores": scores, "peak_mb": peak}))
-"""
-
-OURS_METRICX = """
-import json, sys, time
-start = time.perf_counter()
-from understudy.neural import MetricX
-data = json.load(open(sys.argv[1]))
-cache = None if sys.argv[3] == "none" else sys.argv[3]
-metric = MetricX(sys.argv[2], tokenizer=sys.argv[4], batch_size=16, cache=cache)
-systems = {str(k): hyps for k, hyps in enumerate(data["systems"])}
-scores = metric.system_scores(systems, data["ref"], data["src"])
-flat = [s for k in systems for s in scores.sentence_scores(k).tolist()]
-import resource
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-seconds = time.perf_counter() - start
-print(json.dumps({"seconds": seconds, "scores": flat, "computed": metric.computed, "peak_mb": peak}))
 """
 
 
