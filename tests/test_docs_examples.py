@@ -1,15 +1,19 @@
-"""Every example of README.md and the documentation (docs/*.md) runs, each on its own, in a
-temporary folder holding only ``data/`` (the bundled sample), and what it prints is the page's.
+"""Every example of README.md and the documentation (docs/*.md) runs, each on its own, from a
+folder laid out as a clone's top folder (``data/``, the bundled sample, beside a few files named
+as the pages name a reader's own: ``ref.de``, ``hyp.de``, ...; ``../shared`` beside it), and
+what it prints is the page's; afterwards that folder is as it was (``git status`` is clean):
+examples write into temporary folders, never into the tree.
 
 - ``pycon`` blocks are doctests (a fresh namespace each; ``...`` elides, as doctest's ELLIPSIS);
-- ``console`` blocks are shell sessions: each ``$ `` command (``\\``-continued lines included)
-  runs in bash with stderr joined to stdout, and its output must be the lines below it, where a
+- ``console`` blocks are one shell session each (variables and ``cd`` carry from one ``$ ``
+  command to the next, as in a terminal): each command (``\\``-continued lines included) runs
+  with stderr joined to stdout, must exit 0, and its output must be the lines below it, where a
   line ``...`` stands for any number of lines and ``...`` within a line for any text;
-- ``python`` blocks run as written (a fresh namespace each), their output not compared;
+- ``bash`` blocks are lists of commands without their output (a cheat sheet): one session, and
+  each command must exit 0;
 - a block after ``<!-- not run ...: REASON -->`` is skipped for its reason, and counted.
 
-Shell examples in ``bash`` blocks that are not marked are illustrations of commands on a
-reader's own files (``ref.de``, ``sysA.de``): counted, not run. README.md has none.
+No example is merely shown: a ``python`` block (run, output unchecked) fails the last test.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,7 +35,7 @@ PAGES = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
 FENCE = re.compile(
     r"(<!-- not run[^>]*?(?::\s*(?P<reason>[^>]*?))?\s*-->\n)?```(?P<kind>[\w-]*)\n(?P<code>.*?)```", re.S
 )
-RUN = ("pycon", "console", "python")
+RUN = ("pycon", "console", "bash")
 
 
 @dataclass(frozen=True)
@@ -64,13 +69,55 @@ ALL = examples()
 RUNNABLE = [e for e in ALL if e.kind in RUN and e.skipped is None]
 
 
+READERS_FILES = {
+    "ref.de": "newstest2017.ref.en-de.de",
+    "hyp.de": "newstest2017.uedin-nmt.4722.en-de.de",
+    "sysA.de": "newstest2017.uedin-nmt.4722.en-de.de",
+    "sysB.de": "newstest2017.online-A.0.en-de.de",
+    "base.de": "newstest2017.uedin-nmt.4722.en-de.de",
+    "a.de": "newstest2017.online-A.0.en-de.de",
+    "b.de": "newstest2017.PROMT-Rule-based.4735.en-de.de",
+}
+"""The files the cheat sheets name as a reader's own, made from the bundled sample."""
+
+
+def _git(folder: Path, *args: str) -> str:
+    done = subprocess.run(["git", *args], cwd=folder, capture_output=True, text=True, check=True)
+    return done.stdout
+
+
 @pytest.fixture
-def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    (tmp_path / "data").symlink_to(REPO / "data")
-    monkeypatch.chdir(tmp_path)
+def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A clone's top folder in miniature, committed, so that ``git status`` sees what an example leaves."""
+    top = tmp_path / "top"
+    (top / "data").mkdir(parents=True)
+    (top / "data" / "wmt17-en-de").symlink_to(REPO / "data" / "wmt17-en-de")
+    for shared in ("scripts", "examples"):  # scripts/synthetic_comet.py, examples/dask_shards.py
+        (top / shared).symlink_to(REPO / shared)
+    if (REPO.parent / "shared").exists():
+        (tmp_path / "shared").symlink_to(REPO.parent / "shared")
+    sample = REPO / "data" / "wmt17-en-de"
+    for name, source in READERS_FILES.items():
+        (top / name).write_bytes((sample / source).read_bytes())
+    lines = (sample / READERS_FILES["hyp.de"]).read_text(encoding="utf-8").splitlines(keepends=True)
+    (top / "samples.de").write_text("".join(lines[:40]), encoding="utf-8")
+    second = (sample / READERS_FILES["a.de"]).read_text(encoding="utf-8").splitlines()
+    first = (sample / READERS_FILES["ref.de"]).read_text(encoding="utf-8").splitlines()
+    (top / "refs.tsv").write_text(
+        "".join(f"{x}\t{y}\n" for x, y in zip(first, second, strict=True)), encoding="utf-8"
+    )
+    _git(top, "init", "-q")
+    _git(top, "add", "-A")
+    _git(top, "-c", "user.name=docs", "-c", "user.email=docs@localhost", "commit", "-q", "-m", "top")
+    monkeypatch.chdir(top)
     for name in ("UNDERSTUDY_CACHE", "UNDERSTUDY_LEDGER", "MPLCONFIGDIR"):
-        monkeypatch.setenv(name, str(tmp_path / name.lower()))
-    return tmp_path
+        monkeypatch.setenv(name, str(tmp_path / "env" / name.lower()))
+    before = _git(REPO, "status", "--porcelain", "--", "data", "scripts", "examples")
+    yield top
+    assert _git(top, "status", "--porcelain", "--untracked-files=all") == "", (
+        "the example wrote into the tree"
+    )
+    assert _git(REPO, "status", "--porcelain", "--", "data", "scripts", "examples") == before
 
 
 def _doctest(example: Example) -> None:
@@ -117,18 +164,63 @@ def _line(shown: str, printed: str) -> bool:
     return re.fullmatch(".*".join(re.escape(part) for part in shown.split("...")), printed) is not None
 
 
-def _console(example: Example, folder: Path) -> None:
+MARK = "\x1eunderstudy-docs-command-done"
+
+
+def run_session(commands: list[str], cwd: Path, env: dict[str, str]) -> list[tuple[int, list[str]]]:
+    """Each command's exit status and printed lines, all run in one bash session, as typed."""
+    script = ["exec 2>&1"]
+    for command in commands:
+        script += [command, f'printf "\\n{MARK} %d\\n" $?']
+    done = subprocess.run(
+        ["bash", "-c", "\n".join(script)], cwd=cwd, env=env, capture_output=True, text=True, check=False
+    )
+    results: list[tuple[int, list[str]]] = []
+    chunk: list[str] = []
+    for line in done.stdout.split("\n"):
+        if line.startswith(MARK):
+            while chunk and not chunk[-1].strip():
+                chunk.pop()  # the newline the marker adds, and trailing blank lines
+            results.append((int(line.split()[-1]), [text.rstrip() for text in chunk]))
+            chunk = []
+        else:
+            chunk.append(line)
+    assert len(results) == len(commands), f"the session stopped early:\n{done.stdout}"
+    return results
+
+
+def _environment() -> dict[str, str]:
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
     env["COLUMNS"] = "100"
-    for command, shown in _sessions(example.code):
-        done = subprocess.run(
-            ["bash", "-c", command], cwd=folder, env=env, capture_output=True, text=True, check=False
+    return env
+
+
+def _console(example: Example, folder: Path) -> None:
+    sessions = _sessions(example.code)
+    results = run_session([command for command, _ in sessions], folder, _environment())
+    for (command, shown), (status, printed) in zip(sessions, results, strict=True):
+        assert status == 0 and _matches([line.rstrip() for line in shown], printed), (
+            f"{example.name}: `{command}` exited {status} and printed\n" + "\n".join(printed)
         )
-        printed = [line.rstrip() for line in (done.stdout + done.stderr).rstrip("\n").split("\n")]
-        printed = [] if printed == [""] else printed
-        assert _matches([line.rstrip() for line in shown], printed), (
-            f"{example.name}: `{command}` printed\n" + "\n".join(printed)
-        )
+
+
+def _commands(code: str) -> list[str]:
+    """A bash block's commands: its lines, ``\\``-continued ones joined, comments left to bash."""
+    commands: list[str] = []
+    for line in code.rstrip("\n").split("\n"):
+        if commands and commands[-1].endswith("\\"):
+            commands[-1] += "\n" + line
+        elif line.strip() and not line.lstrip().startswith("#"):
+            commands.append(line)
+    return commands
+
+
+def _bash(example: Example, folder: Path) -> None:
+    commands = _commands(example.code)
+    for command, (status, printed) in zip(
+        commands, run_session(commands, folder, _environment()), strict=True
+    ):
+        assert status == 0, f"{example.name}: `{command}` exited {status}:\n" + "\n".join(printed)
 
 
 @pytest.mark.parametrize("example", RUNNABLE, ids=lambda e: e.name)
@@ -138,14 +230,15 @@ def test_example(example: Example, folder: Path) -> None:
     elif example.kind == "console":
         _console(example, folder)
     else:
-        exec(compile(example.code, example.name, "exec"), {})
+        _bash(example, folder)
 
 
-def test_readme_examples_are_checked_or_say_why_not() -> None:
-    """README.md's examples print what the page shows (pycon, console) or are marked with a
-    reason; none is merely shown. The documentation's counts are reported by the closing notes."""
+def test_every_example_is_checked_or_says_why_not() -> None:
+    """Every Python and shell example prints what its page shows (pycon, console) or runs as a
+    cheat sheet (bash, each command exiting 0), or is marked not run with its reason."""
+    shown_only = [e.name for e in ALL if e.kind in ("python", "sh", "shell", "") and e.skipped is None]
+    assert not shown_only, f"examples neither checked nor marked: {shown_only}"
+    assert all(e.skipped and e.skipped.strip() for e in ALL if e.skipped is not None)
     readme = [e for e in ALL if e.page == "README.md"]
-    checked = [e for e in readme if e.kind in ("pycon", "console") and e.skipped is None]
-    assert len(checked) >= 5
-    assert not [e.name for e in readme if e.kind in ("bash", "sh", "python") and e.skipped is None]
-    assert all(e.skipped.strip() for e in readme if e.skipped is not None)
+    assert len([e for e in readme if e.kind in ("pycon", "console") and e.skipped is None]) >= 5
+    assert not [e.name for e in readme if e.kind == "bash" and e.skipped is None]

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from .conftest import REPO
-from .test_docs_examples import ALL, _matches, _sessions
+from .test_docs_examples import ALL, _matches, _sessions, run_session
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="CI builds the Linux x86_64 wheel")
 
@@ -70,7 +70,11 @@ def test_it_scores_readmes_sample_without_rust(wheel: Path, tmp_path: Path) -> N
     path = os.pathsep.join([str(venv / "bin"), "/usr/bin", "/bin"])
     assert shutil.which("cargo", path=path) is None and shutil.which("rustc", path=path) is None
     session = next(e for e in ALL if e.page == "README.md" and e.kind == "console" and "chrf ter" in e.code)
-    for command, shown in _sessions(session.code):
-        done = _run(["bash", "-c", command], cwd=tmp_path, env={"PATH": path, "HOME": str(tmp_path)})
-        printed = [line.rstrip() for line in (done.stdout + done.stderr).rstrip("\n").split("\n")]
-        assert _matches([line.rstrip() for line in shown], printed), "\n".join(printed)
+    sessions = _sessions(session.code)
+    env = {"PATH": path, "HOME": str(tmp_path)}
+    for (command, shown), (status, printed) in zip(
+        sessions, run_session([c for c, _ in sessions], tmp_path, env), strict=True
+    ):
+        assert status == 0 and _matches([line.rstrip() for line in shown], printed), (
+            f"`{command}` exited {status}:\n" + "\n".join(printed)
+        )
