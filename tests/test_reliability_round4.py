@@ -302,7 +302,7 @@ def test_a_query_string_password_is_not_kept_in_the_record(postgres: object, tmp
 
 
 def test_a_run_that_fails_part_way_keeps_none_of_its_records(monkeypatch: pytest.MonkeyPatch) -> None:
-    import understudy.ledger as module
+    import understudy.ledger.ledger as module
 
     ledger = Ledger(":memory:")
     stats = BLEU().segment_stats(["a b c"], [["a b d"]])

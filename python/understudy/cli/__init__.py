@@ -14,9 +14,9 @@ from __future__ import annotations
 import argparse
 import contextlib
 import difflib
+import importlib
 import os
 import re
-import shlex
 import signal
 import sys
 import warnings
@@ -24,28 +24,22 @@ from collections.abc import Iterator, Sequence
 from typing import Any, NoReturn
 
 from understudy._memory import reserve_blas_buffer
-from understudy._version import __version__
-from understudy.cli import (
-    cache,
-    correlate,
-    gate,
-    ledger,
-    pairwise,
-    report,
-    score,
-    significance,
-    testset,
-    tokenize,
-)
-from understudy.cli.keep import kept_name
-from understudy.cli.output import CliError, print_error, printable
-from understudy.cli.progress import quiet
-from understudy.cli.sacrebleu_cli import is_bare
-from understudy.errors import UnderstudyError
-from understudy.ledger.database import redacted
-from understudy.metrics import family_titles
+from understudy.cli.messages import CliError, print_error, printable
 
-_SUBCOMMANDS = (score, significance, correlate, report, pairwise, tokenize, testset, ledger, gate, cache)
+COMMANDS: dict[str, str] = {
+    "score": "understudy.cli.score",
+    "compare": "understudy.cli.significance",
+    "correlate": "understudy.cli.correlate",
+    "report": "understudy.cli.report",
+    "pairwise": "understudy.cli.pairwise",
+    "tokenize": "understudy.cli.tokenize",
+    "testset": "understudy.cli.testset",
+    "ledger": "understudy.cli.ledger",
+    "gate": "understudy.cli.gate",
+    "cache": "understudy.cli.cache",
+}
+"""Each subcommand's module, by name, in the order ``--help`` lists them: a command imports its
+own module only, so that ``understudy --version`` and ``understudy score`` load no more than they use."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -87,8 +81,11 @@ def _nearest(message: str) -> str:
     return f"; did you mean '{close[0]}'?" if close else ""
 
 
-def build_parser(bare: bool = False) -> _Parser:
-    """The argument parser of every subcommand (``bare``: ``score`` speaks as ``understudy``)."""
+def build_parser(bare: bool = False, only: str | None = None) -> _Parser:
+    """The argument parser of every subcommand (``bare``: ``score`` speaks as ``understudy``;
+    ``only``: that subcommand's alone, its module the only one imported)."""
+    from understudy.metrics import family_titles
+
     parser = _Parser(
         prog="understudy",
         description=f"{family_titles()} with sacrebleu-identical numbers, computed by a Rust core. "
@@ -99,8 +96,9 @@ def build_parser(bare: bool = False) -> _Parser:
     )
     parser.add_argument("-V", "--version", action="store_true", help="print the version and exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for module in _SUBCOMMANDS:
-        module.add_parser(commands)
+    for name, module in COMMANDS.items():
+        if only is None or name == only:
+            importlib.import_module(module).add_parser(commands)
     parser.commands = dict(commands.choices)
     if bare:
         score_parser = parser.commands["score"]
@@ -171,14 +169,17 @@ def _run(argv: Sequence[str] | None) -> int:
 
 def _parse(words: list[str]) -> argparse.Namespace | int:
     """The command's arguments, or the exit status when there is nothing to run."""
-    names = list(build_parser().commands)
-    bare = is_bare(words, names)
+    if words in (["-V"], ["--version"]):
+        print(f"understudy {version()}")
+        return 0
+    bare = _is_bare(words)
     if bare:
-        typo = _subcommand_typo(words, names)
+        typo = _subcommand_typo(words, list(COMMANDS))
         if typo is not None:
             print_error(f"unknown command {words[0]!r} (and no such reference file); did you mean {typo!r}?")
             return 2
-    parser = build_parser(bare)
+    command = "score" if bare else words[0] if words and words[0] in COMMANDS else None
+    parser = build_parser(bare, only=command)
     if bare:
         # sacrebleu's command line is the score command's parser, speaking as 'understudy'.
         args = parser.commands["score"].parse_args(words)
@@ -188,15 +189,48 @@ def _parse(words: list[str]) -> argparse.Namespace | int:
             # The subcommand's parser names the unknown argument, with its own usage and hint.
             (parser.commands.get(args.command) or parser).error(f"unrecognized arguments: {' '.join(extra)}")
     if getattr(args, "version", False):
-        print(f"understudy {__version__}")
+        print(f"understudy {version()}")
         return 0
     if args.command is None:
         parser.print_help(sys.stderr)
         return 2
-    # What a ledger record keeps, without a database URL's password.
-    # What a ledger record and a report keep: escaped where a file name is not UTF-8.
+    return _kept(args, words)
+
+
+def _is_bare(words: list[str]) -> bool:
+    """Whether ``words`` are sacrebleu's command line: the first is no subcommand nor a global flag.
+
+    >>> _is_bare(["ref.de", "-i", "hyp.de"]), _is_bare(["score", "ref.de"]), _is_bare(["-V"])
+    (True, False, False)
+    """
+    return bool(words) and words[0] not in COMMANDS and words[0] not in ("-h", "--help", "--version", "-V")
+
+
+def _kept(args: argparse.Namespace, words: list[str]) -> argparse.Namespace:
+    """``args`` with the command line a ledger record and a report keep: escaped where a file
+    name is not UTF-8, without a database URL's password."""
+    import shlex
+
+    from understudy.cli.keep import kept_name
+    from understudy.ledger.database import redacted
+
     args.command_line = kept_name(redacted(shlex.join(["understudy", *words])))
     return args
+
+
+def version() -> str:
+    """understudy's version, from the installed distribution's metadata (written from the same
+    Cargo.toml as the core's ``VERSION``), without loading the core; the core's when the package
+    runs from a folder that was never installed."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("understudy-mt")
+    except PackageNotFoundError:
+        from understudy._version import __version__
+
+        return __version__
 
 
 @contextlib.contextmanager
@@ -230,6 +264,9 @@ def _execute(args: argparse.Namespace) -> int:
 
 
 def _execute_once(args: argparse.Namespace) -> int:
+    from understudy.cli.progress import quiet
+    from understudy.errors import UnderstudyError
+
     try:
         with warnings.catch_warnings(), quiet(getattr(args, "quiet", False)):
             status: int = args.run(args)

@@ -13,9 +13,9 @@ import numpy as np
 
 from understudy.cli import meta_evaluation
 from understudy.cli.given import add_scores_options, given_scores, given_stats, wants_scores
+from understudy.cli.messages import CliError
 from understudy.cli.neural import neural_chosen, neural_scores
 from understudy.cli.output import (
-    CliError,
     add_command,
     add_metric_options,
     add_threads_option,

@@ -12,13 +12,12 @@ from typing import Any
 
 from understudy._atomic import atomic_write, writable
 from understudy.cli.keep import add_ledger_option, add_log_options, kept_name, sha256_of, span
+from understudy.cli.messages import CliError, print_error
 from understudy.cli.output import (
-    CliError,
     add_command,
     add_metric_options,
     add_threads_option,
     metrics_named,
-    print_error,
     read_parallel,
     read_texts,
     scorers,

@@ -13,7 +13,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from understudy.cli.output import CliError, chosen_metrics
+from understudy.cli.messages import CliError
+from understudy.cli.output import chosen_metrics
 from understudy.errors import LengthMismatchError, SignatureError
 from understudy.metrics import metric_names
 from understudy.metrics.scores import PRESETS, GivenScores, decode_range, preset

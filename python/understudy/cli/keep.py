@@ -6,10 +6,12 @@ from __future__ import annotations
 import argparse
 import hashlib
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from understudy.ledger import LEDGER_ENV, Ledger, default_location, redacted
-from understudy.stats import Stats
+from understudy.ledger import LEDGER_ENV, default_location, redacted
+
+if TYPE_CHECKING:
+    from understudy.stats import Stats
 
 
 def add_ledger_option(parser: argparse.ArgumentParser | Any) -> None:
@@ -74,6 +76,8 @@ def log_scored(
     """Append every metric's statistics of every system (``stats[metric][system]``) in one
     transaction, all or none; the ids. The test set is its name and pair (``wmt17:en-de``),
     else the SHA-256 of the reference files as read."""
+    from understudy.ledger import Ledger
+
     where = ":".join(value for _, value in testset) or sha256_of(args.refs)
     inputs = args.input or []
     hashes = [sha256_of([path]) for path in inputs] if len(inputs) == len(names) else [""] * len(names)

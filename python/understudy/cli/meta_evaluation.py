@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from understudy.cli.output import CliError
+from understudy.cli.messages import CliError
 from understudy.cli.table import text_table
 from understudy.correlation import Correlation
 from understudy.correlation.grouped import grouped_statistic

@@ -10,6 +10,7 @@ import sys
 import warnings
 from typing import Any, BinaryIO
 
+from understudy.cli.messages import CliError
 from understudy.config import MetricConfig, TextConfig
 from understudy.metric import Metric
 from understudy.metrics import FAMILIES, metric_names
@@ -206,14 +207,6 @@ def add_threads_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
-class CliError(Exception):
-    """A command-line usage problem: printed as one line, exits with ``status``."""
-
-    def __init__(self, message: str, status: int = 1) -> None:
-        super().__init__(message)
-        self.status = status
-
-
 def stdout() -> BinaryIO:
     """Standard output's bytes, or a :class:`CliError` when the process has none."""
     if sys.stdout is None:
@@ -249,27 +242,6 @@ def read_parallel(refs: list[str], inputs: list[str]) -> tuple[list[list[str]], 
         if len(lines) != len(references[0]):
             raise LengthMismatchError(f"{refs[0]} has {len(references[0])} lines but {path} has {len(lines)}")
     return references, systems
-
-
-_UNSAFE = {
-    code: f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-    for code in [*range(0x20), *range(0x7F, 0xA0), *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
-}
-
-
-def printable(text: str) -> str:
-    """``text`` with control and bidirectional-override characters escaped: a file name or a line
-    of input quoted in a message can neither break the line nor reorder the terminal's text.
-
-    >>> print(printable("a\\u202eb\\nc\\x1b[31m"))
-    a\\u202eb\\x0ac\\x1b[31m
-    """
-    return text.translate(_UNSAFE)
-
-
-def print_error(message: str) -> None:
-    """One line on stderr: ``understudy: error: <message>``, control characters escaped."""
-    sys.stderr.write(f"understudy: error: {printable(message)}\n")
 
 
 MAX_WIDTH = 50

@@ -9,8 +9,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from understudy._atomic import atomic_write, writable
+from understudy.cli.messages import CliError
 from understudy.cli.output import (
-    CliError,
     add_command,
     add_metric_options,
     add_threads_option,

@@ -12,9 +12,9 @@ from typing import Any
 from understudy._atomic import atomic_write, writable
 from understudy.cli.given import add_scores_options, given_scores
 from understudy.cli.keep import add_ledger_option, add_log_options, kept_name, log_scored
+from understudy.cli.messages import CliError
 from understudy.cli.neural import neural_scores
 from understudy.cli.output import (
-    CliError,
     add_command,
     add_metric_options,
     add_threads_option,

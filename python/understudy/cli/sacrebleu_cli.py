@@ -11,15 +11,18 @@ from __future__ import annotations
 
 import argparse
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from understudy.cli.output import CliError, write
+from understudy.cli.messages import CliError
+from understudy.cli.output import write
 from understudy.cli.testset import load_fields, run_citation, run_download, run_echo
-from understudy.datasets import DatasetFields, dataset, names, names_for_langpair
 from understudy.result import Result
 from understudy.stats import Stats
+
+if TYPE_CHECKING:
+    from understudy.datasets import DatasetFields
 
 FORMAT_ENV = "SACREBLEU_FORMAT"
 """sacrebleu's override of ``-f``; read by the bare command line only."""
@@ -109,6 +112,8 @@ def run_early_action(args: argparse.Namespace) -> int | None:
 
 def _list(args: argparse.Namespace) -> int:
     """sacrebleu's --list, in its format (``understudy testset list`` has understudy's)."""
+    from understudy.datasets import dataset, names, names_for_langpair
+
     if not args.test_set:
         chosen = names_for_langpair(args.langpair) if args.langpair else names()
         head = (
@@ -175,16 +180,10 @@ def print_detail(args: argparse.Namespace, stats: list[Stats[Any, Any]]) -> None
     )
 
 
-def is_bare(argv: list[str], subcommands: list[str]) -> bool:
-    """Whether ``argv`` is sacrebleu's command line (its first word is no subcommand nor a global flag)."""
-    return bool(argv) and argv[0] not in subcommands and argv[0] not in ("-h", "--help", "--version", "-V")
-
-
 __all__ = [
     "DIFFERENCES",
     "add_sacrebleu_options",
     "apply_environment",
-    "is_bare",
     "print_detail",
     "run_early_action",
 ]

@@ -12,9 +12,9 @@ import numpy as np
 from understudy.cli.chunks import add_dask_option
 from understudy.cli.given import add_scores_options, given_scores, given_stats, wants_scores
 from understudy.cli.keep import add_log_options, log_scored
+from understudy.cli.messages import CliError
 from understudy.cli.neural import neural_chosen, neural_scores
 from understudy.cli.output import (
-    CliError,
     add_command,
     add_metric_options,
     add_threads_option,

@@ -5,21 +5,15 @@ from __future__ import annotations
 import argparse
 import sys
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from understudy.cli.output import CliError, add_command, write
+from understudy.cli.messages import CliError
+from understudy.cli.output import add_command, write
 from understudy.cli.progress import Progress
-from understudy.datasets import (
-    Cache,
-    DatasetFields,
-    Download,
-    dataset,
-    download,
-    load,
-    names,
-    names_for_langpair,
-)
-from understudy.datasets.fetch import ProgressFn
+
+if TYPE_CHECKING:  # understudy.datasets (http, ssl, email, xml) loads when a test set is used
+    from understudy.datasets import Cache, DatasetFields, Download
+    from understudy.datasets.fetch import ProgressFn
 
 EXAMPLES = """examples:
   understudy testset list                          every test set, with its description
@@ -141,6 +135,8 @@ class _Bars:
 
 def cache_for(args: argparse.Namespace, bars: _Bars | None = None) -> Cache:
     """The cache the options ask for."""
+    from understudy.datasets import Cache
+
     return Cache(args.cache, offline=True if args.offline else None, progress=bars)
 
 
@@ -148,6 +144,8 @@ def load_fields(args: argparse.Namespace, name: str) -> DatasetFields:
     """Test set ``name`` for ``args.langpair`` from the cache the options ask for, with progress bars."""
     bars = _Bars()
     try:
+        from understudy.datasets import load
+
         return load(name, args.langpair, cache_for(args, bars))
     finally:
         bars.close()
@@ -155,6 +153,8 @@ def load_fields(args: argparse.Namespace, name: str) -> DatasetFields:
 
 def run_list(args: argparse.Namespace) -> int:
     """Print the sets (all, or those with the pair in either direction) and their descriptions."""
+    from understudy.datasets import dataset, names, names_for_langpair
+
     chosen = names_for_langpair(args.langpair) if args.langpair else names()
     if args.langpair and not chosen:
         raise CliError(f"no test set has {args.langpair} in either direction")
@@ -165,6 +165,8 @@ def run_list(args: argparse.Namespace) -> int:
 
 def run_info(args: argparse.Namespace) -> int:
     """Print a set's description, downloads (and whether cached), pairs and, with -l, fields."""
+    from understudy.datasets import dataset
+
     info = dataset(args.name)
     # With -l the pair is loaded (and fetched) first, so that the cache states below are current.
     fields = load_fields(args, args.name) if args.langpair else None
@@ -184,6 +186,8 @@ def run_info(args: argparse.Namespace) -> int:
 
 def run_download(args: argparse.Namespace) -> int:
     """Fetch every download of a set (and parse the pair, with -l)."""
+    from understudy.datasets import dataset, download
+
     bars = _Bars()
     try:
         cache = download(args.name, args.langpair, cache_for(args, bars))
@@ -211,6 +215,8 @@ def run_echo(args: argparse.Namespace) -> int:
 
 def run_citation(args: argparse.Namespace) -> int:
     """Print a set's BibTeX."""
+    from understudy.datasets import dataset
+
     info = dataset(args.name)
     if not info.citation:
         raise CliError(f"test set {info.name} has no citation in the registry")
