@@ -24,6 +24,16 @@ from understudy.significance import _sums
 from understudy.stats import Stats, Totals
 
 
+def test_every_family_is_importable_from_the_package() -> None:
+    """``from understudy import GLEU`` as ``from understudy import BLEU``: each family's metric
+    object, configuration and statistics types, by their own names."""
+    import understudy
+
+    for family in FAMILIES.values():
+        for kind in (family.metric, family.config, family.stats):
+            assert getattr(understudy, kind.__name__) is kind and kind.__name__ in understudy.__all__
+
+
 def test_every_family_has_a_test_entry() -> None:
     # A family added to understudy.metrics without tests/families.py fails here.
     assert list(TEST_FAMILIES) == list(FAMILIES)

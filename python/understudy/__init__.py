@@ -44,6 +44,23 @@ if TYPE_CHECKING:
         score_chrf_rows,
         sentence_chrf,
     )
+    from understudy.metrics.gleu import (
+        GLEU,
+        GLEUConfig,
+        GLEUResult,
+        GLEUStats,
+        corpus_gleu,
+        score_gleu_rows,
+        sentence_gleu,
+    )
+    from understudy.metrics.nist import (
+        NIST,
+        NISTConfig,
+        NISTResult,
+        NISTStats,
+        corpus_nist,
+        score_nist_rows,
+    )
     from understudy.metrics.scores import GivenScores, ScoresConfig, ScoresResult, ScoresStats
     from understudy.metrics.ter import (
         TER,
@@ -82,6 +99,14 @@ _LAZY = {
     **dict.fromkeys(
         ["CHRF", "CHRFConfig", "CHRFResult", "CHRFStats", "corpus_chrf", "score_chrf_rows", "sentence_chrf"],
         "understudy.metrics.chrf",
+    ),
+    **dict.fromkeys(
+        ["GLEU", "GLEUConfig", "GLEUResult", "GLEUStats", "corpus_gleu", "score_gleu_rows", "sentence_gleu"],
+        "understudy.metrics.gleu",
+    ),
+    **dict.fromkeys(
+        ["NIST", "NISTConfig", "NISTResult", "NISTStats", "corpus_nist", "score_nist_rows"],
+        "understudy.metrics.nist",
     ),
     **dict.fromkeys(
         ["GivenScores", "ScoresConfig", "ScoresResult", "ScoresStats"], "understudy.metrics.scores"
@@ -133,6 +158,8 @@ __all__ = [
     "CER",
     "CHRF",
     "COMET",
+    "GLEU",
+    "NIST",
     "TER",
     "TOKENIZERS",
     "WER",
@@ -146,6 +173,9 @@ __all__ = [
     "CometKiwi",
     "ConfigError",
     "EmptyInputError",
+    "GLEUConfig",
+    "GLEUResult",
+    "GLEUStats",
     "GivenScores",
     "InputError",
     "InputFileError",
@@ -153,6 +183,9 @@ __all__ = [
     "LengthMismatchError",
     "MetricX",
     "MissingExtraError",
+    "NISTConfig",
+    "NISTResult",
+    "NISTStats",
     "NoReferenceError",
     "OutputError",
     "ScoresConfig",
@@ -173,15 +206,20 @@ __all__ = [
     "corpus_bleu",
     "corpus_cer",
     "corpus_chrf",
+    "corpus_gleu",
+    "corpus_nist",
     "corpus_ter",
     "corpus_wer",
     "score_chrf_rows",
+    "score_gleu_rows",
+    "score_nist_rows",
     "score_rows",
     "score_ter_rows",
     "score_wer_rows",
     "sentence_bleu",
     "sentence_cer",
     "sentence_chrf",
+    "sentence_gleu",
     "sentence_ter",
     "sentence_wer",
     "tokenize",
