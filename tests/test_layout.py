@@ -62,9 +62,11 @@ def test_the_generic_layer_names_no_family(module: str) -> None:
     assert not used & _names_of_families()
 
 
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
 def test_names_that_moved_to_a_family_module_are_still_found() -> None:
-    from understudy import config, metrics, result, scoring, stats
+    from understudy import arithmetic, config, metrics, result, scoring, stats
 
+    assert scoring.ln is arithmetic.ln and scoring.score_rows is metrics.bleu.score_rows
     assert (
         config.BLEUConfig is metrics.bleu.BLEUConfig and config.TER_TOKENIZERS is metrics.ter.TER_TOKENIZERS
     )
@@ -72,3 +74,12 @@ def test_names_that_moved_to_a_family_module_are_still_found() -> None:
     assert result.BLEUResult is metrics.bleu.BLEUResult
     with pytest.raises(AttributeError, match=r"'understudy\.stats' has no attribute 'NISTStats'"):
         stats.NISTStats  # noqa: B018
+
+
+def test_an_old_address_warns_with_the_new_one() -> None:
+    from understudy import stats
+
+    with pytest.warns(
+        DeprecationWarning, match=r"understudy\.stats\.TERStats is understudy\.metrics\.ter\.TERStats"
+    ):
+        stats.TERStats  # noqa: B018

@@ -1,7 +1,7 @@
 """Per-segment sufficient statistics of any metric: values that can be summed, merged, sliced and scored.
 
 Every metric is text to integer statistics rows (the Rust core), then one scoring
-function from rows to scores (:mod:`understudy.scoring`). :class:`Stats` is that
+function from rows to scores (:mod:`understudy.arithmetic`). :class:`Stats` is that
 protocol: each family's subclass (``BLEUStats``, ``CHRFStats``, ``TERStats`` in
 :mod:`understudy.metrics`) only says which scoring function turns rows into scores and
 how a row becomes a result record. Significance tests, streaming, the command line and saved files work

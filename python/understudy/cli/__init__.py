@@ -28,7 +28,7 @@ from understudy.cli.messages import CliError, print_error, printable
 
 COMMANDS: dict[str, str] = {
     "score": "understudy.cli.score",
-    "compare": "understudy.cli.significance",
+    "compare": "understudy.cli.compare",
     "correlate": "understudy.cli.correlate",
     "report": "understudy.cli.report",
     "pairwise": "understudy.cli.pairwise",

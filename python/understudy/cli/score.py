@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from understudy.cli.chunks import add_dask_option
+from understudy.cli.compare import add_significance_options, print_confidence, print_paired
 from understudy.cli.given import add_scores_options, given_scores, given_stats, wants_scores
 from understudy.cli.keep import add_log_options, log_scored
 from understudy.cli.messages import CliError
@@ -35,7 +36,6 @@ from understudy.cli.sacrebleu_cli import (
     run_early_action,
 )
 from understudy.cli.score_printers import SentenceWriter, print_corpus
-from understudy.cli.significance import add_significance_options, print_confidence, print_paired
 from understudy.cli.stream import score_stream
 from understudy.cli.testset import Refs, add_testset_options, testset_refs
 from understudy.errors import LengthMismatchError

@@ -31,6 +31,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from understudy import _core
+from understudy.arithmetic import exp, ln
 from understudy.config import TextConfig, check_number, option
 from understudy.errors import ConfigError, SignatureError
 from understudy.external_tokenizers import (
@@ -44,7 +45,6 @@ from understudy.external_tokenizers import (
 from understudy.metric import Family, Metric, RefStreams, _Preparing, _Scorer, check_hyps, check_refs
 from understudy.normalization import normalize
 from understudy.result import Result
-from understudy.scoring import exp, ln
 from understudy.signature import Signature
 from understudy.stats import Stats
 from understudy.tokens import Hyps, Refs, TokenSegment

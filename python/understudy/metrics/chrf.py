@@ -23,6 +23,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from understudy import _core
+from understudy.arithmetic import Weak
 from understudy.config import (
     TextConfig,
     check_bool,
@@ -35,7 +36,6 @@ from understudy.config import (
 from understudy.errors import ConfigError, InputError
 from understudy.metric import Family, Metric, RefStreams
 from understudy.result import Result
-from understudy.scoring import Weak
 from understudy.signature import Signature
 from understudy.stats import Stats
 from understudy.tokens import Hyps, Refs, TokenSegment

@@ -24,11 +24,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from understudy import _core
+from understudy.arithmetic import Weak
 from understudy.config import TextConfig, check_bool, option
 from understudy.errors import ConfigError
 from understudy.metric import Family, Metric, RefStreams
 from understudy.result import Result
-from understudy.scoring import Weak
 from understudy.signature import Signature
 from understudy.stats import Stats
 from understudy.tokens import Hyps, Refs, TokenSegment
