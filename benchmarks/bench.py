@@ -53,6 +53,8 @@ Tasks (the issue's numbering):
   given-bs, given-ar, given-pairs   paired bootstrap, randomization and all pairs with clusters
                          on given segment scores (synthetic, COMET-like), beside the same on BLEU
                          and comet-compare's algorithm (t-test and 300 x 40% bootstrap)
+  startup                understudy --version, and BLEU of a 3-line file (bare and score -m bleu),
+                         beside sacrebleu's command line: wall and CPU of whole processes
   wc -w over the same bytes is timed for corpus and stream, as the floor that
   merely touching the text costs.
 """
@@ -60,7 +62,9 @@ Tasks (the issue's numbering):
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import glob
+import json
 import os
 import platform
 import shutil
@@ -73,6 +77,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from tables import render
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = REPO.parent / "shared" / "data" / "wmt17-en-de"
@@ -501,6 +507,54 @@ def run_measured(argv: list[str]) -> tuple[float, float]:
     if proc.returncode != 0:
         raise RuntimeError(f"{' '.join(argv)} failed: {proc.stderr}")
     return elapsed, int(proc.stderr.strip().splitlines()[-1]) / 1024
+
+
+def process_times(argv: list[str], repeat: int) -> tuple[float, float]:
+    """Median wall and CPU (user + system) seconds of a whole command, interpreter start included."""
+    walls, cpus = [], []
+    for _ in range(repeat + 1):  # the first run warms the page cache, uncounted
+        before = os.times()
+        start = time.perf_counter()
+        subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        walls.append(time.perf_counter() - start)
+        after = os.times()
+        cpus.append(
+            after.children_user - before.children_user + after.children_system - before.children_system
+        )
+    return statistics.median(walls[1:]), statistics.median(cpus[1:])
+
+
+def task_startup(data: Path, repeat: int) -> list[tuple[str, list[Timing]]]:
+    """What a command costs before it works: --version, and BLEU of a 3-line file, beside sacrebleu
+    (a table per command; whole processes, interpreter start included)."""
+    folder = Path(tempfile.mkdtemp(prefix="understudy-bench-"))
+    ref, hyp = folder / "ref.de", folder / "hyp.de"
+    ref.write_text("".join(read(str(data / "newstest2017.ref.en-de.de"))[k] + "\n" for k in range(3)))
+    hyp.write_text("".join(read(str(data / "newstest2017.online-A.0.en-de.de"))[k] + "\n" for k in range(3)))
+    bin_dir = Path(sys.executable).parent
+    us, sb = str(bin_dir / "understudy"), str(bin_dir / "sacrebleu")
+    commands = [
+        ("--version", [us, "--version"], [sb, "--version"]),
+        (
+            "REF -i HYP -b, 3 lines",
+            [us, str(ref), "-i", str(hyp), "-b"],
+            [sb, str(ref), "-i", str(hyp), "-b"],
+        ),
+        (
+            "score -m bleu, 3 lines",
+            [us, "score", str(ref), "-i", str(hyp), "-m", "bleu"],
+            [sb, str(ref), "-i", str(hyp), "-m", "bleu"],
+        ),
+    ]
+    tables = []
+    for k, (what, ours, theirs) in enumerate(commands):
+        rows = []
+        for tool, argv in (("understudy", ours), ("sacrebleu", theirs)):
+            wall, cpu = process_times(argv, repeat)
+            rows.append(Timing(tool, wall, f"CPU {cpu * 1000:.0f} ms"))
+        tables.append((f"25{'abc'[k]}. Start-up: {what}", rows))
+    shutil.rmtree(folder)
+    return tables
 
 
 def task_stream(data: Path, repeat: int, slow_repeat: int) -> list[Timing]:
@@ -1297,33 +1351,7 @@ def task_torchmetrics(data: Path, repeat: int, slow_repeat: int, name: str) -> l
 
 
 def table(title: str, rows: list[Timing], markdown: bool) -> str:
-    base = rows[0].seconds
-    lines = [f"### {title}", ""] if markdown else [title, "-" * len(title)]
-    header = ["tool", "median", "vs understudy", "peak memory", "note"]
-    body = []
-    for row in rows:
-        if row.seconds != row.seconds:  # NaN: the tool cannot do the task
-            body.append([row.tool, "n/a", "", "", row.note])
-            continue
-        ratio = (
-            "1x"
-            if row is rows[0]
-            else f"{row.seconds / base:.1f}x slower"
-            if row.seconds >= base
-            else f"{base / row.seconds:.1f}x faster"
-        )
-        peak = f"{row.peak_mb:.0f} MB" if row.peak_mb is not None else ""
-        body.append([row.tool, f"{row.seconds * 1000:.1f} ms", ratio, peak, row.note])
-    if markdown:
-        lines.append("| " + " | ".join(header) + " |")
-        lines.append("|" + "|".join(["---"] * len(header)) + "|")
-        lines += ["| " + " | ".join(cells) + " |" for cells in body]
-    else:
-        widths = [max(len(r[i]) for r in [header, *body]) for i in range(len(header))]
-        lines += [
-            "  ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)) for cells in [header, *body]
-        ]
-    return "\n".join(lines) + "\n"
+    return render(title, [dataclasses.asdict(row) for row in rows], markdown)
 
 
 def main() -> int:
@@ -1361,10 +1389,14 @@ def main() -> int:
             "ledger",
             "meta",
             "token-ids",
+            "startup",
         ],
     )
     parser.add_argument("--dask-segments", type=int, default=DASK_SEGMENTS, help="segments of the dask task")
-    parser.add_argument("--markdown", action="store_true", help="print Markdown tables (for README.md)")
+    parser.add_argument("--markdown", action="store_true", help="print Markdown tables")
+    parser.add_argument(
+        "--save", type=Path, help="also write the tables to this JSON file (docs/speed.md renders them)"
+    )
     parser.add_argument(
         "--mtme",
         type=Path,
@@ -1383,10 +1415,11 @@ def main() -> int:
         parser.error(f"WMT17 data not found in {args.data} (use --data)")
     from understudy import BLEU
 
-    print(
+    machine = (
         f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
-        f"understudy threads: {BLEU().threads}; median of {repeat} (slow peers: {slow_repeat})\n"
+        f"understudy threads: {BLEU().threads}; median of {repeat} (slow peers: {slow_repeat})"
     )
+    print(machine + "\n")
     runs = {
         "corpus": ("1. Corpus BLEU, 16 WMT17 systems", lambda: task_corpus(args.data, repeat)),
         "sentence": ("2. Sentence BLEU, 3004 segments", lambda: task_sentence(args.data, repeat)),
@@ -1495,14 +1528,37 @@ def main() -> int:
             lambda: task_dask(args.data, slow_repeat, args.dask_segments),
         ),
     }
+    done: list[tuple[str, str, list[Timing]]] = []
     for name in args.tasks:
         if name == "meta":
-            for title, rows in task_meta(repeat, slow_repeat, args.mtme):
-                print(table(title, rows, args.markdown), flush=True)
-            continue
-        title, run = runs[name]
-        print(table(title, run(), args.markdown), flush=True)
+            tables = task_meta(repeat, slow_repeat, args.mtme)
+        elif name == "startup":
+            tables = task_startup(args.data, max(repeat, 10))
+        else:
+            tables = [(runs[name][0], runs[name][1]())]
+        for title, rows in tables:
+            print(table(title, rows, args.markdown), flush=True)
+            done.append((name, title, rows))
+    if args.save:
+        save(args.save, machine, done)
     return 0
+
+
+def save(path: Path, machine: str, done: list[tuple[str, str, list[Timing]]]) -> None:
+    """The run's tables as JSON, which docs/speed.md's tables are rendered from (scripts/docs_hooks.py)."""
+    record = {
+        "command": "python benchmarks/bench.py " + " ".join(sys.argv[1:]),
+        "machine": machine,
+        "date": time.strftime("%Y-%m-%d"),
+        "tables": [
+            {"task": name, "title": title, "rows": [dataclasses.asdict(row) for row in rows]}
+            for name, title, rows in done
+        ],
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_suffix(".partial")
+    partial.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    partial.replace(path)  # whole or not at all
 
 
 if __name__ == "__main__":
