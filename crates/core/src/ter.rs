@@ -52,11 +52,6 @@ pub struct TerConfig {
     pub fixed: bool,
 }
 
-/// Tercom's "Western" punctuation, padded with spaces when normalizing.
-fn is_western_punct(c: char) -> bool {
-    matches!(c, '{'..='~' | '['..='`' | ' '..='&' | '('..='+' | ':'..='@' | '/')
-}
-
 /// The CJK ranges Tercom splits into single characters when normalizing.
 fn is_asian_char(c: char) -> bool {
     matches!(c,
@@ -118,7 +113,8 @@ fn normalize_western(s: &str) -> String {
         .replace("&lt;", "<")
         .replace("&gt;", ">");
     let mut padded = String::with_capacity(s.len() * 2 + 2);
-    pad(&mut padded, &format!(" {s} "), is_western_punct);
+    // Tercom's "Western" punctuation is 13a's set.
+    pad(&mut padded, &format!(" {s} "), text::is_13a_punct);
     // sacrebleu's `'s$` never matches: the text ends with the padding space.
     let s = padded.replace("'s ", " 's ");
     let digit = |c: char| c.is_ascii_digit();

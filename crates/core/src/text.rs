@@ -67,6 +67,13 @@ pub fn is_number(c: char) -> bool {
     }
 }
 
+/// The class `[\{-\~\[-\` -\&\(-\+\:-\@\/]` of sacrebleu's `TokenizerRegexp`:
+/// ASCII punctuation except `'`, `,`, `-` and `.` (and the space itself). Tercom pads the same
+/// set, its "Western" punctuation, when TER normalizes: one set, one function.
+pub fn is_13a_punct(c: char) -> bool {
+    matches!(c, '{'..='~' | '['..='`' | ' '..='&' | '('..='+' | ':'..='@' | '/')
+}
+
 /// The tokens of `s` as Python's `s.split()` gives them.
 pub fn split(s: &str) -> impl Iterator<Item = &str> {
     s.split(is_space).filter(|t| !t.is_empty())
@@ -157,6 +164,16 @@ pub fn lower(s: &str) -> Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_13a_class_is_ascii_punctuation_but_four_and_the_space() {
+        let chosen: String = (' '..='~').filter(|&c| is_13a_punct(c)).collect();
+        let expected: String = (' '..='~')
+            .filter(|&c| c == ' ' || (c.is_ascii_punctuation() && !"',-.".contains(c)))
+            .collect();
+        assert_eq!(chosen, expected);
+        assert!(!is_13a_punct('\u{201c}') && !is_13a_punct('a') && !is_13a_punct('7'));
+    }
 
     #[test]
     fn split_uses_python_whitespace() {

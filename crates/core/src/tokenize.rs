@@ -153,15 +153,9 @@ fn is_period_or_comma(c: char) -> bool {
     c == '.' || c == ','
 }
 
-/// The class `[\{-\~\[-\` -\&\(-\+\:-\@\/]` of sacrebleu's `TokenizerRegexp`:
-/// ASCII punctuation except `'`, `,`, `-` and `.` (and the space itself).
-fn is_13a_punct(c: char) -> bool {
-    matches!(c, '{'..='~' | '['..='`' | ' '..='&' | '('..='+' | ':'..='@' | '/')
-}
-
 /// sacrebleu's `TokenizerRegexp`, the regex part shared by `13a` and `zh`.
 fn regexp_passes(line: &str) -> String {
-    let s = pad_each(line, is_13a_punct);
+    let s = pad_each(line, text::is_13a_punct);
     let s = sub_pairs(&s, not_ascii_digit, is_period_or_comma, split_after);
     let s = sub_pairs(&s, is_period_or_comma, not_ascii_digit, split_before);
     let s = sub_pairs(&s, is_ascii_digit, |c| c == '-', split_after);

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Collection
 from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
@@ -28,6 +27,7 @@ from understudy.cli.output import (
     warn_reference_as_system,
     width_value,
 )
+from understudy.cli.systems import system_names
 from understudy.cli.table import Table, emit, text_table
 from understudy.correlation import (
     DEFAULT_SEED,
@@ -53,7 +53,7 @@ from understudy.errors import InputFileError, LengthMismatchError
 from understudy.metric import Metric
 from understudy.metrics import family_titles, lower_is_better
 from understudy.metrics.scores import GivenScores
-from understudy.score_files import match_systems, read_named_scores, select_systems
+from understudy.score_files import read_named_scores, select_systems
 from understudy.stats import Stats
 
 EXAMPLES = """examples:
@@ -169,28 +169,6 @@ def _add_statistics_options(p: argparse.ArgumentParser) -> None:
         help="also the BLEU paper's analyses: regression and residuals, range-normalized scores, "
         "adjacent systems' human differences (segment scores), every subset of the references",
     )
-
-
-def system_names(args: argparse.Namespace, table: Collection[str], what: str) -> list[str]:
-    """The systems' names in a human (or metric) file ``table``, in the order of -i: ``--names``
-    as given, else each -i path matched to the file's systems by the rule of ``--scores``
-    (:func:`understudy.score_files.match_systems`): a name two systems claim is refused."""
-    if not args.names:
-        try:
-            return match_systems(table, args.input, what)
-        except InputFileError as err:
-            raise CliError(f"{err} (give the systems' names with --names)") from None
-    names: list[str] = args.names
-    if len(names) != len(args.input):
-        raise CliError(f"--names gives {len(names)} names for {len(args.input)} systems")
-    if len(set(names)) != len(names):
-        raise CliError(
-            f"two systems have the same name: {', '.join(sorted({n for n in names if names.count(n) > 1}))}"
-        )
-    missing = [n for n in names if n not in table]
-    if missing:
-        raise CliError(f"{what} has no score for {', '.join(missing)}; it scores {', '.join(sorted(table))}")
-    return names
 
 
 def _given_stats(

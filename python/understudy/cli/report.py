@@ -212,7 +212,7 @@ def _human(
         if args.names:
             raise CliError("--names names the systems of the --human file; give --human too")
         return None
-    from understudy.cli.correlate import system_names
+    from understudy.cli.systems import system_names
     from understudy.correlation.human import read_human
 
     if len(args.input) < 3:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from understudy.correlation.spa import _matrix
+from understudy.correlation.matrices import score_matrix
 from understudy.correlation.statistics import STATISTICS
 from understudy.correlation.ties import groups
 from understudy.errors import ConfigError, InputError
@@ -32,8 +32,8 @@ def grouped_statistic(statistic: str, metric: ArrayLike, human: ArrayLike, avera
     """``statistic`` (a name of :data:`STATISTICS`) within each group, averaged over the groups."""
     if statistic not in STATISTICS:
         raise ConfigError(f"unknown statistic {statistic!r}; known: {', '.join(STATISTICS)}")
-    h = _matrix(human, "human", missing=True)
-    m = _matrix(metric, "metric", missing=False)
+    h = score_matrix(human, "human", missing=True)
+    m = score_matrix(metric, "metric", missing=False)
     if h.shape != m.shape:
         raise InputError(f"human scores of shape {h.shape} and metric scores of shape {m.shape}")
     total, counted = 0.0, 0

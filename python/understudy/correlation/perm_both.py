@@ -46,7 +46,8 @@ from understudy.correlation.batched import (
     PerMixture,
     average_defined,
 )
-from understudy.correlation.spa import DEFAULT_PERMUTATIONS, DEFAULT_SEED, PermutationSigns, _matrix
+from understudy.correlation.matrices import score_matrix
+from understudy.correlation.spa import DEFAULT_PERMUTATIONS, DEFAULT_SEED, PermutationSigns
 from understudy.correlation.statistics import STATISTICS, scipy_stats
 from understudy.correlation.ties import groups, tie_calibrated_accuracy
 from understudy.errors import ConfigError, InputError
@@ -231,8 +232,8 @@ def perm_both(
     ``spa`` is SPA's own (permutations, seed)."""
     if isinstance(resamples, bool) or not isinstance(resamples, int) or resamples < 1:
         raise ConfigError(f"resamples must be a whole number of at least 1, got {resamples!r}")
-    h = _matrix(human, "human", missing=True)
-    a, b = _matrix(better, "metric", missing=False), _matrix(worse, "metric", missing=False)
+    h = score_matrix(human, "human", missing=True)
+    a, b = score_matrix(better, "metric", missing=False), score_matrix(worse, "metric", missing=False)
     if not (h.shape == a.shape == b.shape):
         raise InputError(f"scores of shapes {h.shape}, {a.shape} and {b.shape}")
     groups(h, average_by)  # checks the name
@@ -310,8 +311,8 @@ def pairs_perm_both(
 ) -> PermBoth:
     """acc-eq's PERM-BOTH as WMT24 runs it: pairwise comparisons swapped, each metric at its own
     optimised tie threshold (mt-metrics-eval's ``PairwisePermutationSigDiff``)."""
-    h = _matrix(human, "human", missing=True)
-    a, b = _matrix(better, "metric", missing=False), _matrix(worse, "metric", missing=False)
+    h = score_matrix(human, "human", missing=True)
+    a, b = score_matrix(better, "metric", missing=False), score_matrix(worse, "metric", missing=False)
     if average_by == "none":
         raise ConfigError("the pairs test swaps comparisons within groups: average by item or system")
     pairs = _PairSigns(Layout(h, average_by))

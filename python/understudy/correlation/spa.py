@@ -37,6 +37,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from understudy import _core
+from understudy.correlation.matrices import score_matrix
 from understudy.errors import ConfigError, InputError
 from understudy.stats import Stats
 from understudy.threads import resolve_threads
@@ -47,21 +48,6 @@ DEFAULT_SEED = 4
 
 DRAW_BLOCK = 1 << 22
 """Random draws (and swapped rows) made at a time: 16 MB of float32, whatever the permutations."""
-
-
-def _matrix(values: ArrayLike, what: str, missing: bool) -> NDArray[np.float64]:
-    """``values`` as a systems x segments float64 matrix; NaN only where ``missing`` allows it."""
-    try:
-        out = np.array(values, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise InputError(f"the {what} scores are not a matrix of numbers") from None
-    if out.ndim != 2 or out.shape[0] < 2 or out.shape[1] < 1:
-        raise InputError(f"the {what} scores need at least 2 systems and 1 segment, got shape {out.shape}")
-    bad = np.isinf(out) | (np.isnan(out) if not missing else False)
-    if bad.any():
-        i, j = (int(k) for k in np.argwhere(bad)[0])
-        raise InputError(f"the {what} score of system {i + 1}, segment {j + 1} is not a finite number")
-    return out
 
 
 def _check_counts(permutations: int, seed: int) -> None:
@@ -105,7 +91,7 @@ class PermutationSigns:
     def p_values(self, scores: ArrayLike) -> NDArray[np.float64]:
         """For ``i < j``, the share of permutations whose difference of system sums is at least the
         observed ``sum(scores[i]) - sum(scores[j])``; NaN on and below the diagonal."""
-        s = _matrix(scores, "metric", missing=False)
+        s = score_matrix(scores, "metric", missing=False)
         if s.shape[1] != self.segments:
             raise InputError(f"{s.shape[1]} segments for permutations of {self.segments}")
         n = s.shape[0]
@@ -242,7 +228,7 @@ def one_minus_pce(human_p: NDArray[np.float64], metric_p: NDArray[np.float64]) -
 
 def rated_segments(human: ArrayLike) -> NDArray[np.bool_]:
     """The segments every system has a human score for."""
-    return np.asarray(~np.isnan(_matrix(human, "human", missing=True)).any(axis=0), dtype=np.bool_)
+    return np.asarray(~np.isnan(score_matrix(human, "human", missing=True)).any(axis=0), dtype=np.bool_)
 
 
 def soft_pairwise_accuracy(
@@ -256,8 +242,8 @@ def soft_pairwise_accuracy(
 
     ``signs`` reuses drawn permutations (for many metrics on the same segments).
     """
-    h = _matrix(human, "human", missing=True)
-    m = _matrix(metric, "metric", missing=False)
+    h = score_matrix(human, "human", missing=True)
+    m = score_matrix(metric, "metric", missing=False)
     if h.shape != m.shape:
         raise InputError(f"human scores of shape {h.shape} and metric scores of shape {m.shape}")
     keep = rated_segments(h)
@@ -334,7 +320,7 @@ def spa_corpus(
     >>> spa_corpus(stats, human, permutations=100).value  # BLEU orders them as the humans do
     1.0
     """
-    h = _matrix(human, "human", missing=True)
+    h = score_matrix(human, "human", missing=True)
     if h.shape != (len(stats), min((len(s) for s in stats), default=0)) or len({len(s) for s in stats}) > 1:
         raise InputError(f"human scores of shape {h.shape} for {len(stats)} systems' statistics")
     keep = rated_segments(h)

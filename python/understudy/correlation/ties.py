@@ -41,7 +41,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from understudy import _core
-from understudy.correlation.spa import _matrix
+from understudy.correlation.matrices import score_matrix
 from understudy.errors import ConfigError, InputError
 
 AVERAGE_BY = ("none", "system", "item")
@@ -71,8 +71,8 @@ def groups(matrix: NDArray[Any], average_by: str) -> NDArray[Any]:
 def tie_calibrated_accuracy(metric: ArrayLike, human: ArrayLike, average_by: str = "item") -> TieCalibrated:
     """acc_eq of ``metric`` against ``human`` (systems x segments; NaN for a missing human score),
     with the optimised tie threshold."""
-    h = _matrix(human, "human", missing=True)
-    m = _matrix(metric, "metric", missing=False)
+    h = score_matrix(human, "human", missing=True)
+    m = score_matrix(metric, "metric", missing=False)
     if h.shape != m.shape:
         raise InputError(f"human scores of shape {h.shape} and metric scores of shape {m.shape}")
     found = _core.tie_search(
