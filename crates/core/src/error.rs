@@ -5,9 +5,7 @@ use std::fmt;
 /// Something about the input or configuration that makes scoring impossible.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CoreError {
-    /// A tokenizer name that is not known.
-    UnknownTokenizer(String),
-    /// A named option's value that is not one of its known names.
+    /// A named option's value that is not one of its known names (a tokenizer, a Unicode form).
     UnknownChoice {
         option: &'static str,
         value: String,
@@ -106,11 +104,6 @@ impl CoreError {
 impl fmt::Display for CoreError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CoreError::UnknownTokenizer(name) => write!(
-                f,
-                "unknown tokenizer {name:?}; known: {}",
-                crate::tokenize::Tokenizer::NAMES.join(", ")
-            ),
             CoreError::UnknownChoice {
                 option,
                 value,

@@ -72,83 +72,121 @@ fn preprocess_all(config: &BleuConfig, lines: &[&str], exec: Exec) -> Vec<String
     })
 }
 
+/// The references' n-grams as a trie: word ids, the trie's edges, and each node's order.
+#[derive(Default)]
+struct RefTrie<'t> {
+    words: FxHashMap<&'t str, u32>,
+    children: FxHashMap<u64, u32>,
+    orders: Vec<u32>,
+}
+
+impl<'t> RefTrie<'t> {
+    /// Every reference's n-grams added to the trie: one list per (reference, order) of (node,
+    /// count), ordered by node, and the references' lengths.
+    fn count_references(&mut self, ref_text: &'t [String], n_max: usize) -> (Lists, Vec<u32>) {
+        let mut counts: Vec<u32> = Vec::new();
+        let mut touched: Vec<u32> = Vec::new();
+        let mut ids: Vec<u32> = Vec::new();
+        let mut lists = Lists::default();
+        let mut lens = Vec::with_capacity(ref_text.len());
+        for text in ref_text {
+            ids.clear();
+            for tok in tokens(text) {
+                let next = self.words.len() as u32;
+                ids.push(*self.words.entry(tok).or_insert(next));
+            }
+            lens.push(ids.len() as u32);
+            self.count_ngrams(&ids, n_max, &mut counts, &mut touched);
+            touched.sort_unstable_by_key(|&node| (self.orders[node as usize], node));
+            let mut order_iter = touched.iter().peekable();
+            for n in 1..=n_max as u32 {
+                while let Some(&&node) = order_iter.peek() {
+                    if self.orders[node as usize] != n {
+                        break;
+                    }
+                    lists.entries.push((node, counts[node as usize]));
+                    counts[node as usize] = 0;
+                    order_iter.next();
+                }
+                lists.bounds.push(lists.entries.len());
+            }
+            touched.clear();
+        }
+        (lists, lens)
+    }
+
+    /// One reference's n-grams (word ids `ids`) counted in `counts`, by trie node; each node
+    /// counted for the first time is noted in `touched`.
+    fn count_ngrams(
+        &mut self,
+        ids: &[u32],
+        n_max: usize,
+        counts: &mut Vec<u32>,
+        touched: &mut Vec<u32>,
+    ) {
+        for start in 0..ids.len() {
+            let mut node = ROOT;
+            for (n, &word) in ids[start..].iter().take(n_max).enumerate() {
+                let orders = &mut self.orders;
+                node = *self.children.entry(edge(node, word)).or_insert_with(|| {
+                    orders.push(n as u32 + 1);
+                    orders.len() as u32 - 1
+                });
+                if counts.len() <= node as usize {
+                    counts.resize(self.orders.len(), 0);
+                }
+                if counts[node as usize] == 0 {
+                    touched.push(node);
+                }
+                counts[node as usize] += 1;
+            }
+        }
+    }
+
+    /// A hypothesis' length in words and the (node, count) list, ordered by node, of its
+    /// n-grams that some reference has (`found`: a buffer).
+    fn count_hypothesis(
+        &self,
+        text: &str,
+        n_max: usize,
+        found: &mut Vec<u32>,
+    ) -> (u32, Vec<(u32, u32)>) {
+        let ids: Vec<Option<u32>> = tokens(text).map(|t| self.words.get(t).copied()).collect();
+        found.clear();
+        for start in 0..ids.len() {
+            let mut node = ROOT;
+            for word in ids[start..].iter().take(n_max) {
+                let Some(word) = word else { break };
+                match self.children.get(&edge(node, *word)) {
+                    Some(&child) => node = child,
+                    None => break,
+                }
+                found.push(node);
+            }
+        }
+        found.sort_unstable();
+        let mut list: Vec<(u32, u32)> = Vec::new();
+        for &node in found.iter() {
+            match list.last_mut() {
+                Some((last, count)) if *last == node => *count += 1,
+                _ => list.push((node, 1)),
+            }
+        }
+        (ids.len() as u32, list)
+    }
+}
+
 impl BleuPairwise {
     /// Tokenize and count `hyps` and `refs` once each.
     pub fn new(config: BleuConfig, hyps: &[&str], refs: &[&str], exec: Exec) -> Self {
         let n_max = config.max_order;
         let ref_text = preprocess_all(&config, refs, exec);
-        let mut words: FxHashMap<&str, u32> = FxHashMap::default();
-        let mut children: FxHashMap<u64, u32> = FxHashMap::default();
-        let mut orders: Vec<u32> = Vec::new();
-        let mut counts: Vec<u32> = Vec::new();
-        let mut touched: Vec<u32> = Vec::new();
-        let mut ids: Vec<u32> = Vec::new();
-        let mut ref_lists = Lists::default();
-        let mut ref_lens = Vec::with_capacity(refs.len());
-        for text in &ref_text {
-            ids.clear();
-            for tok in tokens(text) {
-                let next = words.len() as u32;
-                ids.push(*words.entry(tok).or_insert(next));
-            }
-            ref_lens.push(ids.len() as u32);
-            for start in 0..ids.len() {
-                let mut node = ROOT;
-                for (n, &word) in ids[start..].iter().take(n_max).enumerate() {
-                    node = *children.entry(edge(node, word)).or_insert_with(|| {
-                        orders.push(n as u32 + 1);
-                        orders.len() as u32 - 1
-                    });
-                    if counts.len() <= node as usize {
-                        counts.resize(orders.len(), 0);
-                    }
-                    if counts[node as usize] == 0 {
-                        touched.push(node);
-                    }
-                    counts[node as usize] += 1;
-                }
-            }
-            touched.sort_unstable_by_key(|&node| (orders[node as usize], node));
-            let mut order_iter = touched.iter().peekable();
-            for n in 1..=n_max as u32 {
-                while let Some(&&node) = order_iter.peek() {
-                    if orders[node as usize] != n {
-                        break;
-                    }
-                    ref_lists.entries.push((node, counts[node as usize]));
-                    counts[node as usize] = 0;
-                    order_iter.next();
-                }
-                ref_lists.bounds.push(ref_lists.entries.len());
-            }
-            touched.clear();
-        }
-
+        let mut trie = RefTrie::default();
+        let (ref_lists, ref_lens) = trie.count_references(&ref_text, n_max);
         let hyp_text = preprocess_all(&config, hyps, exec);
-        let (words, children) = (&words, &children);
+        let trie = &trie;
         let counted = parallel::map(exec, &hyp_text, Vec::new, |found: &mut Vec<u32>, text| {
-            let ids: Vec<Option<u32>> = tokens(text).map(|t| words.get(t).copied()).collect();
-            found.clear();
-            for start in 0..ids.len() {
-                let mut node = ROOT;
-                for word in ids[start..].iter().take(n_max) {
-                    let Some(word) = word else { break };
-                    match children.get(&edge(node, *word)) {
-                        Some(&child) => node = child,
-                        None => break,
-                    }
-                    found.push(node);
-                }
-            }
-            found.sort_unstable();
-            let mut list: Vec<(u32, u32)> = Vec::new();
-            for &node in found.iter() {
-                match list.last_mut() {
-                    Some((last, count)) if *last == node => *count += 1,
-                    _ => list.push((node, 1)),
-                }
-            }
-            (ids.len() as u32, list)
+            trie.count_hypothesis(text, n_max, found)
         });
         let mut hyp_lists = Lists::default();
         let mut hyp_lens = Vec::with_capacity(hyps.len());
@@ -163,7 +201,7 @@ impl BleuPairwise {
             ref_lens,
             hyps: hyp_lists,
             refs: ref_lists,
-            n_grams: orders.len(),
+            n_grams: trie.orders.len(),
         }
     }
 

@@ -402,33 +402,12 @@ impl Counter {
             lens,
             ..
         } = self;
-        let mut words: FxHashMap<&str, u32> = FxHashMap::default();
-        // All ids: the hypothesis first, then each reference; `starts[k]` is where
-        // reference k begins (and `starts[n_refs]` the end).
-        let mut ids: Vec<u32> = Vec::new();
-        let mut starts: Vec<usize> = Vec::with_capacity(lens.len() + 1);
         let hyp_text = config.preprocess_into(hyp, scratch);
-        let hyp_len = tokens(hyp_text).count();
-        ids.reserve(hyp_len + lens.iter().map(|&l| l as usize).sum::<usize>());
-        ids.resize(hyp_len, UNSEEN);
-        for line in text.split(REF_SEPARATOR) {
-            starts.push(ids.len());
-            for tok in tokens(line) {
-                let next = words.len() as u32;
-                ids.push(*words.entry(tok).or_insert(next));
-            }
-        }
-        starts.push(ids.len());
-        for (slot, tok) in ids.iter_mut().zip(tokens(hyp_text)) {
-            *slot = words.get(tok).copied().unwrap_or(UNSEEN);
-        }
-        drop(words);
-
+        let (ids, starts, hyp_len) = numbered_words(hyp_text, text, lens);
         row.fill(0);
         row[0] = hyp_len as i64;
         row[1] = closest_ref_len(hyp_len, lens) as i64;
-        let n_refs = lens.len();
-        let mut per_ref = vec![0u32; n_refs];
+        let mut per_ref = vec![0u32; lens.len()];
         let mut positions: Vec<u32> = Vec::with_capacity(ids.len());
         for n in 1..=n_max {
             row[1 + n_max + n] = (hyp_len + 1).saturating_sub(n) as i64;
@@ -441,7 +420,7 @@ impl Counter {
             if positions.is_empty() {
                 continue;
             }
-            for k in 0..n_refs {
+            for k in 0..lens.len() {
                 let (first, end) = (starts[k], starts[k + 1]);
                 positions.extend((first..(end + 1).saturating_sub(n).max(first)).map(|p| p as u32));
             }
@@ -449,36 +428,73 @@ impl Counter {
                 let (a, b) = (a as usize, b as usize);
                 ids[a..a + n].cmp(&ids[b..b + n])
             });
-            let mut matched = 0i64;
-            let mut run = 0;
-            while run < positions.len() {
-                let gram = &ids[positions[run] as usize..positions[run] as usize + n];
-                let mut end = run;
-                let mut in_hyp = 0u32;
-                while end < positions.len() {
-                    let p = positions[end] as usize;
-                    if ids[p..p + n] != *gram {
-                        break;
-                    }
-                    if p < hyp_len {
-                        in_hyp += 1;
-                    } else {
-                        // The reference holding p: the last start at or before it.
-                        let k = starts.partition_point(|&s| s <= p) - 1;
-                        per_ref[k] += 1;
-                    }
-                    end += 1;
-                }
-                if in_hyp > 0 {
-                    let best = per_ref.iter().copied().max().unwrap_or(0);
-                    matched += i64::from(in_hyp.min(best));
-                }
-                per_ref.fill(0);
-                run = end;
-            }
-            row[1 + n] = matched;
+            row[1 + n] = clipped_matches(&ids, &starts, hyp_len, n, &positions, &mut per_ref);
         }
     }
+}
+
+/// Word ids of the hypothesis and of each reference of `text` (a hypothesis word no reference
+/// has is [`UNSEEN`]), the hypothesis first; `starts[k]` is where reference k begins (and
+/// `starts[n_refs]` the end); and the hypothesis' length in words.
+fn numbered_words(hyp_text: &str, text: &str, lens: &[u32]) -> (Vec<u32>, Vec<usize>, usize) {
+    let mut words: FxHashMap<&str, u32> = FxHashMap::default();
+    let mut ids: Vec<u32> = Vec::new();
+    let mut starts: Vec<usize> = Vec::with_capacity(lens.len() + 1);
+    let hyp_len = tokens(hyp_text).count();
+    ids.reserve(hyp_len + lens.iter().map(|&l| l as usize).sum::<usize>());
+    ids.resize(hyp_len, UNSEEN);
+    for line in text.split(REF_SEPARATOR) {
+        starts.push(ids.len());
+        for tok in tokens(line) {
+            let next = words.len() as u32;
+            ids.push(*words.entry(tok).or_insert(next));
+        }
+    }
+    starts.push(ids.len());
+    for (slot, tok) in ids.iter_mut().zip(tokens(hyp_text)) {
+        *slot = words.get(tok).copied().unwrap_or(UNSEEN);
+    }
+    (ids, starts, hyp_len)
+}
+
+/// The clipped matches of the order-`n` n-grams at `positions`, sorted by their n-gram: each
+/// run of equal n-grams adds `min(count in the hypothesis, largest count in one reference)`.
+fn clipped_matches(
+    ids: &[u32],
+    starts: &[usize],
+    hyp_len: usize,
+    n: usize,
+    positions: &[u32],
+    per_ref: &mut [u32],
+) -> i64 {
+    let mut matched = 0i64;
+    let mut run = 0;
+    while run < positions.len() {
+        let gram = &ids[positions[run] as usize..positions[run] as usize + n];
+        let mut end = run;
+        let mut in_hyp = 0u32;
+        while end < positions.len() {
+            let p = positions[end] as usize;
+            if ids[p..p + n] != *gram {
+                break;
+            }
+            if p < hyp_len {
+                in_hyp += 1;
+            } else {
+                // The reference holding p: the last start at or before it.
+                let k = starts.partition_point(|&s| s <= p) - 1;
+                per_ref[k] += 1;
+            }
+            end += 1;
+        }
+        if in_hyp > 0 {
+            let best = per_ref.iter().copied().max().unwrap_or(0);
+            matched += i64::from(in_hyp.min(best));
+        }
+        per_ref.fill(0);
+        run = end;
+    }
+    matched
 }
 
 #[cfg(test)]

@@ -417,6 +417,9 @@ fn trace(matrix: &[Cell], n_hyp: usize, n_ref: usize, out: &mut Vec<Op>) -> Resu
     Ok(())
 }
 
+/// A candidate shift as sacrebleu ranks them: gain, length, then the earlier start and target.
+type Candidate = (i64, usize, i64, i64);
+
 /// sacrebleu's `_shift`: the best shift of `hyp` (its gain and the shifted words in
 /// `s.best`), or a gain of 0 when none is tried. `checked` counts candidates.
 fn best_shift(
@@ -429,8 +432,47 @@ fn best_shift(
     let (n_h, n_r) = (hyp.len(), reference.len());
     let pre_score = full_matrix(beam, hyp, reference, &mut s.matrix);
     trace(&s.matrix, n_h, n_r, &mut s.trace)?;
-    // The alignment of reference positions to hypothesis positions, and prefix sums
-    // of the error flags of each side.
+    align_errors(s);
+    let hyp_errors = |err: &[u32], a: usize, b: usize| err[b.min(n_h)] - err[a.min(n_h)];
+    let ref_errors = |err: &[u32], a: usize, b: usize| err[b.min(n_r)] - err[a.min(n_r)];
+    let shifts = Shifts {
+        beam,
+        hyp,
+        reference,
+        pre_score,
+    };
+    let mut best: Option<Candidate> = None;
+    'pairs: for start_h in 0..n_h {
+        for start_r in 0..n_r {
+            if start_r.abs_diff(start_h) > MAX_SHIFT_DIST {
+                continue;
+            }
+            let mut length = 0;
+            while hyp[start_h + length] == reference[start_r + length] && length < MAX_SHIFT_SIZE {
+                length += 1;
+                let last = n_h == start_h + length || n_r == start_r + length;
+                let target_of = s.align[start_r];
+                let tried = hyp_errors(&s.hyp_err, start_h, start_h + length) != 0
+                    && ref_errors(&s.ref_err, start_r, start_r + length) != 0
+                    && !((start_h as i64) <= target_of && target_of < (start_h + length) as i64);
+                if tried {
+                    shifts.try_targets((start_h, start_r, length), &mut best, checked, s);
+                    if *checked >= MAX_SHIFT_CANDIDATES {
+                        break 'pairs;
+                    }
+                }
+                if last {
+                    break;
+                }
+            }
+        }
+    }
+    Ok((best.map_or(0, |b| b.0), pre_score))
+}
+
+/// From the trace in `s.trace`: the alignment of reference positions to hypothesis positions
+/// (`s.align`), and prefix sums of the error flags of each side (`s.hyp_err`, `s.ref_err`).
+fn align_errors(s: &mut TerScratch) {
     s.align.clear();
     s.hyp_err.clear();
     s.ref_err.clear();
@@ -454,63 +496,64 @@ fn best_shift(
             s.ref_err.push(s.ref_err[s.ref_err.len() - 1] + err);
         }
     }
-    let hyp_errors = |err: &[u32], a: usize, b: usize| err[b.min(n_h)] - err[a.min(n_h)];
-    let ref_errors = |err: &[u32], a: usize, b: usize| err[b.min(n_r)] - err[a.min(n_r)];
-    let mut best: Option<(i64, usize, i64, i64)> = None;
-    'pairs: for start_h in 0..n_h {
-        for start_r in 0..n_r {
-            if start_r.abs_diff(start_h) > MAX_SHIFT_DIST {
+}
+
+/// What every candidate shift of one [`best_shift`] call is scored against.
+struct Shifts<'a> {
+    beam: &'a Beam,
+    hyp: &'a [u32],
+    reference: &'a [u32],
+    pre_score: i64,
+}
+
+impl Shifts<'_> {
+    /// Each target of the `length` words at `start_h` (matching the reference at `start_r`),
+    /// in sacrebleu's order: the best candidate so far in `best` (its words in `s.best`).
+    fn try_targets(
+        &self,
+        (start_h, start_r, length): (usize, usize, usize),
+        best: &mut Option<Candidate>,
+        checked: &mut usize,
+        s: &mut TerScratch,
+    ) {
+        let n_r = self.reference.len();
+        let mut prev_idx: i64 = -1;
+        for offset in -1..length as i64 {
+            let pos = start_r as i64 + offset;
+            let idx = if pos == -1 {
+                0
+            } else if (pos as usize) < n_r {
+                s.align[pos as usize] + 1
+            } else {
+                break;
+            };
+            if idx == prev_idx {
                 continue;
             }
-            let mut length = 0;
-            while hyp[start_h + length] == reference[start_r + length] && length < MAX_SHIFT_SIZE {
-                length += 1;
-                let last = n_h == start_h + length || n_r == start_r + length;
-                let target_of = s.align[start_r];
-                let tried = hyp_errors(&s.hyp_err, start_h, start_h + length) != 0
-                    && ref_errors(&s.ref_err, start_r, start_r + length) != 0
-                    && !((start_h as i64) <= target_of && target_of < (start_h + length) as i64);
-                if tried {
-                    let mut prev_idx: i64 = -1;
-                    for offset in -1..length as i64 {
-                        let pos = start_r as i64 + offset;
-                        let idx = if pos == -1 {
-                            0
-                        } else if (pos as usize) < n_r {
-                            s.align[pos as usize] + 1
-                        } else {
-                            break;
-                        };
-                        if idx == prev_idx {
-                            continue;
-                        }
-                        prev_idx = idx;
-                        perform_shift(hyp, start_h, length, idx as usize, &mut s.shifted);
-                        let prefix = hyp
-                            .iter()
-                            .zip(&s.shifted)
-                            .take_while(|(a, b)| a == b)
-                            .count();
-                        let cost =
-                            cost_from(beam, &s.shifted, reference, &s.matrix, prefix, &mut s.rows);
-                        let candidate = (pre_score - cost, length, -(start_h as i64), -idx);
-                        *checked += 1;
-                        if best.is_none_or(|b| candidate > b) {
-                            best = Some(candidate);
-                            std::mem::swap(&mut s.best, &mut s.shifted);
-                        }
-                    }
-                    if *checked >= MAX_SHIFT_CANDIDATES {
-                        break 'pairs;
-                    }
-                }
-                if last {
-                    break;
-                }
+            prev_idx = idx;
+            perform_shift(self.hyp, start_h, length, idx as usize, &mut s.shifted);
+            let prefix = self
+                .hyp
+                .iter()
+                .zip(&s.shifted)
+                .take_while(|(a, b)| a == b)
+                .count();
+            let cost = cost_from(
+                self.beam,
+                &s.shifted,
+                self.reference,
+                &s.matrix,
+                prefix,
+                &mut s.rows,
+            );
+            let candidate = (self.pre_score - cost, length, -(start_h as i64), -idx);
+            *checked += 1;
+            if best.is_none_or(|b| candidate > b) {
+                *best = Some(candidate);
+                std::mem::swap(&mut s.best, &mut s.shifted);
             }
         }
     }
-    Ok((best.map_or(0, |b| b.0), pre_score))
 }
 
 /// sacrebleu's `translation_edit_rate` of word ids: the number of edits (shifts

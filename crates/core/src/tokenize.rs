@@ -83,7 +83,13 @@ impl FromStr for Tokenizer {
             "zh-fixed" => Tokenizer::ZhFixed,
             "char" => Tokenizer::Char,
             "cjk" => Tokenizer::Cjk,
-            _ => return Err(CoreError::UnknownTokenizer(name.to_string())),
+            _ => {
+                return Err(CoreError::UnknownChoice {
+                    option: "tokenizer",
+                    value: name.to_string(),
+                    known: &Self::NAMES,
+                })
+            }
         })
     }
 }

@@ -41,8 +41,7 @@ pub fn to_py_err(py: Python<'_>, err: CoreError) -> PyErr {
         return pyo3::exceptions::PyKeyboardInterrupt::new_err("interrupted");
     }
     let class = match err {
-        CoreError::UnknownTokenizer(_)
-        | CoreError::UnknownChoice { .. }
+        CoreError::UnknownChoice { .. }
         | CoreError::InvalidOrder(_)
         | CoreError::OrderTooLarge { .. } => "ConfigError",
         CoreError::TooManyReferences { .. }
