@@ -1,6 +1,6 @@
-"""ARCHITECTURE.md stays true to the tree: every file it names (``name.py``, ``name.rs``, a path)
-is a file of the repository, found by its path or, where the map names it inside its room
-(``cli/keep.py`` under ``python/understudy/``), by the end of its path."""
+"""ARCHITECTURE.md (a one-page map) and docs/internals.md stay true to the tree: every file they
+name (``name.py``, ``name.rs``, a path) is a file of the repository, found by its path or, where
+they name it inside its room (``cli/keep.py`` under ``python/understudy/``), by its path's end."""
 
 from __future__ import annotations
 
@@ -23,10 +23,16 @@ def missing_files(text: str, files: list[str]) -> list[str]:
     return sorted(n for n in named if not any(f == n or f.endswith("/" + n) for f in files))
 
 
-def test_every_file_architecture_md_names_exists() -> None:
-    text = (REPO / "ARCHITECTURE.md").read_text(encoding="utf-8")
+def test_every_file_architecture_md_and_the_internals_name_exists() -> None:
+    text = "\n".join(
+        (REPO / page).read_text(encoding="utf-8") for page in ("ARCHITECTURE.md", "docs/internals.md")
+    )
     assert len(FILE.findall(text)) > 100
     assert missing_files(text, tracked()) == []
+
+
+def test_architecture_md_is_one_page() -> None:
+    assert len((REPO / "ARCHITECTURE.md").read_text(encoding="utf-8").splitlines()) <= 120
 
 
 def test_a_renamed_file_is_reported() -> None:
