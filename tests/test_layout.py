@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import graphlib
 import sys
 from pathlib import Path
 
@@ -106,3 +107,44 @@ def test_an_old_address_warns_with_the_new_one() -> None:
         DeprecationWarning, match=r"understudy\.stats\.TERStats is understudy\.metrics\.ter\.TERStats"
     ):
         stats.TERStats  # noqa: B018
+
+
+def _module_imports() -> dict[str, set[str]]:
+    """Each module's imports of the package's modules at module level (not inside functions, not
+    under TYPE_CHECKING), with the packages whose ``__init__`` those imports run."""
+    modules = {}
+    for path in PACKAGE.rglob("*.py"):
+        name = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts).removesuffix(".__init__")
+        modules[name] = path
+
+    def known(name: str) -> str:
+        while name not in modules:
+            name = name.rpartition(".")[0]
+        return name
+
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        found: set[str] = set()
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("understudy"):
+                assert node.module is not None
+                found |= {known(f"{node.module}.{alias.name}") for alias in node.names}
+            elif isinstance(node, ast.Import):
+                found |= {known(alias.name) for alias in node.names if alias.name.startswith("understudy")}
+        parents = {p for d in found for p in _parents(d) if p in modules and not name.startswith(p + ".")}
+        graph[name] = (found | parents) - {name}
+    return graph
+
+
+def _parents(name: str) -> list[str]:
+    parts = name.split(".")
+    return [".".join(parts[:k]) for k in range(2, len(parts))]
+
+
+def test_no_import_cycle_at_module_level() -> None:
+    """The package's modules import each other without a cycle (graphlib raises CycleError on one).
+    The registry lookups inside functions (stats, signature) are not module-level imports."""
+    graph = _module_imports()
+    assert len(graph) > 100 and graph["understudy.metrics.bleu"] >= {"understudy.metric", "understudy.stats"}
+    order = list(graphlib.TopologicalSorter(graph).static_order())
+    assert order.index("understudy.errors") < order.index("understudy.metrics.bleu")
