@@ -21,7 +21,9 @@ from understudy.metrics import metric_for
 Refs = list[list[str | None]]
 
 
-def ours(config: MetricConfig, references: Refs | None = None, threads: int | None = None) -> Metric[Any]:
+def ours(
+    config: MetricConfig, references: Refs | None = None, threads: int | None = None
+) -> Metric[Any, Any]:
     """understudy's metric object for ``config``."""
     return metric_for(config, references, threads)
 

@@ -43,7 +43,7 @@ class Accumulator:
     added one at a time under a lock, so none is lost.
     """
 
-    def __init__(self, metric: Metric[Any], totals: Totals | None = None) -> None:
+    def __init__(self, metric: Metric[Any, Any], totals: Totals | None = None) -> None:
         check_parts(metric.config, "an accumulator's batches")
         self.metric = metric
         self._lock = threading.Lock()
@@ -88,7 +88,7 @@ class Accumulator:
         return self.totals.state
 
     @classmethod
-    def from_state(cls, metric: Metric[Any], state: NDArray[Any] | Sequence[int]) -> Accumulator:
+    def from_state(cls, metric: Metric[Any, Any], state: NDArray[Any] | Sequence[int]) -> Accumulator:
         """The accumulator a (summed) :attr:`state` describes, for ``metric``'s configuration (a
         state of another metric or configuration, or counts no text gives, are refused)."""
         return cls(metric, Totals.from_state(metric.config, state))

@@ -128,7 +128,7 @@ def _parts(data: Any, hyp: str, refs: Sequence[str]) -> tuple[list[Any], tuple[s
     )
 
 
-def _totals(metric: Metric[Any], parts: list[Any], columns: Any, compute: dict[str, Any]) -> Totals:
+def _totals(metric: Metric[Any, Any], parts: list[Any], columns: Any, compute: dict[str, Any]) -> Totals:
     dask = _dask()
     states = [dask.delayed(_partition_state)(part, metric.config, columns) for part in parts]
     (state,) = dask.compute(dask.delayed(_sum)(states), **compute)
@@ -139,7 +139,7 @@ def _totals(metric: Metric[Any], parts: list[Any], columns: Any, compute: dict[s
 
 
 def corpus_score(
-    metric: Metric[Any], data: Any, hyp: str = "hyp", refs: Sequence[str] = ("ref",), **compute: Any
+    metric: Metric[Any, Any], data: Any, hyp: str = "hyp", refs: Sequence[str] = ("ref",), **compute: Any
 ) -> Result:
     """The corpus score of a bag of records or of a dataframe's columns, computed on the cluster.
 
@@ -152,7 +152,7 @@ def corpus_score(
 
 
 def segment_stats(
-    metric: Metric[Any], data: Any, hyp: str = "hyp", refs: Sequence[str] = ("ref",), **compute: Any
+    metric: Metric[Any, Any], data: Any, hyp: str = "hyp", refs: Sequence[str] = ("ref",), **compute: Any
 ) -> Stats[Any, Any]:
     """Every segment's statistics, gathered in input order: what significance tests take.
 
@@ -180,7 +180,9 @@ def _sentence_scores(part: Any, config: MetricConfig, columns: Any) -> Any:
     return pandas.Series(scores, index=part.index, name=f"{config.name}")
 
 
-def sentence_scores(metric: Metric[Any], data: Any, hyp: str = "hyp", refs: Sequence[str] = ("ref",)) -> Any:
+def sentence_scores(
+    metric: Metric[Any, Any], data: Any, hyp: str = "hyp", refs: Sequence[str] = ("ref",)
+) -> Any:
     """Every segment's sentence score, lazily, partitioned as the input is.
 
     A bag gives a bag of floats; a dataframe gives a series on its index.
@@ -224,7 +226,7 @@ def shards(hyp_pattern: str, ref_patterns: Sequence[str]) -> list[tuple[str, lis
 
 
 def corpus_score_files(
-    metric: Metric[Any], hyp_pattern: str, ref_patterns: Sequence[str], **compute: Any
+    metric: Metric[Any, Any], hyp_pattern: str, ref_patterns: Sequence[str], **compute: Any
 ) -> Result:
     """The corpus score of sharded text files: each shard read and scored on a worker."""
     check_parts(metric.config, "Dask partitions")
@@ -241,7 +243,7 @@ def _pair_block(config: MetricConfig, hyps: list[str], refs: list[str]) -> NDArr
     return metric_for(config, threads=WORKER_THREADS).pairwise(hyps, refs)
 
 
-def pairwise(metric: Metric[Any], hyps: Sequence[str], refs: Sequence[str], block: int = 1000) -> Any:
+def pairwise(metric: Metric[Any, Any], hyps: Sequence[str], refs: Sequence[str], block: int = 1000) -> Any:
     """The all-pairs sentence-score matrix as a ``dask.array``, ``block`` x ``block`` cells a task."""
     check_parts(metric.config, "Dask partitions")
     dask = _dask()

@@ -35,6 +35,7 @@ from understudy.errors import (
     LengthMismatchError,
     NoReferenceError,
 )
+from understudy.result import Result
 from understudy.stats import Stats
 from understudy.threads import resolve_threads
 from understudy.tokens import (
@@ -58,8 +59,9 @@ PAIRWISE_CELLS_PER_CALL = 1 << 18
 """All-pairs cells scored per call: bounds memory (a few hundred bytes a cell at most)."""
 
 S = TypeVar("S", bound=Stats[Any, Any])
+R = TypeVar("R", bound=Result)
 T = TypeVar("T", str, str | None)
-M = TypeVar("M", bound="Metric[Any]")
+M = TypeVar("M", bound="Metric[Any, Any]")
 
 
 def memory_bytes() -> int | None:
@@ -198,8 +200,9 @@ class Family:
         return self.config.metric
 
 
-class Metric(ABC, Generic[S]):
-    """A metric with a fixed configuration and, optionally, cached references.
+class Metric(ABC, Generic[S, R]):
+    """A metric with a fixed configuration and, optionally, cached references: ``S`` its
+    statistics, ``R`` its result (what ``corpus_score`` and ``sentence_score`` return).
 
     ``threads`` is the number of cores the Rust core uses (default:
     ``$UNDERSTUDY_THREADS``, else every core); results never depend on it.
@@ -214,7 +217,7 @@ class Metric(ABC, Generic[S]):
         self.threads = resolve_threads(threads)
         self._references: list[list[str | None]] | None = None
         self._cache: _Scorer | None = None
-        self._tokens: tuple[Metric[S], TokenWriter] | None = None
+        self._tokens: tuple[Metric[S, R], TokenWriter] | None = None
         self._token_refs: Refs | None = None
         if references is not None and refs_are_tokens(references):
             self._token_refs = references
@@ -230,7 +233,7 @@ class Metric(ABC, Generic[S]):
             self._cache = self._scorer_with(streams)
             self._references = streams
 
-    def _for_tokens(self, uses_cache: bool) -> tuple[Metric[S], TokenWriter]:
+    def _for_tokens(self, uses_cache: bool) -> tuple[Metric[S, R], TokenWriter]:
         """The metric object that scores this one's token input (the configuration's
         :meth:`~understudy.config.MetricConfig.for_tokens`), with the writer of tokens as words;
         ``uses_cache``: the tokens are to be scored against the cached references."""
@@ -243,7 +246,7 @@ class Metric(ABC, Generic[S]):
             self._tokens = (type(self).from_config(config, threads=self.threads), writer)
         return self._tokens
 
-    def _route(self, hyps: Any, refs: Any) -> tuple[Metric[S], Any, Any]:
+    def _route(self, hyps: Any, refs: Any) -> tuple[Metric[S, R], Any, Any]:
         """Where ``hyps`` against ``refs`` (``None``: the cached ones) are scored: here when
         they are text, else by the token metric (:meth:`_for_tokens`), written as words."""
         if not is_tokens(hyps):
@@ -427,19 +430,21 @@ class Metric(ABC, Generic[S]):
         per_system = self._select(rows, refs_per_segment, len(checked))
         return [self._stats(per_system[:, k, :], refs_per_segment) for k in range(len(checked))]
 
-    def corpus_score(self, hyps: Hyps, refs: Refs | None = None) -> Any:
+    def corpus_score(self, hyps: Hyps, refs: Refs | None = None) -> R:
         """The corpus score of ``hyps`` against ``refs`` (or the cached references)."""
-        return self.segment_stats(hyps, refs).score()
+        result: R = self.segment_stats(hyps, refs).score()
+        return result
 
-    def corpus_scores(self, systems: Sequence[Hyps], refs: Refs | None = None) -> list[Any]:
+    def corpus_scores(self, systems: Sequence[Hyps], refs: Refs | None = None) -> list[R]:
         """The corpus score of each system: ``[corpus_score(hyps) for hyps in systems]``, faster."""
-        return [stats.score() for stats in self.segment_stats_many(systems, refs)]
+        results: list[R] = [stats.score() for stats in self.segment_stats_many(systems, refs)]
+        return results
 
     def sentence_scores(self, hyps: Hyps, refs: Refs | None = None) -> NDArray[np.float64]:
         """The sentence score of every segment at once (references cached when ``refs`` is omitted)."""
         return self.segment_stats(hyps, refs).sentence_scores()
 
-    def sentence_score(self, hyp: str | TokenSegment, refs: Sequence[str | TokenSegment | None]) -> Any:
+    def sentence_score(self, hyp: str | TokenSegment, refs: Sequence[str | TokenSegment | None]) -> R:
         """The score of one hypothesis against its references (a list of strings, or of token lists)."""
         if not isinstance(hyp, str) and not is_segment(hyp):
             raise InputTypeError(f"hyp must be a string or a list of tokens, not {type(hyp).__name__}")

@@ -52,7 +52,7 @@ class Chunks:
     ``finish`` when the input ends. An error of a chunk is raised with its line.
     """
 
-    def __init__(self, metrics: list[Metric[Any]], on_result: Callable[[ChunkStats], None]) -> None:
+    def __init__(self, metrics: list[Metric[Any, Any]], on_result: Callable[[ChunkStats], None]) -> None:
         self.metrics = metrics
         self.on_result = on_result
         self._client: Any = None

@@ -186,7 +186,7 @@ def _given_stats(
 
 def _system_level(
     args: argparse.Namespace,
-    metrics: list[Metric[Any]],
+    metrics: list[Metric[Any, Any]],
     given: list[GivenScores],
     names: list[str],
     human: HumanScores,
@@ -211,7 +211,7 @@ def _system_level(
 
 def _segment_level(
     args: argparse.Namespace,
-    metrics: list[Metric[Any]],
+    metrics: list[Metric[Any, Any]],
     given: list[GivenScores],
     names: list[str],
     human: HumanScores,
@@ -440,7 +440,7 @@ def _paper(
     result: CorrelationResult,
     human: HumanScores,
     names: list[str],
-    metrics: list[Metric[Any]],
+    metrics: list[Metric[Any, Any]],
 ) -> dict[str, Any]:
     """The BLEU paper's analyses of these scores (see :mod:`understudy.correlation.paper`)."""
     fits = {m: regression(s, result.human) for m, s in result.scores.items()}
@@ -456,7 +456,7 @@ def _paper(
         by_metric = {}
         for metric in metrics:
 
-            def scores(subset: Any, metric: Metric[Any] = metric) -> list[float]:
+            def scores(subset: Any, metric: Metric[Any, Any] = metric) -> list[float]:
                 return [r.score for r in metric.corpus_scores(systems, [refs[i] for i in subset])]
 
             found = reference_subsets(

@@ -126,7 +126,7 @@ def add_metric_options(parser: argparse.ArgumentParser, language: bool = True, n
                 add_field_option(group, config, name)
 
 
-def scorers(args: argparse.Namespace, sentence_level: bool) -> list[Metric[Any]]:
+def scorers(args: argparse.Namespace, sentence_level: bool) -> list[Metric[Any, Any]]:
     """One metric object per family of ``-m``, in the registry's order, configured by the
     families' options; ``sentence_level`` sets what a family changes for sentence scores
     (BLEU's effective order)."""

@@ -343,7 +343,9 @@ def _run_paired(
     print_paired(tests, args)
 
 
-def _run_detail(args: argparse.Namespace, metrics: list[Metric[Any]], testset: Refs, tag: _Tagger) -> int:
+def _run_detail(
+    args: argparse.Namespace, metrics: list[Metric[Any, Any]], testset: Refs, tag: _Tagger
+) -> int:
     """One system's corpus score, then sacrebleu's ``--detail`` breakdown of the test set."""
     # Every segment is scored; the filters of -ol/--subset pick rows, here and per subset.
     scored = score_stream(args, metrics, keep_rows=True, testset=replace(testset, keep=None))

@@ -146,7 +146,7 @@ class Scored:
     """One pass over the inputs: per metric and system, the running total and (when asked) all rows."""
 
     names: list[str]
-    metrics: list[Metric[Any]]
+    metrics: list[Metric[Any, Any]]
     totals: list[list[Totals]]
     stats: list[list[Stats[Any, Any]]] | None
 
@@ -155,7 +155,7 @@ class Scored:
 class RunningTotals:
     """Per metric and system: the running total and (when ``keep_rows``) every chunk's rows."""
 
-    metrics: list[Metric[Any]]
+    metrics: list[Metric[Any, Any]]
     keep_rows: bool
     totals: list[list[Totals]] = field(default_factory=list)
     kept: list[list[list[Stats[Any, Any]]]] = field(default_factory=list)
@@ -178,7 +178,7 @@ class RunningTotals:
 
 def score_stream(
     args: argparse.Namespace,
-    metrics: list[Metric[Any]],
+    metrics: list[Metric[Any, Any]],
     keep_rows: bool,
     testset: Refs | None,
     sentences: SentenceWriter | None = None,
@@ -237,7 +237,7 @@ def score_stream(
         return Scored(names, metrics, run.totals, merged)
 
 
-def _chunk_lines(metrics: list[Metric[Any]], dask: str | None) -> int:
+def _chunk_lines(metrics: list[Metric[Any, Any]], dask: str | None) -> int:
     """Lines read at a time: :data:`CHUNK_LINES`, or every line in one pass when a metric needs
     the whole reference corpus first (which Dask's chunks cannot give it)."""
     whole = [m.config.name for m in metrics if m.config.needs_corpus]

@@ -34,7 +34,7 @@ GIVEN: Family = scores.FAMILY
 EVERY_FAMILY: dict[str, Family] = {**FAMILIES, GIVEN.name: GIVEN}
 """Every family by name: those that score text, then given scores (saved files, signatures)."""
 
-METRICS: dict[str, type[Metric[Any]]] = {name: f.metric for name, f in FAMILIES.items()}
+METRICS: dict[str, type[Metric[Any, Any]]] = {name: f.metric for name, f in FAMILIES.items()}
 """Every family's metric object type by name."""
 
 CONFIGS: dict[str, type[MetricConfig]] = {name: f.config for name, f in FAMILIES.items()}
@@ -75,6 +75,6 @@ def metric_names() -> dict[str, tuple[Family, Mapping[str, Any]]]:
 
 def metric_for(
     config: MetricConfig, references: RefStreams | None = None, threads: int | None = None
-) -> Metric[Any]:
+) -> Metric[Any, Any]:
     """The metric object (``BLEU``, ``CHRF``, ``TER``, ...) of ``config``."""
     return METRICS[config.metric].from_config(config, references, threads)

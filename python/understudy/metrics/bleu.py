@@ -47,7 +47,6 @@ from understudy.normalization import normalize
 from understudy.result import Result
 from understudy.signature import Signature
 from understudy.stats import Stats
-from understudy.tokens import Hyps, Refs, TokenSegment
 
 # -- configuration ---------------------------------------------------------------------------
 
@@ -435,7 +434,7 @@ class NgramMatches:
     matched: NDArray[np.int64]
 
 
-class BLEU(Metric[BLEUStats]):
+class BLEU(Metric[BLEUStats, BLEUResult]):
     """A BLEU scorer with a fixed configuration and, optionally, cached references.
 
     Keyword arguments and defaults are sacrebleu's (``tokenize='13a'``, mixed case,
@@ -443,6 +442,8 @@ class BLEU(Metric[BLEUStats]):
     ``references=``, the references are tokenized and counted once and every call
     that omits ``refs`` reuses them. ``threads`` is the number of cores the Rust core
     uses (default: ``$UNDERSTUDY_THREADS``, else every core); results never depend on it.
+    As in sacrebleu, ``sentence_score`` uses the scorer's ``effective_order`` (off by default);
+    :func:`sentence_bleu` turns it on.
 
     >>> bleu = BLEU(references=[["a b c d e"]])
     >>> round(bleu.corpus_score(["a b c d e"]).score, 1), round(bleu.corpus_score(["a b c x e"]).score, 2)
@@ -569,25 +570,6 @@ class BLEU(Metric[BLEUStats]):
         texts, streams, tokenizer, lowercase = self._as_core_sees(hyps, refs)
         found = _core.matched_tokens(texts, streams, tokenizer, lowercase, self.config.max_ngram_order)
         return [(line.split(" ") if line else [], list(levels)) for line, levels in found]
-
-    def corpus_score(self, hyps: Hyps, refs: Refs | None = None) -> BLEUResult:
-        """Corpus BLEU of ``hyps`` against ``refs`` (or the cached references)."""
-        return self.segment_stats(hyps, refs).score()
-
-    def corpus_scores(self, systems: Sequence[Hyps], refs: Refs | None = None) -> list[BLEUResult]:
-        """Corpus BLEU of each system: ``[corpus_score(hyps) for hyps in systems]``, faster."""
-        return [stats.score() for stats in self.segment_stats_many(systems, refs)]
-
-    def sentence_score(
-        self, hyp: str | TokenSegment, refs: Sequence[str | TokenSegment | None]
-    ) -> BLEUResult:
-        """Sentence BLEU of one hypothesis against its references (a list of strings).
-
-        As in sacrebleu, this uses the scorer's ``effective_order`` (off by default);
-        :func:`sentence_bleu` turns it on.
-        """
-        result: BLEUResult = super().sentence_score(hyp, refs)
-        return result
 
 
 def corpus_bleu(

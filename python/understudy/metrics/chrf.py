@@ -38,7 +38,6 @@ from understudy.metric import Family, Metric, RefStreams
 from understudy.result import Result
 from understudy.signature import Signature
 from understudy.stats import Stats
-from understudy.tokens import Hyps, Refs, TokenSegment
 
 # -- configuration ---------------------------------------------------------------------------
 
@@ -312,7 +311,7 @@ MAX_POSITIONS = 1 << 26
 takes about 30 bytes a position, so a sentence stays under 2 GiB; a longer one is refused."""
 
 
-class CHRF(Metric[CHRFStats]):
+class CHRF(Metric[CHRFStats, CHRFResult]):
     """A chrF scorer with a fixed configuration and, optionally, cached references.
 
     Keyword arguments and defaults are sacrebleu's: ``char_order=6``, ``word_order=0``
@@ -372,21 +371,6 @@ class CHRF(Metric[CHRFStats]):
                     f"{what}, {where}: {len(stream[i] or '')} characters; chrF with {self.config.orders} "
                     f"orders counts at most {limit} characters a sentence (memory); split the segment"
                 )
-
-    def corpus_score(self, hyps: Hyps, refs: Refs | None = None) -> CHRFResult:
-        """Corpus chrF of ``hyps`` against ``refs`` (or the cached references)."""
-        return self.segment_stats(hyps, refs).score()
-
-    def corpus_scores(self, systems: Sequence[Hyps], refs: Refs | None = None) -> list[CHRFResult]:
-        """Corpus chrF of each system, faster than one by one."""
-        return [stats.score() for stats in self.segment_stats_many(systems, refs)]
-
-    def sentence_score(
-        self, hyp: str | TokenSegment, refs: Sequence[str | TokenSegment | None]
-    ) -> CHRFResult:
-        """Sentence chrF of one hypothesis against its references."""
-        result: CHRFResult = super().sentence_score(hyp, refs)
-        return result
 
 
 def corpus_chrf(

@@ -38,7 +38,6 @@ from understudy.metric import Family, Metric, RefStreams
 from understudy.result import Result
 from understudy.signature import Signature
 from understudy.stats import Stats
-from understudy.tokens import Hyps, Refs, TokenSegment
 
 # -- configuration ---------------------------------------------------------------------------
 
@@ -206,7 +205,7 @@ class GLEUStats(Stats[GLEUConfig, GLEUResult]):
 # -- the metric objects ------------------------------------------------------------------------
 
 
-class GLEU(Metric[GLEUStats]):
+class GLEU(Metric[GLEUStats, GLEUResult]):
     """A GLEU scorer with a fixed configuration and, optionally, cached references.
 
     >>> GLEU(tokenize="none").sentence_score("a b c", ["a b d"]).score  # 3 of 6 n-grams
@@ -230,17 +229,6 @@ class GLEU(Metric[GLEUStats]):
     ) -> None:
         config = GLEUConfig(tokenize, lowercase, min_len, max_len, normalize_unicode=normalize_unicode)
         self._setup(config, references, threads)
-
-    def corpus_score(self, hyps: Hyps, refs: Refs | None = None) -> GLEUResult:
-        """The corpus GLEU of ``hyps`` against ``refs`` (or the cached references)."""
-        return self.segment_stats(hyps, refs).score()
-
-    def sentence_score(
-        self, hyp: str | TokenSegment, refs: Sequence[str | TokenSegment | None]
-    ) -> GLEUResult:
-        """The GLEU of one hypothesis against its best reference."""
-        result: GLEUResult = super().sentence_score(hyp, refs)
-        return result
 
 
 def corpus_gleu(hyps: Sequence[str], refs: RefStreams, tokenize: str = "13a", **options: Any) -> GLEUResult:

@@ -42,7 +42,6 @@ from understudy.metric import Family, Metric, RefStreams
 from understudy.result import Result
 from understudy.signature import Signature
 from understudy.stats import Stats
-from understudy.tokens import Hyps, Refs, TokenSegment
 
 # -- configuration ---------------------------------------------------------------------------
 
@@ -209,7 +208,7 @@ class NISTStats(Stats[NISTConfig, NISTResult]):
 # -- the metric objects ------------------------------------------------------------------------
 
 
-class NIST(Metric[NISTStats]):
+class NIST(Metric[NISTStats, NISTResult]):
     """A NIST scorer (mteval-v13a.pl's numbers); its cached references are its corpus.
 
     >>> NIST().corpus_score(["the cat"], [["the cat"]]).score  # every word once: 1 bit each
@@ -232,17 +231,6 @@ class NIST(Metric[NISTStats]):
         self._setup(
             NISTConfig(preserve_case, fix_zero, normalize_unicode=normalize_unicode), references, threads
         )
-
-    def corpus_score(self, hyps: Hyps, refs: Refs | None = None) -> NISTResult:
-        """The corpus NIST of ``hyps`` against ``refs`` (or the cached references)."""
-        return self.segment_stats(hyps, refs).score()
-
-    def sentence_score(
-        self, hyp: str | TokenSegment, refs: Sequence[str | TokenSegment | None]
-    ) -> NISTResult:
-        """The NIST of one hypothesis, its references its corpus."""
-        result: NISTResult = super().sentence_score(hyp, refs)
-        return result
 
 
 def corpus_nist(

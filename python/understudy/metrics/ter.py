@@ -31,7 +31,6 @@ from understudy.metric import Family, Metric, RefStreams
 from understudy.result import Result
 from understudy.signature import Signature
 from understudy.stats import Stats
-from understudy.tokens import Hyps, Refs, TokenSegment
 
 # -- configuration ---------------------------------------------------------------------------
 
@@ -254,7 +253,7 @@ class TERStats(Stats[TERConfig, TERResult]):
 # -- the metric object -------------------------------------------------------------------------
 
 
-class TER(Metric[TERStats]):
+class TER(Metric[TERStats, TERResult]):
     """A TER scorer with a fixed configuration and, optionally, cached references.
 
     Keyword arguments and defaults are sacrebleu's (Tercom's): case-insensitive,
@@ -300,19 +299,6 @@ class TER(Metric[TERStats]):
             normalize_unicode=normalize_unicode,
         )
         self._setup(config, references, threads)
-
-    def corpus_score(self, hyps: Hyps, refs: Refs | None = None) -> TERResult:
-        """Corpus TER of ``hyps`` against ``refs`` (or the cached references)."""
-        return self.segment_stats(hyps, refs).score()
-
-    def corpus_scores(self, systems: Sequence[Hyps], refs: Refs | None = None) -> list[TERResult]:
-        """Corpus TER of each system, faster than one by one."""
-        return [stats.score() for stats in self.segment_stats_many(systems, refs)]
-
-    def sentence_score(self, hyp: str | TokenSegment, refs: Sequence[str | TokenSegment | None]) -> TERResult:
-        """Sentence TER of one hypothesis against its references."""
-        result: TERResult = super().sentence_score(hyp, refs)
-        return result
 
 
 def corpus_ter(

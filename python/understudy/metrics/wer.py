@@ -35,7 +35,6 @@ from understudy.normalization import normalize
 from understudy.result import Result
 from understudy.signature import Signature
 from understudy.stats import Stats
-from understudy.tokens import Hyps, Refs, TokenSegment
 
 # -- configuration ---------------------------------------------------------------------------
 
@@ -264,7 +263,7 @@ class Alignment:
     """Whether the units are characters (CER), spaces among them, rather than words."""
 
 
-class WER(Metric[WERStats]):
+class WER(Metric[WERStats, WERResult]):
     """A WER scorer (jiwer 4's numbers) with a fixed configuration and, optionally, cached references.
 
     >>> WER().sentence_score("the cat sat", ["the cat sat down"]).score
@@ -291,10 +290,6 @@ class WER(Metric[WERStats]):
         config = WERConfig(measure, unit, lowercase, no_punct, normalize_unicode=normalize_unicode)
         self._setup(config, references, threads)
 
-    def corpus_score(self, hyps: Hyps, refs: Refs | None = None) -> WERResult:
-        """The corpus measure of ``hyps`` against ``refs`` (or the cached references)."""
-        return self.segment_stats(hyps, refs).score()
-
     def alignments(self, hyps: Sequence[str], refs: RefStreams) -> list[Alignment]:
         """Each hypothesis aligned with its closest reference, as jiwer's
         ``process_words(...).alignments`` (``process_characters`` for CER) aligns it.
@@ -312,11 +307,6 @@ class WER(Metric[WERStats]):
             Alignment(k, tuple(ref), tuple(hyp), tuple(AlignmentChunk(*c) for c in chunks), characters)
             for k, ref, hyp, chunks in found
         ]
-
-    def sentence_score(self, hyp: str | TokenSegment, refs: Sequence[str | TokenSegment | None]) -> WERResult:
-        """The measure of one hypothesis against its closest reference."""
-        result: WERResult = super().sentence_score(hyp, refs)
-        return result
 
 
 class CER(WER):

@@ -310,7 +310,7 @@ def _system_views(
     return tuple(views)
 
 
-def _analysis_bleu(metrics: Sequence[Metric[Any]]) -> BLEU:
+def _analysis_bleu(metrics: Sequence[Metric[Any, Any]]) -> BLEU:
     """The BLEU whose tokenization the word and n-gram analyses use: the report's, else the default."""
     return next((m for m in metrics if isinstance(m, BLEU)), None) or BLEU()
 
@@ -324,7 +324,7 @@ def _pair_view(
     stats: list[Stats[Any, Any]],
     metric: str,
     seed: int,
-    scored: tuple[Sequence[Metric[Any]], Sequence[GivenScores]] = ((), ()),
+    scored: tuple[Sequence[Metric[Any, Any]], Sequence[GivenScores]] = ((), ()),
 ) -> PairView:
     """Two systems side by side. Where the diff's metric is WER or CER among the ``scored``
     metrics, each hypothesis is shown aligned with its reference, else BLEU's matched n-grams
@@ -449,7 +449,7 @@ def _human_view(
 
 
 def build(
-    metrics: Sequence[Metric[Any]],
+    metrics: Sequence[Metric[Any, Any]],
     names: Sequence[str],
     systems: Sequence[Sequence[str]],
     refs: Sequence[Sequence[str]],
@@ -542,7 +542,7 @@ def _with_human_segments(
 
 
 def _statistics(
-    metrics: Sequence[Metric[Any]],
+    metrics: Sequence[Metric[Any, Any]],
     given: Sequence[GivenScores],
     names: Sequence[str],
     systems: Sequence[Sequence[str]],

@@ -26,7 +26,7 @@ from understudy.sacrebleu.metrics.base import BLEUScore, CHRFScore, CompatMetric
 from understudy.stats import Stats
 
 
-class BLEU(CompatMetric, understudy.BLEU):  # type: ignore[misc]
+class BLEU(CompatMetric, understudy.BLEU):
     """sacrebleu's ``BLEU(lowercase, force, tokenize, smooth_method, smooth_value, max_ngram_order,
     effective_order, trg_lang, references)``."""
 
@@ -106,14 +106,14 @@ def _count(value: Any, name: str) -> float:
     return float(value)
 
 
-class CHRF(CompatMetric, understudy.CHRF):  # type: ignore[misc]
+class CHRF(CompatMetric, understudy.CHRF):
     """sacrebleu's ``CHRF(char_order, word_order, beta, lowercase, whitespace, eps_smoothing,
     references)``."""
 
     CHAR_ORDER, WORD_ORDER, BETA = 6, 0, 2
 
 
-class TER(CompatMetric, understudy.TER):  # type: ignore[misc]
+class TER(CompatMetric, understudy.TER):
     """sacrebleu's ``TER(normalized, no_punct, asian_support, case_sensitive, references)``.
 
     Its corpus length is sacrebleu's float sum of the segments' average reference lengths

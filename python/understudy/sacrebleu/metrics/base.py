@@ -171,7 +171,7 @@ def as_score(result: Any) -> Score:
     return TERScore.of(result)
 
 
-class CompatMetric(Metric[Any]):
+class CompatMetric(Metric[Any, Any]):
     """sacrebleu's metric methods on an understudy metric (mixed in before it)."""
 
     def corpus_score(  # type: ignore[override]
