@@ -206,6 +206,18 @@ SAMPLES: list[dict[str, str]] = [
 """Segments of the parity tests: empty ones, literal special tokens, NFKC, lines beyond the
 510-token limit, a repeated hypothesis."""
 
+SRC, MT, REF = ([sample[side] for sample in SAMPLES] for side in ("src", "mt", "ref"))
+"""The samples' sources, hypotheses and references, each a list in order."""
+
+
+def comet_fixture() -> dict[str, Any]:
+    """unbabel-comet 2.2.7's scores of the samples (tests/fixtures/comet_tiny.json, by
+    scripts/comet_fixtures.py)."""
+    path = Path(__file__).parent / "fixtures" / "comet_tiny.json"
+    fixture: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return fixture
+
+
 UNIFIED_HPARAMS: dict[str, Any] = {
     "class_identifier": "unified_metric",
     "sent_layer": "mix",

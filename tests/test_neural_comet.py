@@ -8,7 +8,6 @@ code itself varies by up to 4.8e-7 between batch sizes.
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
@@ -18,15 +17,13 @@ import pytest
 pytest.importorskip("transformers", reason="the neural extra: pip install 'understudy-mt[neural]'")
 
 import neural_checkpoints as nc
+from neural_checkpoints import MT, REF, SRC
 from understudy.errors import InputError, LengthMismatchError, ModelError
 from understudy.neural import COMET, CometKiwi
 from understudy.neural.xlmr import sparsemax
 from understudy.signature import Signature
 
-FIXTURE = json.loads((Path(__file__).parent / "fixtures" / "comet_tiny.json").read_text(encoding="utf-8"))
-SRC = [s["src"] for s in nc.SAMPLES]
-MT = [s["mt"] for s in nc.SAMPLES]
-REF = [s["ref"] for s in nc.SAMPLES]
+FIXTURE = nc.comet_fixture()
 
 
 @pytest.fixture(scope="module")

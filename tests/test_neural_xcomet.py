@@ -24,6 +24,7 @@ pytest.importorskip("transformers", reason="the neural extra: pip install 'under
 import neural_checkpoints as nc
 import torch
 import understudy
+from neural_checkpoints import MT, REF, SRC
 from understudy.errors import InputError, ModelError
 from understudy.neural import XCOMET, ErrorSpan
 from understudy.neural.xcomet import LABELS, _regression, penalty
@@ -31,10 +32,7 @@ from understudy.signature import Signature
 
 from .conftest import run_cli
 
-FIXTURE = json.loads((Path(__file__).parent / "fixtures" / "comet_tiny.json").read_text(encoding="utf-8"))
-SRC = [s["src"] for s in nc.SAMPLES]
-MT = [s["mt"] for s in nc.SAMPLES]
-REF = [s["ref"] for s in nc.SAMPLES]
+FIXTURE = nc.comet_fixture()
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ import pytest
 from families import TEST_FAMILIES, examples
 from understudy import BLEU, TER, BLEUConfig, CHRFConfig, Signature, TERConfig
 from understudy.cli import build_parser
-from understudy.cli.output import scorers
+from understudy.cli.options import scorers
 from understudy.config import MetricConfig
 from understudy.errors import ConfigError, InputError, SignatureError
 from understudy.metrics import CONFIGS, FAMILIES, METRICS

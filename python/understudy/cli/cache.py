@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from understudy.cli.output import add_command, write
+from understudy.cli.options import add_command
+from understudy.cli.output import write
 
 EXAMPLES = """examples:
   understudy cache                     how many neural segment scores are kept, and where

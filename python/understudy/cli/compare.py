@@ -12,22 +12,20 @@ from typing import Any
 
 from understudy.cli import sacrebleu_tables
 from understudy.cli.given import add_scores_options, given_scores, given_stats, wants_scores
+from understudy.cli.inputs import check_stdin_once, read_parallel, warn_reference_as_system
 from understudy.cli.keep import add_log_options, log_scored
 from understudy.cli.messages import CliError
 from understudy.cli.neural import neural_scores
-from understudy.cli.output import (
+from understudy.cli.options import (
     add_command,
     add_metric_options,
     add_threads_option,
-    check_stdin_once,
     metrics_named,
-    read_parallel,
     scorers,
     seed_value,
-    warn_reference_as_system,
     width_value,
-    write,
 )
+from understudy.cli.output import write
 from understudy.cli.score_printers import print_sacrebleu_corpus
 from understudy.cli.table import Table, emit, text_table
 from understudy.signature import Signature

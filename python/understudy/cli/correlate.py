@@ -12,19 +12,17 @@ import numpy as np
 
 from understudy.cli import meta_evaluation
 from understudy.cli.given import add_scores_options, given_scores, given_stats, wants_scores
+from understudy.cli.inputs import read_parallel, read_texts, warn_reference_as_system
 from understudy.cli.messages import CliError
 from understudy.cli.neural import neural_chosen, neural_scores
-from understudy.cli.output import (
+from understudy.cli.options import (
     add_command,
     add_metric_options,
     add_threads_option,
     check_width,
     metrics_named,
-    read_parallel,
-    read_texts,
     scorers,
     seed_value,
-    warn_reference_as_system,
     width_value,
 )
 from understudy.cli.systems import system_names

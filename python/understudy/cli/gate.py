@@ -11,19 +11,18 @@ import xml.etree.ElementTree as ET
 from typing import Any
 
 from understudy._atomic import atomic_write, writable
+from understudy.cli.inputs import read_parallel, read_texts
 from understudy.cli.keep import add_ledger_option, add_log_options, kept_name, sha256_of, span
 from understudy.cli.messages import CliError, print_error
-from understudy.cli.output import (
+from understudy.cli.options import (
     add_command,
     add_metric_options,
     add_threads_option,
     metrics_named,
-    read_parallel,
-    read_texts,
     scorers,
     seed_value,
-    write,
 )
+from understudy.cli.output import write
 from understudy.cli.stream import kept
 from understudy.cli.table import text_table
 from understudy.cli.testset import add_cache_options, add_filter_options, testset_refs

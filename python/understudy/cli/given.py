@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from understudy.cli.messages import CliError
-from understudy.cli.output import chosen_metrics
+from understudy.cli.options import chosen_metrics
 from understudy.errors import LengthMismatchError, SignatureError
 from understudy.metrics import metric_names
 from understudy.metrics.scores import PRESETS, GivenScores, decode_range, preset

@@ -14,7 +14,7 @@ from typing import Any
 from understudy._atomic import atomic_write
 from understudy.cli.compare import print_paired
 from understudy.cli.keep import add_ledger_option
-from understudy.cli.output import add_command, width_value
+from understudy.cli.options import add_command, width_value
 from understudy.cli.table import Table, emit
 from understudy.ledger import LEDGER_ENV, Ledger, Record, default_location, redacted
 

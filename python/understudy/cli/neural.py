@@ -12,8 +12,8 @@ import json
 import warnings
 from typing import TYPE_CHECKING, Any
 
+from understudy.cli.inputs import read_texts
 from understudy.cli.messages import CliError
-from understudy.cli.output import read_texts
 from understudy.cli.progress import Progress
 from understudy.errors import LengthMismatchError
 from understudy.metrics.scores import GivenScores

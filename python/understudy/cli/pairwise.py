@@ -9,18 +9,18 @@ import numpy as np
 from numpy.typing import NDArray
 
 from understudy._atomic import atomic_write, writable
+from understudy.cli.inputs import check_stdin_once
 from understudy.cli.messages import CliError
-from understudy.cli.output import (
+from understudy.cli.options import (
     add_command,
     add_metric_options,
     add_threads_option,
-    check_stdin_once,
     check_width,
     chosen_metrics,
     scorers,
-    stdout,
     width_value,
 )
+from understudy.cli.output import stdout
 from understudy.cli.progress import Progress
 from understudy.io import read_lines
 

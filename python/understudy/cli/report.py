@@ -11,18 +11,11 @@ from typing import Any
 
 from understudy._atomic import atomic_write, writable
 from understudy.cli.given import add_scores_options, given_scores
+from understudy.cli.inputs import read_texts, warn_reference_as_system
 from understudy.cli.keep import add_ledger_option, add_log_options, kept_name, log_scored
 from understudy.cli.messages import CliError
 from understudy.cli.neural import neural_scores
-from understudy.cli.output import (
-    add_command,
-    add_metric_options,
-    add_threads_option,
-    read_texts,
-    scorers,
-    seed_value,
-    warn_reference_as_system,
-)
+from understudy.cli.options import add_command, add_metric_options, add_threads_option, scorers, seed_value
 from understudy.cli.progress import Progress
 from understudy.cli.testset import add_cache_options, testset_refs
 from understudy.errors import LengthMismatchError

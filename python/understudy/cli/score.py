@@ -12,18 +12,17 @@ import numpy as np
 from understudy.cli.chunks import add_dask_option
 from understudy.cli.compare import add_significance_options, print_confidence, print_paired
 from understudy.cli.given import add_scores_options, given_scores, given_stats, wants_scores
+from understudy.cli.inputs import read_parallel, read_texts
 from understudy.cli.keep import add_log_options, log_scored
 from understudy.cli.messages import CliError
 from understudy.cli.neural import neural_chosen, neural_scores
-from understudy.cli.output import (
+from understudy.cli.options import (
     add_command,
     add_metric_options,
     add_threads_option,
     check_width,
     chosen_metrics,
     metrics_named,
-    read_parallel,
-    read_texts,
     scorers,
     width_value,
 )

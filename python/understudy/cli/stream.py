@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from understudy.cli.chunks import Chunks, ChunkStats
+from understudy.cli.inputs import check_stdin_once, warn_reference_as_system
 from understudy.cli.messages import CliError
-from understudy.cli.output import check_stdin_once, warn_reference_as_system
 from understudy.cli.progress import Progress
 from understudy.cli.score_printers import SentenceWriter
 from understudy.cli.testset import Refs

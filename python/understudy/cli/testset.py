@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from understudy.cli.messages import CliError
-from understudy.cli.output import add_command, write
+from understudy.cli.options import add_command
+from understudy.cli.output import write
 from understudy.cli.progress import Progress
 
 if TYPE_CHECKING:  # understudy.datasets (http, ssl, email, xml) loads when a test set is used

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from understudy.cli.output import add_command, add_field_option, add_language_option, target_language, write
+from understudy.cli.options import add_command, add_field_option, add_language_option, target_language
+from understudy.cli.output import write
 from understudy.io import STDIN, read_lines
 from understudy.metrics.bleu import BLEUConfig, tokenizer_for
 from understudy.tokenizers import tokenize

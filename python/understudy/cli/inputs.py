@@ -1,0 +1,56 @@
+"""Reading a command's input: text files as sacrebleu reads them, parallel files checked for
+length, standard input used once, and a system file that is also a reference warned of."""
+
+from __future__ import annotations
+
+import os
+import warnings
+
+from understudy.cli.messages import CliError
+
+
+def check_stdin_once(uses: list[tuple[str, str]]) -> None:
+    """Refuse standard input (``-``) named for two inputs: one stream can be read once.
+
+    ``uses`` pairs each input's path with what it is (for the message).
+    """
+    stdin = [what for path, what in uses if path == "-"]
+    if len(stdin) > 1:
+        raise CliError(
+            f"standard input (-) is given as {' and as '.join(stdin)}; it can be read once: "
+            "give all but one of them as files"
+        )
+
+
+def warn_reference_as_system(refs: list[str], systems: list[str]) -> None:
+    """Warn when a system file is also a reference file (``-i *.de`` beside ``ref.de``): it would
+    score as a perfect system."""
+    for system in systems:
+        for ref in refs:
+            try:
+                same = system != "-" and ref != "-" and os.path.samefile(system, ref)
+            except OSError:
+                continue  # a missing file is reported when it is read
+            if same:
+                warnings.warn(
+                    f"system file {system} is also reference file {ref}: it scores as a perfect system",
+                    stacklevel=2,
+                )
+
+
+def read_texts(paths: list[str]) -> list[list[str]]:
+    """Each file's lines, right-stripped (as sacrebleu reads them)."""
+    from understudy.io import read_lines
+
+    return [[line.rstrip() for line in read_lines(path)] for path in paths]
+
+
+def read_parallel(refs: list[str], inputs: list[str]) -> tuple[list[list[str]], list[list[str]]]:
+    """The reference files' and the system files' lines, every file as long as the first reference."""
+    from understudy.errors import LengthMismatchError
+
+    references, systems = read_texts(refs), read_texts(inputs)
+    for path, lines in zip([*inputs, *refs], [*systems, *references], strict=True):
+        if len(lines) != len(references[0]):
+            raise LengthMismatchError(f"{refs[0]} has {len(references[0])} lines but {path} has {len(lines)}")
+    return references, systems

@@ -1,0 +1,206 @@
+"""The command line's shared options: subcommand setup, ``-m`` and every family's flags (derived
+from the families' declarations), ``-l``, ``-j``, ``-w`` and the seed; the metric objects they
+choose.
+
+>>> width_value("2")
+2
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+from typing import Any
+
+from understudy.cli.messages import CliError
+from understudy.config import MetricConfig, TextConfig
+from understudy.metric import Metric
+from understudy.metrics import FAMILIES, metric_names
+
+
+def add_command(
+    commands: Any, name: str, summary: str, description: str, examples: str
+) -> argparse.ArgumentParser:
+    """Register subcommand ``name``, its help keeping the examples' line breaks."""
+    parser: argparse.ArgumentParser = commands.add_parser(
+        name,
+        help=summary,
+        description=description,
+        epilog=examples,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    return parser
+
+
+def add_language_option(parser: argparse.ArgumentParser) -> None:
+    """``-l SRC-TRG``, whose target picks BLEU's default tokenizer."""
+    parser.add_argument(
+        "-l",
+        "--language-pair",
+        dest="langpair",
+        metavar="SRC-TRG",
+        help="the language pair; its target picks the default tokenizer, as in sacrebleu",
+    )
+
+
+def add_field_option(
+    parser: argparse.ArgumentParser | Any, config: type[MetricConfig], name: str, help: str | None = None
+) -> None:
+    """A configuration field's command-line option, as its family declares it."""
+    declared = dict(config.options())[name]
+    default = next(f.default for f in dataclasses.fields(config) if f.name == name)
+    kwargs: dict[str, Any] = {"help": declared.help if help is None else help, "dest": declared.dest}
+    if isinstance(default, bool):
+        kwargs["action"] = "store_true"
+    else:
+        kwargs["default"] = None if declared.unset else default
+        for key in ("choices", "type", "metavar"):
+            if getattr(declared, key) is not None:
+                kwargs[key] = getattr(declared, key)
+    parser.add_argument(*declared.flags, **kwargs)
+
+
+_ALIASES = {
+    "chrf++": "chrfpp",
+    "chrf2": "chrf",
+    "chrf2++": "chrfpp",
+    "sacrebleu": "bleu",
+    "google_bleu": "gleu",
+}
+
+
+def seed_value(text: str) -> int:
+    """A ``--seed``: a whole number from 0 (NumPy's generators take no negative seed).
+
+    >>> seed_value("0"), seed_value("12345")
+    (0, 12345)
+    """
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a seed is a whole number from 0, not {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"a seed is a whole number from 0, not {value}")
+    return value
+
+
+def metric_choice(text: str) -> str:
+    """A ``-m`` name as the registry spells it: any case, and the obvious aliases.
+
+    >>> metric_choice("BLEU"), metric_choice("chrF++"), metric_choice("chrF2")
+    ('bleu', 'chrfpp', 'chrf')
+    """
+    folded = text.strip().lower()
+    return _ALIASES.get(folded, folded)
+
+
+def add_metric_options(parser: argparse.ArgumentParser, language: bool = True, neural: bool = False) -> None:
+    """``-m`` and every family's options, as the families declare them; ``-l`` unless the
+    command has its own (as ``score`` has, among the test-set options); with ``neural``, the
+    neural metrics among ``-m``'s choices and their options."""
+    if language:
+        add_language_option(parser)
+    names = list(metric_names())
+    if neural:
+        from understudy.cli.neural import NEURAL_METRICS, add_neural_options
+
+        names += NEURAL_METRICS
+        add_neural_options(parser)
+    parser.add_argument(
+        "-m",
+        "--metrics",
+        nargs="+",
+        type=metric_choice,
+        choices=names,
+        default=DEFAULT_METRICS,
+        metavar="METRIC",
+        help=f"any of {' '.join(names)} (default: bleu); printed in that order, as sacrebleu does",
+    )
+    shared = {name for name, _ in TextConfig.options()}
+    for name in sorted(shared):
+        add_field_option(parser, TextConfig, name)
+    for family in FAMILIES.values():
+        config = family.config
+        group = parser if config.cli_group is None else parser.add_argument_group(config.cli_group)
+        for name, declared in config.options():
+            # Every text family has the shared options; the command line has each once.
+            if declared.flags and name not in shared:
+                add_field_option(group, config, name)
+
+
+def scorers(args: argparse.Namespace, sentence_level: bool) -> list[Metric[Any, Any]]:
+    """One metric object per family of ``-m``, in the registry's order, configured by the
+    families' options; ``sentence_level`` sets what a family changes for sentence scores
+    (BLEU's effective order)."""
+    wanted = chosen_metrics(args)
+    values = vars(args)
+    return [
+        family.metric.from_options(
+            {**family.config.field_values(values, sentence_level), **fields},
+            trg_lang=target_language(args),
+            threads=args.threads,
+        )
+        for name, (family, fields) in metric_names().items()
+        if name in wanted
+    ]
+
+
+DEFAULT_METRICS = ["bleu"]
+"""``-m``'s default, sacrebleu's; this very list object when ``-m`` was not given."""
+
+
+def chosen_metrics(args: argparse.Namespace) -> list[str]:
+    """The text families of ``-m`` (neural metrics are :func:`understudy.cli.neural.neural_chosen`'s):
+    BLEU when none is named."""
+    named: list[str] = getattr(args, "metrics", DEFAULT_METRICS)
+    families = metric_names()
+    return [name for name in named if name in families]
+
+
+def metrics_named(args: argparse.Namespace) -> bool:
+    """Whether ``-m`` was given (argparse keeps the default object itself otherwise)."""
+    return getattr(args, "metrics", DEFAULT_METRICS) is not DEFAULT_METRICS
+
+
+def target_language(args: argparse.Namespace) -> str:
+    """The target side of ``-l src-trg``, which picks the default tokenizer; ``""`` without it."""
+    pair: str | None = getattr(args, "langpair", None)
+    return pair.partition("-")[2] if pair else ""
+
+
+def add_threads_option(parser: argparse.ArgumentParser) -> None:
+    """``-j/--threads``: cores for the Rust core (results never depend on it)."""
+    parser.add_argument(
+        "-j",
+        "--threads",
+        type=int,
+        metavar="N",
+        help="cores to use, at most the available ones (default: $UNDERSTUDY_THREADS, else all; "
+        "results are identical for any N)",
+    )
+
+
+MAX_WIDTH = 50
+"""The most decimal places ``-w`` takes (float64 holds 17 significant digits; sacrebleu's users
+ask for 1 to 4)."""
+
+
+def width_value(text: str) -> int:
+    """A ``-w``: decimal places, 0 to :data:`MAX_WIDTH`, checked as the command line is read.
+
+    >>> width_value("2")
+    2
+    """
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"decimal places are a whole number, not {text!r}") from None
+    if not 0 <= value <= MAX_WIDTH:
+        raise argparse.ArgumentTypeError(f"takes 0 to {MAX_WIDTH} decimal places, got {value}")
+    return value
+
+
+def check_width(width: int | None) -> None:
+    """A ``CliError`` unless ``width`` (``-w``) is None or 0 to :data:`MAX_WIDTH`."""
+    if width is not None and not 0 <= width <= MAX_WIDTH:
+        raise CliError(f"--width takes 0 to {MAX_WIDTH} decimal places, got {width}")
