@@ -1,7 +1,7 @@
 """What the command line says when something is wrong: one line, control characters escaped.
 
-Light on purpose (the standard library only): the command reports an error before it has
-imported anything that could fail.
+Light on purpose (the standard library and :mod:`understudy.errors` only): the command reports an
+error before it has imported anything that could fail.
 
 >>> print(printable("no such file: a\\nb"))
 no such file: a\\x0ab
@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import sys
 
+from understudy.errors import UnderstudyError
 
-class CliError(Exception):
+
+class CliError(UnderstudyError):
     """A command-line usage problem: printed as one line, exits with ``status``."""
 
     def __init__(self, message: str, status: int = 1) -> None:
