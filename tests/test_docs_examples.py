@@ -23,6 +23,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -112,6 +113,10 @@ def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     monkeypatch.chdir(top)
     for name in ("UNDERSTUDY_CACHE", "UNDERSTUDY_LEDGER", "MPLCONFIGDIR"):
         monkeypatch.setenv(name, str(tmp_path / "env" / name.lower()))
+    # What the examples' mktemp -d and tempfile.mkdtemp make goes with the test's own folder.
+    (tmp_path / "tmp").mkdir()
+    monkeypatch.setenv("TMPDIR", str(tmp_path / "tmp"))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
     before = _git(REPO, "status", "--porcelain", "--", "data", "scripts", "examples")
     yield top
     assert _git(top, "status", "--porcelain", "--untracked-files=all") == "", (
