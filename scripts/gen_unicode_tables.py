@@ -1,4 +1,4 @@
-"""Generate crates/core/src/unicode_tables.rs from Python's own Unicode behaviour.
+"""Generate crates/core/src/text/unicode_tables.rs from Python's own Unicode behaviour.
 
 sacrebleu's preprocessing is defined by CPython (``str.lower``, ``str.split``,
 ``str.rstrip``) and by the third-party ``regex`` module (``\\p{P}``, ``\\p{S}``,
@@ -10,7 +10,7 @@ test (tests/test_unicode_tables.py) checks them against the running Python.
 Run with the interpreter and ``regex`` version the tables are pinned to
 (CPython 3.11, Unicode 14.0.0; regex 2026.11.15):
 
-    python scripts/gen_unicode_tables.py > crates/core/src/unicode_tables.rs
+    python scripts/gen_unicode_tables.py > crates/core/src/text/unicode_tables.rs
 """
 
 from __future__ import annotations

@@ -96,14 +96,22 @@ class Hub:
             return True
         return False
 
-    def _info(self, handler: BaseHTTPRequestHandler, repo_id: str, revision: str, body: bool) -> None:
+    def _revision(
+        self, handler: BaseHTTPRequestHandler, repo_id: str, revision: str, body: bool
+    ) -> tuple[str, dict[str, bytes]] | None:
+        """The repository's commit and files at ``revision``; else the refusal or 404 is sent."""
         if self._refuse(handler, repo_id, body):
-            return
+            return None
         found = self.repos[repo_id].at(revision)
         if found is None:
             self._send(
                 handler, 404, {"X-Error-Code": "RevisionNotFound"}, b'{"error": "Invalid rev id"}', body
             )
+        return found
+
+    def _info(self, handler: BaseHTTPRequestHandler, repo_id: str, revision: str, body: bool) -> None:
+        found = self._revision(handler, repo_id, revision, body)
+        if found is None:
             return
         commit, files = found
         info = {
@@ -116,13 +124,8 @@ class Hub:
         self._send(handler, 200, {"Content-Type": "application/json"}, json.dumps(info).encode(), body)
 
     def _tree(self, handler: BaseHTTPRequestHandler, repo_id: str, revision: str, body: bool) -> None:
-        if self._refuse(handler, repo_id, body):
-            return
-        found = self.repos[repo_id].at(revision)
+        found = self._revision(handler, repo_id, revision, body)
         if found is None:
-            self._send(
-                handler, 404, {"X-Error-Code": "RevisionNotFound"}, b'{"error": "Invalid rev id"}', body
-            )
             return
         entries = [
             {"type": "file", "path": name, "size": len(data), "oid": hashlib.sha1(data).hexdigest()}

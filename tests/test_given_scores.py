@@ -147,6 +147,26 @@ def test_rows_are_fixed_point_limbs() -> None:
     assert ScoresConfig().row_width == 4
 
 
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(st.floats(min_value=-(2**31), max_value=2**31, exclude_min=True, exclude_max=True), max_size=20)
+)
+def test_rows_are_each_score_times_2_pow_64_rounded_half_to_even(scores: list[float]) -> None:
+    from fractions import Fraction
+
+    rows = fixed_point_rows(scores).tolist()
+    for score, (whole, high, low, one) in zip(scores, rows, strict=True):
+        # Python's round() of a Fraction rounds half to even, as the rows must.
+        assert (whole - 2**31 << 64) + (high << 32) + low == round(Fraction(score) * 2**64)
+        assert 0 <= high < 2**32 and 0 <= low < 2**32 and one == 1
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf, 2.0**31, -(2.0**31)])
+def test_rows_refuse_scores_out_of_range_naming_which(bad: float) -> None:
+    with pytest.raises(InputError, match=rf"system 'B': score 2 is {bad!r}; a score must be a finite"):
+        fixed_point_rows([0.5, bad, 0.25], "system 'B'")
+
+
 # -- significance: the numbers of sacrebleu's algorithm applied to the mean ------------------------
 
 

@@ -14,6 +14,7 @@ __all__ = [
     "family_constants",
     "family_names",
     "flat_ids",
+    "given_rows",
     "id_lines",
     "ln",
     "matched_tokens",
@@ -91,6 +92,9 @@ def id_lines(ids: NDArray[np.int64], bounds: NDArray[np.int64], threads: int = 1
 def wer_alignments(
     config: dict[str, Any], hyps: list[str], streams: list[list[str | None]]
 ) -> list[tuple[int, list[str], list[str], list[tuple[str, int, int, int, int]]]]: ...
+def given_rows(
+    scores: NDArray[np.float64],
+) -> tuple[NDArray[np.int64], None] | tuple[None, int]: ...
 def ln(values: NDArray[np.float64]) -> NDArray[np.float64]: ...
 def exp(values: NDArray[np.float64]) -> NDArray[np.float64]: ...
 def pool_threads(threads: int) -> int: ...

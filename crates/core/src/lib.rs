@@ -1,49 +1,34 @@
-//! understudy's core: text to BLEU sufficient statistics, with no I/O and no Python.
+//! understudy's core: text to the sufficient statistics of every metric family, and the
+//! WMT meta-evaluation's counts, with no I/O and no Python.
 //!
-//! Every function here reproduces sacrebleu 2.6.0's preprocessing exactly: Python's
-//! notion of whitespace and lowercasing ([`text`]), the tokenizers ([`tokenize`], with
-//! the byte-level hot path of `13a` in [`tok13a`]) and the clipped n-gram counts per
-//! segment ([`segment`], [`stats`]), for cached references and for all pairs
-//! ([`pairwise`]), serially or on a rayon pool ([`parallel`]); and, for reports, the
-//! matched n-grams of a corpus and the matched tokens of each hypothesis ([`analysis`]);
-//! and, for NLTK's NIST, the n-grams each hypothesis shares with each reference, in order
-//! ([`overlaps`]).
+//! Every function here reproduces its reference tool exactly (sacrebleu 2.6.0, jiwer,
+//! NLTK, mteval, mt-metrics-eval). The rooms:
+//! - [`text`]: Python's whitespace and lowercasing, the tokenizers, normalisation, words
+//!   and token ids;
+//! - [`family`]: what a family implements to be scored (the traits) and the reference
+//!   stores;
+//! - [`metrics`]: one module per family, BLEU a room of its own ([`metrics::bleu`]);
+//! - [`metaeval`]: SPA, the swapped sums, the tie search and the Mersenne Twister;
+//! - [`analysis`]: the report's matched n-grams and tokens, and NIST's ordered overlaps.
+//!
+//! Shared by all: [`error`] (the one error type), [`parallel`] (serial or a rayon pool),
+//! and two small private helpers (`cpu`, `smallmap`).
 
 pub mod analysis;
-pub mod chrf;
-pub mod config;
 mod cpu;
 pub mod error;
 pub mod family;
-pub mod gleu;
-pub mod mt19937;
-pub mod nist;
-pub mod normalize;
-pub mod overlaps;
-pub mod pairwise;
+pub mod metaeval;
+pub mod metrics;
 pub mod parallel;
-pub mod per_reference;
-pub mod refset;
-pub mod segment;
 mod smallmap;
-pub mod spa;
-pub mod stats;
-pub mod swapped;
-pub mod ter;
-pub mod text;
-pub mod ties;
-pub mod tok13a;
-pub mod token_ids;
-pub mod tokenize;
-pub mod wer;
-#[rustfmt::skip]
-mod unicode_tables;
 #[cfg(test)]
 mod testing;
+pub mod text;
 
-pub use config::BleuConfig;
 pub use error::CoreError;
-pub use pairwise::BleuPairwise;
+pub use metrics::bleu::config::BleuConfig;
+pub use metrics::bleu::pairwise::BleuPairwise;
+pub use metrics::bleu::stats::BleuReferences;
 pub use parallel::Exec;
-pub use stats::BleuReferences;
-pub use tokenize::Tokenizer;
+pub use text::tokenize::Tokenizer;

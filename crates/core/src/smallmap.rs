@@ -1,4 +1,4 @@
-//! A small open-addressing hash table for the per-segment tables of [`crate::segment`]:
+//! A small open-addressing hash table for the per-segment tables of [`crate::metrics::bleu::segment`]:
 //! sized once per segment, cleared in O(1) with a generation stamp, and laid out as
 //! one array so a lookup touches one cache line. Lookups compare whole keys, so it is
 //! exact whatever the hash.

@@ -4,7 +4,7 @@
 use numpy::{IntoPyArray, PyArray1, PyArray2};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
-use understudy_core::{analysis, overlaps};
+use understudy_core::analysis::{self, overlaps};
 
 use crate::convert::{borrow_all, borrow_streams, rows_array, Streams};
 use crate::errors::Result;
@@ -65,7 +65,7 @@ pub fn matched_tokens<'py>(
     })
 }
 
-/// NLTK's NIST counts (see `understudy_core::overlaps`): the reference n-grams' counts and
+/// NLTK's NIST counts (see `understudy_core::analysis::overlaps`): the reference n-grams' counts and
 /// prefix counts by id, the shared n-grams as `[id, clipped count]` rows, and the groups'
 /// bounds in them (segment by segment, order by order, reference by reference).
 #[pyfunction]

@@ -149,7 +149,7 @@ pub fn id_bounds(
         .map(|&b| usize::try_from(b).ok())
         .collect();
     cut.filter(|b| {
-        understudy_core::token_ids::IdBatch::new(ids.as_slice().unwrap_or(&[]), b).is_some()
+        understudy_core::text::token_ids::IdBatch::new(ids.as_slice().unwrap_or(&[]), b).is_some()
     })
     .ok_or_else(bad_bounds)
 }
@@ -171,7 +171,7 @@ pub fn id_lines(
     let cut = id_bounds(ids, bounds)?;
     let ids = ids.as_slice()?;
     let lines = pools::run(py, threads, cut.len(), |exec| {
-        understudy_core::token_ids::id_lines(ids, &cut, exec)
+        understudy_core::text::token_ids::id_lines(ids, &cut, exec)
     });
     lines.ok_or_else(bad_bounds)
 }

@@ -3,7 +3,7 @@
 
 use numpy::{PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::prelude::*;
-use understudy_core::ties;
+use understudy_core::metaeval::ties;
 
 fn rows(array: &PyReadonlyArray2<'_, f64>) -> Vec<Vec<f64>> {
     array
@@ -37,10 +37,10 @@ pub fn tie_search(
 /// `coins`, one per cell) and each of its two mixtures (`worse` where the coin is true, then the
 /// reverse), per pair `i < j` of systems (`triu_indices` order), how many permutations have the
 /// swapped segments' differences sum to at most 0, exactly: `counts[resample, mixture, pair]`.
-/// See `understudy_core::spa::Mixtures`.
+/// See `understudy_core::metaeval::spa::Mixtures`.
 #[pyclass(frozen, module = "understudy._core", name = "SpaMixtures")]
 pub struct SpaMixtures {
-    inner: understudy_core::spa::Mixtures,
+    inner: understudy_core::metaeval::spa::Mixtures,
 }
 
 #[pymethods]
@@ -59,12 +59,12 @@ impl SpaMixtures {
         if !fits {
             return Err(bad("scores and permutations of shapes that disagree"));
         }
-        let scores = understudy_core::spa::Scores {
+        let scores = understudy_core::metaeval::spa::Scores {
             worse: worse.as_slice()?,
             better: better.as_slice()?,
             systems,
         };
-        let inner = understudy_core::spa::Mixtures::new(scores, swapped.as_slice()?)
+        let inner = understudy_core::metaeval::spa::Mixtures::new(scores, swapped.as_slice()?)
             .ok_or_else(|| bad("no segment, or a score that is not finite"))?;
         Ok(Self { inner })
     }
@@ -107,7 +107,7 @@ pub fn mt_halves<'py>(
     usize,
 )> {
     use numpy::IntoPyArray;
-    use understudy_core::mt19937::Mt19937;
+    use understudy_core::metaeval::mt19937::Mt19937;
     let mut mt = Mt19937::from_state(key.as_slice()?, pos).ok_or_else(|| {
         pyo3::exceptions::PyValueError::new_err(
             "an MT19937 state is 624 words and a position up to 624",
@@ -119,7 +119,7 @@ pub fn mt_halves<'py>(
     Ok((coins.into_pyarray(py), key.to_vec().into_pyarray(py), pos))
 }
 
-/// PERM-BOTH's masked sums (see `understudy_core::swapped`): for each resample (a row of
+/// PERM-BOTH's masked sums (see `understudy_core::metaeval::swapped`): for each resample (a row of
 /// `coins`), each vector (a row of `vectors`) and each group of cells (`bounds`), the sum of the
 /// vector over the group's swapped cells, as a resamples x vectors x groups array.
 #[pyfunction]
@@ -146,7 +146,7 @@ pub fn swapped_sums<'py>(
     let (coins, vectors) = (coins.as_slice()?, vectors.as_slice()?);
     let rows: Vec<&[f64]> = vectors.chunks(cells.max(1)).take(k).collect();
     let sums = crate::pools::run(py, threads, resamples, |exec| {
-        understudy_core::swapped::swapped_sums(coins, &rows, &bounds, exec)
+        understudy_core::metaeval::swapped::swapped_sums(coins, &rows, &bounds, exec)
     })
     .ok_or_else(bad)?;
     let groups = bounds.len() - 1;

@@ -7,14 +7,16 @@
 //! exception classes of `understudy.errors` through `From` conversions ([`errors`]).
 //! One scorer class serves every family ([`scorer`]); each family's file in [`families`]
 //! reads its configuration by name. [`text`] holds BLEU's tokenizer and the C library's
-//! `log` and `exp`; [`analysis`] the report's corpus analyses; [`correlation`] acc_eq's search and SPA's counts; [`oom`] the allocator that
+//! `log` and `exp`; [`fixed_point`] given scores as rows; [`analysis`] the report's corpus analyses; [`correlation`] acc_eq's search and SPA's counts; [`oom`] the allocator that
 //! reports a failed allocation as one line instead of aborting.
 
 mod analysis;
+mod any_family;
 mod convert;
 mod correlation;
 mod errors;
 mod families;
+mod fixed_point;
 mod oom;
 mod pools;
 mod scorer;
@@ -44,6 +46,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(text::unicode_forms, m)?)?;
     m.add_function(wrap_pyfunction!(text::id_lines, m)?)?;
     m.add_function(wrap_pyfunction!(text::flat_ids, m)?)?;
+    m.add_function(wrap_pyfunction!(fixed_point::given_rows, m)?)?;
     m.add_function(wrap_pyfunction!(text::ln, m)?)?;
     m.add_function(wrap_pyfunction!(text::exp, m)?)?;
     m.add_function(wrap_pyfunction!(pools::pool_threads, m)?)?;

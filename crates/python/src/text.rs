@@ -4,7 +4,7 @@ use numpy::{IntoPyArray, PyArray1, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::{PyFloat, PyList, PyString, PyTuple};
 use std::borrow::Cow;
-use understudy_core::normalize::{UnicodeForm, UNICODE_VERSION};
+use understudy_core::text::normalize::{UnicodeForm, UNICODE_VERSION};
 use understudy_core::Tokenizer;
 
 use crate::convert::borrow_all;

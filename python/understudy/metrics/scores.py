@@ -31,6 +31,7 @@ from urllib.parse import quote, unquote
 import numpy as np
 from numpy.typing import NDArray
 
+from understudy import _core
 from understudy.config import MetricConfig, check_bool, option
 from understudy.errors import ConfigError, EmptyInputError, InputError, LengthMismatchError, SignatureError
 from understudy.metric import Family
@@ -246,32 +247,15 @@ def fixed_point_rows(scores: Sequence[float] | NDArray[Any], what: str = "scores
         values = np.asarray(scores, dtype=np.float64).reshape(-1)
     except (TypeError, ValueError, OverflowError) as err:
         raise InputError(f"{what}: scores must be numbers ({err})") from None
-    bad = np.flatnonzero(~np.isfinite(values) | (np.abs(values) >= BOUND))
-    if len(bad):
-        k = int(bad[0])
+    # The core's fixed point, as TER's and NIST's lengths are (family/fixed_point.rs).
+    rows, bad = _core.given_rows(np.ascontiguousarray(values))
+    if rows is None:
+        k = int(bad or 0)
         raise InputError(
-            f"{what}: score {k + 1} is {values[k]!r}; a score must be a finite number between"
+            f"{what}: score {k + 1} is {float(values[k])!r}; a score must be a finite number between"
             f" -2**31 and 2**31 (exclusive)"
         )
-    # The magnitude's parts are exact in float64 (a fraction of a float >= 0 is a float); a
-    # negative score is then 2**95 minus its magnitude, borrowing across the limbs.
-    magnitude = np.abs(values)
-    whole = np.floor(magnitude)
-    scaled = (magnitude - whole) * _LIMB
-    high = np.floor(scaled)
-    low = np.rint((scaled - high) * _LIMB)  # rounds only below 2**-64
-    carry = low == _LIMB
-    low[carry], high[carry] = 0, high[carry] + 1
-    carry = high == _LIMB
-    high[carry], whole[carry] = 0, whole[carry] + 1
-    negative = values < 0
-    borrow_low = negative & (low > 0)
-    borrow_high = negative & ((high + borrow_low) > 0)
-    low = np.where(borrow_low, _LIMB - low, low)
-    high = np.where(negative, (_LIMB - high - borrow_low) % _LIMB, high)
-    whole = np.where(negative, BOUND - whole - borrow_high, BOUND + whole)
-    rows = np.stack([whole, high, low, np.ones_like(values)], axis=1)
-    return rows.astype(np.int64)
+    return rows
 
 
 def scores_sha256(scores: Mapping[str, Sequence[float] | NDArray[np.float64]]) -> str:

@@ -7,8 +7,8 @@ use pyo3::types::PyDict;
 use understudy_core::{BleuConfig, BleuReferences, Tokenizer};
 
 use super::boxed;
+use crate::any_family::AnyFamily;
 use crate::errors::Result;
-use crate::scorer::AnyFamily;
 
 /// What decides BLEU's statistics: the tokenizer, case and maximum order.
 #[derive(FromPyObject)]

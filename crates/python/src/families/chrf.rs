@@ -4,11 +4,11 @@ use std::collections::BTreeMap;
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use understudy_core::chrf::{ChrfConfig, ChrfReferences, MAX_ORDER};
+use understudy_core::metrics::chrf::{ChrfConfig, ChrfReferences, MAX_ORDER};
 
 use super::boxed;
+use crate::any_family::AnyFamily;
 use crate::errors::Result;
-use crate::scorer::AnyFamily;
 
 /// What decides chrF's statistics (beta and smoothing are arithmetic, in Python).
 #[derive(FromPyObject)]

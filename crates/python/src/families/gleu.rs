@@ -4,11 +4,11 @@ use std::collections::BTreeMap;
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use understudy_core::gleu::{GleuConfig, GleuReferences, MAX_ORDER, ROW_WIDTH};
+use understudy_core::metrics::gleu::{GleuConfig, GleuReferences, MAX_ORDER, ROW_WIDTH};
 
 use super::boxed;
+use crate::any_family::AnyFamily;
 use crate::errors::Result;
-use crate::scorer::AnyFamily;
 
 /// What decides GLEU's statistics: the tokenizer, case and the range of n-gram orders.
 #[derive(FromPyObject)]

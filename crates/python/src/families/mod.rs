@@ -19,11 +19,11 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use understudy_core::family::Family;
 
+use crate::any_family::AnyFamily;
 use crate::errors::{config_error, Error, Result};
-use crate::scorer::AnyFamily;
 
 /// The families, by name: how each is built and its constants.
-const FAMILIES: [(&str, Builder, Constants); 6] = [
+const FAMILIES: &[(&str, Builder, Constants)] = &[
     ("bleu", bleu::build, bleu::constants),
     ("chrf", chrf::build, chrf::constants),
     ("ter", ter::build, ter::constants),

@@ -4,13 +4,12 @@ use std::collections::BTreeMap;
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use understudy_core::nist::{
-    NistConfig, NistReferences, INFO_BITS, LENGTH_SCALE, MAX_REFS, ORDERS, ROW_WIDTH,
-};
+use understudy_core::family::fixed_point::{INFO_BITS, LENGTH_SCALE, MAX_REFS};
+use understudy_core::metrics::nist::{NistConfig, NistReferences, ORDERS, ROW_WIDTH};
 
 use super::boxed;
+use crate::any_family::AnyFamily;
 use crate::errors::Result;
-use crate::scorer::AnyFamily;
 
 /// What decides NIST's statistics: whether case is kept (mteval's `-c`), and mteval's `0` bug.
 #[derive(FromPyObject)]

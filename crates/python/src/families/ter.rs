@@ -4,11 +4,12 @@ use std::collections::BTreeMap;
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use understudy_core::ter::{TerConfig, TerReferences, LENGTH_SCALE, MAX_REFS};
+use understudy_core::family::fixed_point::{LENGTH_SCALE, MAX_REFS};
+use understudy_core::metrics::ter::{TerConfig, TerReferences};
 
 use super::boxed;
+use crate::any_family::AnyFamily;
 use crate::errors::Result;
-use crate::scorer::AnyFamily;
 
 /// What decides TER's statistics; `fixed` tokenizes references once (sacrebleu: twice).
 #[derive(FromPyObject)]

@@ -4,16 +4,16 @@ use std::collections::BTreeMap;
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
-use understudy_core::refset::check_parallel;
-use understudy_core::wer::{
+use understudy_core::family::refset::check_parallel;
+use understudy_core::metrics::wer::{
     closest_alignment, Units, WerConfig, WerReferences, WerScratch, MAX_CELLS, ROW_WIDTH,
 };
 use understudy_core::CoreError;
 
 use super::boxed;
+use crate::any_family::AnyFamily;
 use crate::convert::{borrow_all, borrow_streams, Streams};
 use crate::errors::Result;
-use crate::scorer::AnyFamily;
 
 /// What decides WER's statistics: characters (CER) or words, lowercasing, punctuation removal.
 #[derive(FromPyObject)]

@@ -4,15 +4,15 @@
 //! [`Family`] (the rows of many systems, sentence rows) and its all-pairs table
 //! ([`PerReferencePairs`]), written once, serial or parallel.
 //!
-//! TER is written this way ([`crate::ter::Ter`]); BLEU and chrF keep their own stores for
+//! TER is written this way ([`crate::metrics::ter::Ter`]); BLEU and chrF keep their own stores for
 //! their faster paths (merged reference tables, a corpus-wide n-gram table).
 
 use std::marker::PhantomData;
 
 use crate::error::CoreError;
+use crate::family::refset::{RefSet, ReferenceStore};
 use crate::family::{Family, PairTable};
 use crate::parallel::{self, Exec, Grain};
-use crate::refset::{RefSet, ReferenceStore};
 
 /// What a family defines: its configuration, its prepared sentences, its row.
 pub trait RowMetric: Send + Sync + Sized + 'static {

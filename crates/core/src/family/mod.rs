@@ -5,13 +5,19 @@
 //! A family is its cached references ([`ReferenceStore`]), the rows of hypotheses against
 //! them, rows against references used once, and an all-pairs table. chrF takes the default
 //! [`Family::sentence_stats`] (cache the references, then score); the families written as a
-//! [`crate::per_reference::RowMetric`] (TER, WER, GLEU) score each segment's sentences in one
+//! [`crate::family::per_reference::RowMetric`] (TER, WER, GLEU) score each segment's sentences in one
 //! task, and BLEU keeps its faster path (references counted straight into the matching tables).
+//! The stores live beside the traits: [`refset`] (cached references) and [`per_reference`]
+//! (the row metrics' references); so do the rows' fixed-point units ([`fixed_point`]).
+
+pub mod fixed_point;
+pub mod per_reference;
+pub mod refset;
 
 use crate::error::CoreError;
+use crate::family::refset::ReferenceStore;
 use crate::parallel::Exec;
-use crate::refset::ReferenceStore;
-use crate::token_ids::IdBatch;
+use crate::text::token_ids::IdBatch;
 
 /// Statistics rows (one after another) and each segment's number of references.
 pub type SentenceRows = (Vec<i64>, Vec<usize>);
@@ -124,9 +130,9 @@ pub trait Family: ReferenceStore + Send + Sync + Sized {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chrf::{ChrfConfig, ChrfReferences};
-    use crate::stats::BleuReferences;
-    use crate::ter::{TerConfig, TerReferences};
+    use crate::metrics::bleu::stats::BleuReferences;
+    use crate::metrics::chrf::{ChrfConfig, ChrfReferences};
+    use crate::metrics::ter::{TerConfig, TerReferences};
     use crate::{BleuConfig, Tokenizer};
 
     /// The rows of `hyps` against cached references, through the trait.
@@ -174,9 +180,9 @@ mod tests {
         check::<BleuReferences>(BleuConfig::new(Tokenizer::Tok13a, false, 4).unwrap());
         check::<ChrfReferences>(ChrfConfig::new(6, 2, false, false).unwrap());
         check::<TerReferences>(TerConfig::default());
-        check::<crate::nist::NistReferences>(crate::nist::NistConfig::default());
-        check::<crate::gleu::GleuReferences>(
-            crate::gleu::GleuConfig::new(Tokenizer::Tok13a, false, 1, 4).unwrap(),
+        check::<crate::metrics::nist::NistReferences>(crate::metrics::nist::NistConfig::default());
+        check::<crate::metrics::gleu::GleuReferences>(
+            crate::metrics::gleu::GleuConfig::new(Tokenizer::Tok13a, false, 1, 4).unwrap(),
         );
     }
 

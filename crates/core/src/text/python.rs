@@ -7,7 +7,7 @@
 
 use std::borrow::Cow;
 
-use crate::unicode_tables::{
+use crate::text::unicode_tables::{
     CASED, CASE_IGNORABLE, LOWERCASE, NUMBER, PUNCTUATION, SYMBOL, WHITESPACE,
 };
 

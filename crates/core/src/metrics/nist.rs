@@ -1,6 +1,6 @@
 //! NIST (Doddington 2002) as mteval-v13a.pl scores it: a row per segment,
 //! `[hypothesis n-grams of orders 1..5, information of the matched n-grams of orders 1..5 (fixed
-//! point), reference length times LENGTH_SCALE over the segment's number of references]`.
+//! point), reference length in units of 1/LENGTH_SCALE over the segment's number of references]`.
 //!
 //! An n-gram's information weight comes from the whole reference corpus (every reference of
 //! every segment): `-log2(count(w1..wn) / count(w1..wn-1))`, and for a word
@@ -12,29 +12,24 @@
 //!
 //! Text is tokenized as mteval-v13a's `tokenization` does (sacrebleu's `13a` is its port), then
 //! lowercased as its `tr/[A-Z]/[a-z]/` does (ASCII letters only) unless case is preserved (its
-//! `-c`). Weights are kept in fixed point at 2^-[`INFO_BITS`], so every sum is exact in any
+//! `-c`). Weights are kept in fixed point at 2^-26 ([`crate::family::fixed_point`]), so every sum is exact in any
 //! order; mteval sums floats in Perl's hash order, which changes from run to run in the last bits.
 
 use rustc_hash::FxHashMap;
 
-use crate::config::{tokens, BleuConfig};
 use crate::error::CoreError;
+use crate::family::fixed_point::{info_units, mean_length, MAX_REFS};
+use crate::family::refset::{RefSet, ReferenceStore};
 use crate::family::{Family, PairTable};
+use crate::metrics::bleu::config::BleuConfig;
 use crate::parallel::{self, Exec, Grain};
-use crate::refset::{RefSet, ReferenceStore};
 use crate::smallmap::SmallMap;
-use crate::tok13a::Scratch;
-use crate::tokenize::Tokenizer;
+use crate::text::tok13a::Scratch;
+use crate::text::tokenize::Tokenizer;
+use crate::text::words::tokens;
 
 /// The n-gram orders NIST sums (mteval's `NIST score using 5-grams`).
 pub const ORDERS: usize = 5;
-/// Information weights are kept as integers in units of 2^-INFO_BITS bits.
-pub const INFO_BITS: u32 = 26;
-/// Reference lengths are kept times this (the least common multiple of 1..=16), so that a
-/// segment's average over up to [`MAX_REFS`] references is an integer.
-pub const LENGTH_SCALE: i64 = 720_720;
-/// The most references a segment may have (see [`LENGTH_SCALE`]).
-pub const MAX_REFS: usize = 16;
 /// Columns of a row.
 pub const ROW_WIDTH: usize = 2 * ORDERS + 1;
 
@@ -82,7 +77,7 @@ struct Corpus {
     last: Vec<u32>,
     counts: Vec<u64>,
     words: u64,
-    /// Each node's information weight in units of 2^-INFO_BITS.
+    /// Each node's information weight in units of 2^-INFO_BITS ([`info_units`]).
     weights: Vec<i64>,
 }
 
@@ -116,7 +111,6 @@ impl Corpus {
 
     /// Every node's weight, as mteval computes it (`- log(a / b) / log 2`), in fixed point.
     fn weigh(&mut self, fix_zero: bool) {
-        let scale = f64::from(1u32 << INFO_BITS);
         // The unigram "0", whose bigrams mteval weighs against the word count.
         let zero = match (fix_zero, self.vocabulary.get("0")) {
             (false, Some(&word)) => self.nodes.get(&(ROOT, word)).copied(),
@@ -131,7 +125,7 @@ impl Corpus {
                     self.counts[parent as usize]
                 };
                 let info = -(self.counts[n] as f64 / of as f64).ln() / 2f64.ln();
-                (info * scale).round() as i64
+                info_units(info)
             })
             .collect();
     }
@@ -247,8 +241,8 @@ impl NistReferences {
             }
         });
         scratch.hyp = hyp;
-        let lengths: i64 = refs.iter().map(|r| r.len() as i64).sum();
-        out[2 * ORDERS] = lengths * (LENGTH_SCALE / refs.len() as i64);
+        let lengths: usize = refs.iter().map(|r| r.len()).sum();
+        out[2 * ORDERS] = mean_length(lengths, refs.len());
     }
 
     /// `f(scratch, node, order)` for each n-gram of `ids` that the corpus has.
@@ -400,6 +394,7 @@ fn fill_blocks(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::family::fixed_point::{INFO_BITS, LENGTH_SCALE};
 
     fn rows(hyps: &[&str], streams: &[Vec<Option<&str>>]) -> Vec<i64> {
         NistReferences::sentence_stats(NistConfig::default(), hyps, streams, Exec::Serial)

@@ -8,20 +8,17 @@
 //! where the beam makes the distance larger than the true one.
 //!
 //! A row is `[edits, ref_length_scaled]`: the fewest edits to any reference, and the
-//! average reference length times [`LENGTH_SCALE`] (the least common multiple of
-//! 1..=16), so that averages over up to 16 references are integers and corpus sums
-//! are exact in any order.
+//! average reference length in units of 1/[`LENGTH_SCALE`] (the least common multiple of
+//! 1..=16, [`crate::family::fixed_point`]), so that averages over up to 16 references are
+//! integers and corpus sums are exact in any order.
 
 use rustc_hash::FxHashMap;
 
 use crate::error::CoreError;
-use crate::per_reference::{PerReference, PerReferencePairs, RowMetric};
+use crate::family::fixed_point::{mean_length, MAX_REFS};
+use crate::family::per_reference::{PerReference, PerReferencePairs, RowMetric};
 use crate::text;
 
-/// The average reference length is stored times this: lcm(1, ..., 16).
-pub const LENGTH_SCALE: i64 = 720_720;
-/// The most references one segment may have (so that averages stay exact).
-pub const MAX_REFS: usize = 16;
 /// Columns of a TER row.
 pub const ROW_WIDTH: usize = 2;
 
@@ -665,7 +662,7 @@ pub fn segment_row<'a>(
     s.hyp_ids = hyp_ids;
     s.ref_ids = ref_ids;
     row[0] = best;
-    row[1] = ref_words as i64 * (LENGTH_SCALE / n_refs as i64);
+    row[1] = mean_length(ref_words, n_refs);
     Ok(())
 }
 
@@ -720,6 +717,7 @@ pub type TerPairwise = PerReferencePairs<Ter>;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::family::fixed_point::LENGTH_SCALE;
     use crate::family::Family;
     use crate::parallel::Exec;
 

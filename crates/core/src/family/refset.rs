@@ -1,5 +1,5 @@
 //! References prepared once per segment, for the metrics that keep each reference apart
-//! (chrF and TER; BLEU merges a segment's references into one table, see [`crate::stats`]).
+//! (chrF and TER; BLEU merges a segment's references into one table, see [`crate::metrics::bleu::stats`]).
 
 use crate::error::CoreError;
 use crate::parallel::Exec;

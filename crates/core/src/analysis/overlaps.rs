@@ -11,7 +11,7 @@ use rustc_hash::FxHashMap;
 
 use crate::analysis::{checkpoint, ngrams, Interner, Stop};
 use crate::error::CoreError;
-use crate::refset::check_parallel;
+use crate::family::refset::check_parallel;
 
 /// The reference corpus's n-grams and each segment's shared n-grams.
 ///

@@ -17,12 +17,13 @@
 
 use std::cell::RefCell;
 
-use crate::config::{token_spans, BleuConfig};
 use crate::error::CoreError;
-use crate::per_reference::{PerReference, PerReferencePairs, RowMetric};
+use crate::family::per_reference::{PerReference, PerReferencePairs, RowMetric};
+use crate::metrics::bleu::config::BleuConfig;
 use crate::smallmap::SmallMap;
-use crate::tok13a::Scratch;
-use crate::tokenize::Tokenizer;
+use crate::text::tok13a::Scratch;
+use crate::text::tokenize::Tokenizer;
+use crate::text::words::token_spans;
 
 /// Columns of a row: matching n-grams, the larger of the two n-gram totals.
 pub const ROW_WIDTH: usize = 2;

@@ -3,7 +3,7 @@
 //! similarity matrices).
 //!
 //! Each sentence is tokenized and counted once, not once per pair. The references'
-//! n-grams get global ids (a trie over word ids, as in [`crate::segment`]); each
+//! n-grams get global ids (a trie over word ids, as in [`crate::metrics::bleu::segment`]); each
 //! reference becomes a list of `(n-gram id, count)` grouped by order and each
 //! hypothesis a list of its n-grams that occur in some reference. A pair then costs
 //! one pass over the reference's list with the hypothesis's counts spread in a dense
@@ -11,11 +11,12 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::config::{tokens, BleuConfig};
 use crate::error::CoreError;
 use crate::family::PairTable;
+use crate::metrics::bleu::config::BleuConfig;
 use crate::parallel::{self, Exec, Grain};
-use crate::tok13a::Scratch;
+use crate::text::tok13a::Scratch;
+use crate::text::words::tokens;
 
 const ROOT: u32 = u32::MAX;
 
@@ -283,9 +284,9 @@ impl PairTable for BleuPairwise {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::BleuReferences;
+    use crate::metrics::bleu::stats::BleuReferences;
     use crate::testing::Rng;
-    use crate::tokenize::Tokenizer;
+    use crate::text::tokenize::Tokenizer;
 
     #[test]
     fn every_cell_equals_single_reference_statistics() {

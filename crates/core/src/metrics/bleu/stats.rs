@@ -6,15 +6,15 @@
 //! that work, and [`BleuReferences::stats_many`] scores several streams while each
 //! segment's references are loaded.
 
-use crate::config::BleuConfig;
 use crate::error::CoreError;
+use crate::family::refset::{check_parallel, ReferenceStore};
 use crate::family::{Family, SentenceRows};
-use crate::pairwise::BleuPairwise;
+use crate::metrics::bleu::config::BleuConfig;
+use crate::metrics::bleu::pairwise::BleuPairwise;
+use crate::metrics::bleu::segment::{Counter, RefSegment, HUGE_SEGMENT_TOKENS};
 use crate::parallel::{self, Exec, Grain};
-use crate::refset::{check_parallel, ReferenceStore};
-use crate::segment::{Counter, RefSegment, HUGE_SEGMENT_TOKENS};
-use crate::tok13a::Scratch;
-use crate::token_ids::IdBatch;
+use crate::text::tok13a::Scratch;
+use crate::text::token_ids::IdBatch;
 
 /// Reference streams, tokenized and counted once.
 #[derive(Debug)]
@@ -279,9 +279,9 @@ impl Family for BleuReferences {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::segment::closest_ref_len;
+    use crate::metrics::bleu::segment::closest_ref_len;
     use crate::testing::Rng;
-    use crate::tokenize::Tokenizer;
+    use crate::text::tokenize::Tokenizer;
     use std::collections::HashMap;
 
     fn cfg(max_order: usize) -> BleuConfig {
@@ -328,8 +328,9 @@ mod tests {
                 Exec::Parallel
             };
             let ids = sentence_stats_ids(cfg(1 + round % 4), hyps, &batches, exec);
-            let lines =
-                |(i, b): &(Vec<i64>, Vec<usize>)| crate::token_ids::id_lines(i, b, exec).unwrap();
+            let lines = |(i, b): &(Vec<i64>, Vec<usize>)| {
+                crate::text::token_ids::id_lines(i, b, exec).unwrap()
+            };
             let hyp_lines = lines(&(hyp_ids.clone(), hyp_bounds.clone()));
             let ref_lines: Vec<Vec<String>> = refs.iter().map(lines).collect();
             let streams: Vec<Vec<Option<&str>>> = ref_lines

@@ -22,11 +22,11 @@ use rustc_hash::{FxBuildHasher, FxHashMap};
 use std::hash::BuildHasher;
 
 use crate::error::CoreError;
+use crate::family::refset::RefSet;
+use crate::family::refset::ReferenceStore;
 use crate::family::{Family, PairTable};
-use crate::pairwise::Lists;
+use crate::metrics::bleu::pairwise::Lists;
 use crate::parallel::{self, Exec, Grain};
-use crate::refset::RefSet;
-use crate::refset::ReferenceStore;
 use crate::smallmap::SmallMap;
 use crate::text;
 

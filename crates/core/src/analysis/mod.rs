@@ -5,16 +5,20 @@
 //! Both tokenize as BLEU does (the [`BleuConfig`]'s tokenizer and case) and match as BLEU
 //! does: a hypothesis n-gram is matched at most as often as it occurs in any single
 //! reference of its segment. These are for reading a corpus, not for scoring, so they
-//! favour clarity over the speed of [`crate::segment`].
+//! favour clarity over the speed of [`crate::metrics::bleu::segment`]. NLTK's NIST needs the
+//! n-grams each hypothesis shares with each reference, in order ([`overlaps`]).
+
+pub mod overlaps;
 
 use std::hash::Hash;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::config::{tokens, BleuConfig};
 use crate::error::CoreError;
-use crate::refset::check_parallel;
-use crate::tok13a::Scratch;
+use crate::family::refset::check_parallel;
+use crate::metrics::bleu::config::BleuConfig;
+use crate::text::tok13a::Scratch;
+use crate::text::words::tokens;
 
 /// Corpus totals per n-gram (orders 1 to the configuration's maximum), sorted by
 /// n-gram: `counts[k]` is `[in the hypotheses, in the references, matched]` for
@@ -229,7 +233,7 @@ pub fn matched_tokens<'a, S: AsRef<[Option<&'a str>]>>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::sentence_stats;
+    use crate::metrics::bleu::stats::sentence_stats;
     use crate::testing::Rng;
     use crate::{Exec, Tokenizer};
 

@@ -20,9 +20,10 @@
 use rustc_hash::{FxBuildHasher, FxHashMap};
 use std::hash::BuildHasher;
 
-use crate::config::{tokens, BleuConfig};
+use crate::metrics::bleu::config::BleuConfig;
 use crate::smallmap::SmallMap;
-use crate::tok13a::Scratch;
+use crate::text::tok13a::Scratch;
+use crate::text::words::tokens;
 
 /// The parent of unigrams.
 const ROOT: u32 = u32::MAX;
@@ -293,7 +294,7 @@ impl Counter {
 
     /// Load the references of one segment given as token ids (each id a word), replacing
     /// those loaded before; returns how many there are. Scoring ids this way equals scoring
-    /// them written as words ([`crate::token_ids`]) with the `none` tokenizer, without the
+    /// them written as words ([`crate::text::token_ids`]) with the `none` tokenizer, without the
     /// text: ids are compared as integers.
     pub fn load_id_refs<'a>(
         &mut self,
@@ -500,7 +501,7 @@ fn clipped_matches(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tokenize::Tokenizer;
+    use crate::text::tokenize::Tokenizer;
 
     #[test]
     fn huge_references_counted_by_sorting_give_the_trie_rows() {

@@ -1,6 +1,6 @@
 //! The `13a` tokenizer on bytes: the hot path of scoring.
 //!
-//! [`crate::tokenize::Tokenizer::apply`] is the reference: one pass per `re.sub` of
+//! [`crate::text::tokenize::Tokenizer::apply`] is the reference: one pass per `re.sub` of
 //! sacrebleu, on `char`s, easy to check against the regular expressions. This module
 //! produces the same string with reusable buffers and byte scans. Every class the
 //! passes test (ASCII punctuation, ASCII digits, `.`, `,`, `-`) is ASCII, and the bytes
@@ -11,7 +11,7 @@
 use memchr::{memchr3, memchr3_iter};
 
 use crate::text;
-use crate::tokenize::mteval_replacements;
+use crate::text::tokenize::mteval_replacements;
 
 /// Reusable buffers for tokenizing many lines without allocating per line.
 #[derive(Debug, Default)]
@@ -166,9 +166,9 @@ pub fn tokenize_into(line: &str, scratch: &mut Scratch) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::tokens;
     use crate::testing::Rng;
-    use crate::tokenize::Tokenizer;
+    use crate::text::tokenize::Tokenizer;
+    use crate::text::words::tokens;
 
     fn fast(s: &str) -> String {
         let mut scratch = Scratch::default();
@@ -218,9 +218,14 @@ mod tests {
             "😀",
             "\r",
         ];
-        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
-        for _ in 0..20_000 {
-            let len = (rng.next() % 12) as usize;
+        agree_on_strings_of(&alphabet, 12, 20_000, Rng(0x9E37_79B9_7F4A_7C15));
+    }
+
+    /// The fast path equals the reference on `cases` random strings of up to `max_len - 1`
+    /// pieces of `alphabet`.
+    fn agree_on_strings_of(alphabet: &[&str], max_len: u64, cases: usize, mut rng: Rng) {
+        for _ in 0..cases {
+            let len = (rng.next() % max_len) as usize;
             let s: String = (0..len)
                 .map(|_| alphabet[(rng.next() % alphabet.len() as u64) as usize])
                 .collect();
@@ -233,15 +238,7 @@ mod tests {
     fn periods_commas_dashes_and_digits_in_every_arrangement() {
         // Few characters, long lines: every neighbourhood of the period and dash passes.
         let alphabet = ["0", "9", "a", ".", ",", "-", " ", "é", "(", "'"];
-        let mut rng = Rng(0xD1B5_4A32_D192_ED03);
-        for _ in 0..50_000 {
-            let len = (rng.next() % 16) as usize;
-            let s: String = (0..len)
-                .map(|_| alphabet[(rng.next() % alphabet.len() as u64) as usize])
-                .collect();
-            let s = text::rstrip(&s);
-            assert_eq!(fast(s), Tokenizer::Tok13a.apply(s), "input {s:?}");
-        }
+        agree_on_strings_of(&alphabet, 16, 50_000, Rng(0xD1B5_4A32_D192_ED03));
     }
 
     #[test]

@@ -15,7 +15,7 @@ use std::borrow::Cow;
 use rustc_hash::FxHashMap;
 
 use crate::error::CoreError;
-use crate::per_reference::{PerReference, PerReferencePairs, RowMetric};
+use crate::family::per_reference::{PerReference, PerReferencePairs, RowMetric};
 use crate::text::{is_punctuation, is_space, lower, strip};
 
 /// Columns of a row: substitutions, deletions, insertions, hits, reference length.
