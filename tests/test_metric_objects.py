@@ -53,9 +53,11 @@ def test_pickled_metric_scores_the_same(metric: Metric) -> None:
 
 def test_core_scorers_pickle_by_configuration() -> None:
     for scorer in (
-        _core.Scorer("bleu", {"tokenizer": "intl", "lowercase": True, "max_order": 3}),
-        _core.Scorer("chrf", {"char_order": 4, "word_order": 2, "lowercase": True, "whitespace": False}),
-        _core.Scorer(
+        _core.families.Scorer("bleu", {"tokenizer": "intl", "lowercase": True, "max_order": 3}),
+        _core.families.Scorer(
+            "chrf", {"char_order": 4, "word_order": 2, "lowercase": True, "whitespace": False}
+        ),
+        _core.families.Scorer(
             "ter",
             {
                 "normalized": True,
@@ -75,22 +77,24 @@ def test_core_configurations_are_read_by_name() -> None:
     # A missing or misspelt key is an error, never a default or a neighbour's value; and each is
     # understudy's own ConfigError, not a bare KeyError or TypeError.
     with pytest.raises(ConfigError, match="the ter scorer's configuration: KeyError: 'fixed'"):
-        _core.Scorer(
+        _core.families.Scorer(
             "ter", {"normalized": True, "no_punct": False, "asian_support": True, "case_sensitive": False}
         )
     with pytest.raises(ConfigError, match=r"the bleu scorer's configuration: TypeError: .*lowercase"):
-        _core.Scorer("bleu", {"tokenizer": "13a", "lowercase": "yes", "max_order": 4})
+        _core.families.Scorer("bleu", {"tokenizer": "13a", "lowercase": "yes", "max_order": 4})
     with pytest.raises(
         ConfigError, match="unknown metric family 'meteor'; known: bleu, chrf, ter, wer, gleu, nist"
     ):
-        _core.Scorer("meteor", {})
+        _core.families.Scorer("meteor", {})
     with pytest.raises(ConfigError, match="the nist scorer's configuration: KeyError: 'preserve_case'"):
-        _core.Scorer("nist", {})
+        _core.families.Scorer("nist", {})
     with pytest.raises(ConfigError, match="rows"):
-        _core.Scorer("bleu", FAMILIES["bleu"].config().core_config()).pairwise(["a"], ["a"]).rows(2, 1)
-    assert _core.family_names() == list(FAMILIES)
+        _core.families.Scorer("bleu", FAMILIES["bleu"].config().core_config()).pairwise(["a"], ["a"]).rows(
+            2, 1
+        )
+    assert _core.families.family_names() == list(FAMILIES)
     for name, family in FAMILIES.items():
-        assert _core.Scorer(name, family.config().core_config()).family == name
+        assert _core.families.Scorer(name, family.config().core_config()).family == name
 
 
 @pytest.mark.parametrize("metric", METRICS, ids=lambda m: m.config.name)

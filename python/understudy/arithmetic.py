@@ -24,13 +24,13 @@ from understudy import _core
 def ln(values: NDArray[np.float64]) -> NDArray[np.float64]:
     """The C library's ``log`` of each value (as Python's ``math.log``, which sacrebleu uses)."""
     flat = np.ascontiguousarray(values, dtype=np.float64).ravel()
-    return _core.ln(flat).reshape(values.shape)
+    return _core.arithmetic.ln(flat).reshape(values.shape)
 
 
 def exp(values: NDArray[np.float64]) -> NDArray[np.float64]:
     """The C library's ``exp`` of each value (as Python's ``math.exp``)."""
     flat = np.ascontiguousarray(values, dtype=np.float64).ravel()
-    return _core.exp(flat).reshape(values.shape)
+    return _core.arithmetic.exp(flat).reshape(values.shape)
 
 
 class Weak:

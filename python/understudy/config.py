@@ -153,7 +153,7 @@ class MetricConfig:
         return width + 2 - math.floor(math.log10(high - low))
 
     def core_config(self) -> dict[str, Any]:
-        """What the Rust core's scorer of this family takes, by name (``_core.Scorer``)."""
+        """What the Rust core's scorer of this family takes, by name (``_core.families.Scorer``)."""
         raise NotImplementedError
 
     @classmethod
@@ -249,9 +249,9 @@ class MetricConfig:
         return fields
 
 
-UNICODE_FORMS: tuple[str, ...] = tuple(_core.unicode_forms()[0])
+UNICODE_FORMS: tuple[str, ...] = tuple(_core.text.unicode_forms()[0])
 """The Unicode normalisations every text metric offers (``none``: the text as given)."""
-UNICODE_VERSION: str = _core.unicode_forms()[1]
+UNICODE_VERSION: str = _core.text.unicode_forms()[1]
 """The Unicode version they follow: the core's, whatever Python's ``unicodedata`` is."""
 
 

@@ -2,7 +2,7 @@
 
 A metric object (:class:`~understudy.BLEU`, :class:`~understudy.CHRF`,
 :class:`~understudy.TER`) holds a frozen configuration and one compiled scorer of
-the Rust core for it (``_core.Scorer(family, config)``: the family's configuration
+the Rust core for it (``_core.families.Scorer(family, config)``: the family's configuration
 given once, by name, references cached inside). This base class turns text into
 :class:`~understudy.stats.Stats` through that scorer; the subclasses only say their
 configuration and statistics types, and how the core's rows become one row per
@@ -137,7 +137,7 @@ class _Normalizing(_Preparing):
         self._form = form
 
     def prepare(self, lines: list[T]) -> list[T]:
-        return _core.normalize(lines, self._form)
+        return _core.text.normalize(lines, self._form)
 
 
 def check_sentences(name: str, sentences: Sequence[str]) -> list[str]:
@@ -273,7 +273,7 @@ class Metric(ABC, Generic[S, R]):
 
     def _core_scorer(self) -> _Scorer:
         """A new compiled scorer of the core for this configuration."""
-        return _core.Scorer(self.config.metric, self.config.core_config(), self.threads)
+        return _core.families.Scorer(self.config.metric, self.config.core_config(), self.threads)
 
     def _select(
         self, rows: NDArray[np.int64], refs_per_segment: NDArray[np.int64], n_systems: int
@@ -393,7 +393,9 @@ class Metric(ABC, Generic[S, R]):
             return None
         metric = self._for_tokens(False)[0]
         scorer = metric._once()
-        if type(metric)._check_sizes is not Metric._check_sizes or not isinstance(scorer, _core.Scorer):
+        if type(metric)._check_sizes is not Metric._check_sizes or not isinstance(
+            scorer, _core.families.Scorer
+        ):
             return None
         rows, refs_per_segment = scorer.sentence_stats_ids(*flat, [s for s in streams if s is not None])
         return metric._stats(metric._select(rows, refs_per_segment, 1)[:, 0, :], refs_per_segment)

@@ -33,7 +33,7 @@ def normalize(lines: Sequence[T], form: str) -> list[T]:
     if form == "none":
         return list(lines)
     with explaining_bad_text("lines", [lines], allow_none=True):
-        return _core.normalize(list(lines), form)
+        return _core.text.normalize(list(lines), form)
 
 
 __all__ = ["normalize"]

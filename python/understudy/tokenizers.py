@@ -39,7 +39,7 @@ def tokenize(
         lines = pretokenize(lines, external_tokenizer(tokenizer), lowercase)
         tokenizer, lowercase = "none", False
     with explaining_bad_text("lines", [lines]):
-        return list(_core.tokenize(lines, tokenizer, lowercase))
+        return list(_core.text.tokenize(lines, tokenizer, lowercase))
 
 
 __all__ = ["TOKENIZERS", "tokenize"]

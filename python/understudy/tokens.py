@@ -178,7 +178,7 @@ def id_batch(segments: Any) -> tuple[NDArray[np.int64], NDArray[np.int64]] | Non
         return None
     if isinstance(segments, list):
         # The reward batch's case (int64 or int32 arrays, lists of ints), laid out by the core.
-        fast = _core.flat_ids(segments)
+        fast = _core.text.flat_ids(segments)
         if fast is not None:
             return fast
     # Every segment an array, or every one a list or tuple (no None, no string).
@@ -213,7 +213,7 @@ class TokenWriter:
             raise InputTypeError(f"{what} must be a list of segments, not a {type(segments).__name__}")
         flat = id_batch(segments)
         if flat is not None:  # the common case, token ids in lists or arrays: one call into the core
-            return _core.id_lines(*flat)
+            return _core.text.id_lines(*flat)
         present = [i for i, s in enumerate(segments) if s is not None] if allow_none else range(len(segments))
         for i in present:
             if not is_segment(segments[i]):
@@ -253,7 +253,7 @@ class TokenWriter:
 
     def _prepare(self, tokens: list[str]) -> list[str]:
         if self.normalize != "none":
-            tokens = _core.normalize(tokens, self.normalize)
+            tokens = _core.text.normalize(tokens, self.normalize)
         if self.fold == "unicode":
             return [t.lower() for t in tokens]
         if self.fold == "ascii":

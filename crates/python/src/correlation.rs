@@ -38,7 +38,7 @@ pub fn tie_search(
 /// reverse), per pair `i < j` of systems (`triu_indices` order), how many permutations have the
 /// swapped segments' differences sum to at most 0, exactly: `counts[resample, mixture, pair]`.
 /// See `understudy_core::metaeval::spa::Mixtures`.
-#[pyclass(frozen, module = "understudy._core", name = "SpaMixtures")]
+#[pyclass(frozen, module = "understudy._core.metaeval", name = "SpaMixtures")]
 pub struct SpaMixtures {
     inner: understudy_core::metaeval::spa::Mixtures,
 }

@@ -5,10 +5,15 @@
 //! work, work split into chunks with a Ctrl-C check between them, a rayon pool per
 //! thread count, none in a forked child ([`pools`]), and core errors raised as the
 //! exception classes of `understudy.errors` through `From` conversions ([`errors`]).
-//! One scorer class serves every family ([`scorer`]); each family's file in [`families`]
-//! reads its configuration by name. [`text`] holds BLEU's tokenizer and the C library's
-//! `log` and `exp`; [`fixed_point`] given scores as rows; [`analysis`] the report's corpus analyses; [`correlation`] acc_eq's search and SPA's counts; [`oom`] the allocator that
-//! reports a failed allocation as one line instead of aborting.
+//! One scorer class serves every family ([`scorer`], through [`any_family`]); each family's
+//! file in [`families`] reads its configuration by name. [`text`] holds BLEU's tokenizer and
+//! the C library's `log` and `exp`; [`fixed_point`] given scores as rows; [`analysis`] the
+//! report's corpus analyses; [`correlation`] acc_eq's search and SPA's counts; [`oom`] the
+//! allocator that reports a failed allocation as one line instead of aborting.
+//!
+//! Python sees one submodule per concern (`understudy._core.text`, `.families`,
+//! `.arithmetic`, `.analysis`, `.metaeval`), each with its stub in `python/understudy/_core/`;
+//! the top level keeps `VERSION` and `pool_threads`.
 
 mod analysis;
 mod any_family;
@@ -34,27 +39,51 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let _ = numpy::PyArray1::<i64>::zeros(m.py(), 0, false);
     // The version lives in Cargo.toml alone: the wheel's metadata and Python's __version__.
     m.add("VERSION", env!("CARGO_PKG_VERSION"))?;
-    m.add_class::<scorer::Scorer>()?;
-    m.add_class::<scorer::Pairs>()?;
-    m.add_class::<correlation::SpaMixtures>()?;
-    m.add_function(wrap_pyfunction!(families::family_names, m)?)?;
-    m.add_function(wrap_pyfunction!(families::family_constants, m)?)?;
-    m.add_function(wrap_pyfunction!(families::wer::wer_alignments, m)?)?;
-    m.add_function(wrap_pyfunction!(text::tokenize, m)?)?;
-    m.add_function(wrap_pyfunction!(text::tokenizer_names, m)?)?;
-    m.add_function(wrap_pyfunction!(text::normalize, m)?)?;
-    m.add_function(wrap_pyfunction!(text::unicode_forms, m)?)?;
-    m.add_function(wrap_pyfunction!(text::id_lines, m)?)?;
-    m.add_function(wrap_pyfunction!(text::flat_ids, m)?)?;
-    m.add_function(wrap_pyfunction!(fixed_point::given_rows, m)?)?;
-    m.add_function(wrap_pyfunction!(text::ln, m)?)?;
-    m.add_function(wrap_pyfunction!(text::exp, m)?)?;
     m.add_function(wrap_pyfunction!(pools::pool_threads, m)?)?;
-    m.add_function(wrap_pyfunction!(analysis::ngram_matches, m)?)?;
-    m.add_function(wrap_pyfunction!(analysis::matched_tokens, m)?)?;
-    m.add_function(wrap_pyfunction!(analysis::ordered_overlaps, m)?)?;
-    m.add_function(wrap_pyfunction!(correlation::tie_search, m)?)?;
-    m.add_function(wrap_pyfunction!(correlation::mt_halves, m)?)?;
-    m.add_function(wrap_pyfunction!(correlation::swapped_sums, m)?)?;
-    Ok(())
+    submodule(m, "text", |m| {
+        m.add_function(wrap_pyfunction!(text::tokenize, m)?)?;
+        m.add_function(wrap_pyfunction!(text::tokenizer_names, m)?)?;
+        m.add_function(wrap_pyfunction!(text::normalize, m)?)?;
+        m.add_function(wrap_pyfunction!(text::unicode_forms, m)?)?;
+        m.add_function(wrap_pyfunction!(text::id_lines, m)?)?;
+        m.add_function(wrap_pyfunction!(text::flat_ids, m)?)
+    })?;
+    submodule(m, "families", |m| {
+        m.add_class::<scorer::Scorer>()?;
+        m.add_class::<scorer::Pairs>()?;
+        m.add_function(wrap_pyfunction!(families::family_names, m)?)?;
+        m.add_function(wrap_pyfunction!(families::family_constants, m)?)?;
+        m.add_function(wrap_pyfunction!(families::wer::wer_alignments, m)?)?;
+        m.add_function(wrap_pyfunction!(fixed_point::given_rows, m)?)
+    })?;
+    submodule(m, "arithmetic", |m| {
+        m.add_function(wrap_pyfunction!(text::ln, m)?)?;
+        m.add_function(wrap_pyfunction!(text::exp, m)?)
+    })?;
+    submodule(m, "analysis", |m| {
+        m.add_function(wrap_pyfunction!(analysis::ngram_matches, m)?)?;
+        m.add_function(wrap_pyfunction!(analysis::matched_tokens, m)?)?;
+        m.add_function(wrap_pyfunction!(analysis::ordered_overlaps, m)?)
+    })?;
+    submodule(m, "metaeval", |m| {
+        m.add_class::<correlation::SpaMixtures>()?;
+        m.add_function(wrap_pyfunction!(correlation::tie_search, m)?)?;
+        m.add_function(wrap_pyfunction!(correlation::mt_halves, m)?)?;
+        m.add_function(wrap_pyfunction!(correlation::swapped_sums, m)?)
+    })
+}
+
+/// `understudy._core.<name>`, filled by `fill`: named in full and entered in `sys.modules`,
+/// so that `import understudy._core.text` works and its classes pickle by that name.
+fn submodule(
+    parent: &Bound<'_, PyModule>,
+    name: &str,
+    fill: impl FnOnce(&Bound<'_, PyModule>) -> PyResult<()>,
+) -> PyResult<()> {
+    let py = parent.py();
+    let full = format!("understudy._core.{name}");
+    let module = PyModule::new(py, &full)?;
+    fill(&module)?;
+    parent.add(name, &module)?;
+    py.import("sys")?.getattr("modules")?.set_item(full, module)
 }

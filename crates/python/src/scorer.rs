@@ -22,7 +22,7 @@ use crate::any_family::AnyFamily;
 type Rows<'py> = Bound<'py, PyArray2<i64>>;
 
 /// A metric family's configuration, compiled once, with references cached inside.
-#[pyclass(module = "understudy._core", name = "Scorer")]
+#[pyclass(module = "understudy._core.families", name = "Scorer")]
 pub struct Scorer {
     inner: Box<dyn AnyFamily>,
     family: String,
@@ -194,7 +194,7 @@ impl Scorer {
 }
 
 /// A family's statistics of every hypothesis against every reference.
-#[pyclass(frozen, module = "understudy._core", name = "Pairs")]
+#[pyclass(frozen, module = "understudy._core.families", name = "Pairs")]
 pub struct Pairs {
     inner: Box<dyn PairTable + Send>,
     threads: usize,

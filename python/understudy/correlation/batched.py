@@ -136,7 +136,9 @@ class MixedPearson:
     def sums(self, swap: NDArray[np.bool_]) -> list[NDArray[np.float64]]:
         """Per mixture and group: the swapped cells' sums of the three vectors (the core's masked
         sums, a pass over the coins, where a matrix product first made them doubles)."""
-        sums = _core.swapped_sums(np.ascontiguousarray(swap), self.vectors, self.bounds, self.threads)
+        sums = _core.metaeval.swapped_sums(
+            np.ascontiguousarray(swap), self.vectors, self.bounds, self.threads
+        )
         return [sums[:, k, :] for k in range(len(self.vectors))]
 
     def values(self, swap: NDArray[np.bool_]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:

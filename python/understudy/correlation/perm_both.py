@@ -205,7 +205,7 @@ def coins(rng: np.random.RandomState, shape: tuple[int, int]) -> NDArray[np.bool
     from understudy import _core
 
     name, key, pos, has_gauss, gauss = rng.get_state(legacy=True)
-    drawn, key, pos = _core.mt_halves(
+    drawn, key, pos = _core.metaeval.mt_halves(
         np.ascontiguousarray(key, dtype=np.uint32), int(pos), shape[0] * shape[1]
     )
     rng.set_state((str(name), key, pos, int(has_gauss), float(gauss)))

@@ -138,14 +138,14 @@ PERMUTATION_BLOCK = 1 << 24
 
 
 class BlockedMixtures:
-    """The Rust core's :class:`~understudy._core.SpaMixtures` over the permutations a block at a
+    """The Rust core's :class:`~understudy._core.metaeval.SpaMixtures` over the permutations a block at a
     time: counts of permutations add up exactly over blocks, and between blocks Ctrl-C is heard
     (millions of permutations took seconds in one call that nothing could interrupt).
 
     >>> taken = np.array([[True, False], [False, True], [True, True]])
     >>> scores = np.array([[1.0, 2.0], [2.0, 1.0]])
     >>> coins = np.zeros((1, 4), dtype=bool)
-    >>> whole = _core.SpaMixtures(scores, scores, taken).counts(coins, 1)
+    >>> whole = _core.metaeval.SpaMixtures(scores, scores, taken).counts(coins, 1)
     >>> bool((BlockedMixtures(scores, scores, taken, block=2).counts(coins, 1) == whole).all())
     True
     """
@@ -159,7 +159,7 @@ class BlockedMixtures:
     ) -> None:
         step = max(1, (block or PERMUTATION_BLOCK) // max(1, taken.shape[1]))
         self.blocks = [
-            _core.SpaMixtures(worse, better, taken[start : start + step])
+            _core.metaeval.SpaMixtures(worse, better, taken[start : start + step])
             for start in range(0, len(taken), step)
         ]
 

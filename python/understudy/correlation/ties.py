@@ -75,7 +75,7 @@ def tie_calibrated_accuracy(metric: ArrayLike, human: ArrayLike, average_by: str
     m = score_matrix(metric, "metric", missing=False)
     if h.shape != m.shape:
         raise InputError(f"human scores of shape {h.shape} and metric scores of shape {m.shape}")
-    found = _core.tie_search(
+    found = _core.metaeval.tie_search(
         np.ascontiguousarray(groups(h, average_by)), np.ascontiguousarray(groups(m, average_by))
     )
     if found is None:

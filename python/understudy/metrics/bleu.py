@@ -50,7 +50,7 @@ from understudy.stats import Stats
 
 # -- configuration ---------------------------------------------------------------------------
 
-CORE_TOKENIZERS: tuple[str, ...] = tuple(_core.tokenizer_names())
+CORE_TOKENIZERS: tuple[str, ...] = tuple(_core.text.tokenizer_names())
 """The tokenizers of the Rust core, sacrebleu's default first."""
 
 PYTHON_TOKENIZERS = ("ja-mecab", "ko-mecab", "flores101", "flores200", "spBLEU-1K")
@@ -409,7 +409,7 @@ def tokenizer_for(trg_lang: str) -> str:
 class _Pretokenizing(_Preparing):
     """A core scorer whose text is first tokenized by a Python library (MeCab, SentencePiece)."""
 
-    def __init__(self, core: _core.Scorer, tokenizer: ExternalTokenizer, lowercase: bool) -> None:
+    def __init__(self, core: _core.families.Scorer, tokenizer: ExternalTokenizer, lowercase: bool) -> None:
         super().__init__(core)
         self._tokenizer = tokenizer
         self._lowercase = lowercase
@@ -518,7 +518,7 @@ class BLEU(Metric[BLEUStats, BLEUResult]):
         if config.tokenize in PYTHON_TOKENIZERS:
             # The library tokenizes in Python; the core splits its output on whitespace.
             core_config = {"tokenizer": "none", "lowercase": False, "max_order": config.max_ngram_order}
-            core = _core.Scorer("bleu", core_config, self.threads)
+            core = _core.families.Scorer("bleu", core_config, self.threads)
             return _Pretokenizing(core, external_tokenizer(config.tokenize), config.lowercase)
         return super()._core_scorer()
 
@@ -557,7 +557,9 @@ class BLEU(Metric[BLEUStats, BLEUResult]):
         the cat 1 1 1
         """
         texts, streams, tokenizer, lowercase = self._as_core_sees(hyps, refs)
-        ngrams, rows = _core.ngram_matches(texts, streams, tokenizer, lowercase, self.config.max_ngram_order)
+        ngrams, rows = _core.analysis.ngram_matches(
+            texts, streams, tokenizer, lowercase, self.config.max_ngram_order
+        )
         return NgramMatches(ngrams, rows[:, 0], rows[:, 1], rows[:, 2])
 
     def matched_tokens(self, hyps: Sequence[str], refs: RefStreams) -> list[tuple[list[str], list[int]]]:
@@ -568,7 +570,9 @@ class BLEU(Metric[BLEUStats, BLEUResult]):
         [(['the', 'cat', 'sat', 'on', 'a', 'mat'], [1, 3, 3, 3, 1, 1])]
         """
         texts, streams, tokenizer, lowercase = self._as_core_sees(hyps, refs)
-        found = _core.matched_tokens(texts, streams, tokenizer, lowercase, self.config.max_ngram_order)
+        found = _core.analysis.matched_tokens(
+            texts, streams, tokenizer, lowercase, self.config.max_ngram_order
+        )
         return [(line.split(" ") if line else [], list(levels)) for line, levels in found]
 
 

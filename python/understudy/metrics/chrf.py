@@ -41,7 +41,7 @@ from understudy.stats import Stats
 
 # -- configuration ---------------------------------------------------------------------------
 
-MAX_CHRF_ORDER: int = _core.family_constants("chrf")["max_order"]
+MAX_CHRF_ORDER: int = _core.families.family_constants("chrf")["max_order"]
 """The largest character or word n-gram order chrF accepts."""
 
 

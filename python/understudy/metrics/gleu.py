@@ -41,10 +41,10 @@ from understudy.stats import Stats
 
 # -- configuration ---------------------------------------------------------------------------
 
-TOKENIZERS: tuple[str, ...] = tuple(_core.tokenizer_names())
+TOKENIZERS: tuple[str, ...] = tuple(_core.text.tokenizer_names())
 """The tokenizers GLEU takes: the core's (sacrebleu's ``13a`` first)."""
 
-MAX_ORDER: int = _core.family_constants("gleu")["max_order"]
+MAX_ORDER: int = _core.families.family_constants("gleu")["max_order"]
 """The longest n-gram order accepted (as BLEU's)."""
 
 

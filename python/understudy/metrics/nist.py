@@ -45,7 +45,7 @@ from understudy.stats import Stats
 
 # -- configuration ---------------------------------------------------------------------------
 
-_CONSTANTS = _core.family_constants("nist")
+_CONSTANTS = _core.families.family_constants("nist")
 ORDERS: int = _CONSTANTS["orders"]
 """The n-gram orders NIST sums (mteval's "NIST score using 5-grams")."""
 INFO_UNIT: int = 1 << _CONSTANTS["info_bits"]

@@ -248,7 +248,7 @@ def fixed_point_rows(scores: Sequence[float] | NDArray[Any], what: str = "scores
     except (TypeError, ValueError, OverflowError) as err:
         raise InputError(f"{what}: scores must be numbers ({err})") from None
     # The core's fixed point, as TER's and NIST's lengths are (family/fixed_point.rs).
-    rows, bad = _core.given_rows(np.ascontiguousarray(values))
+    rows, bad = _core.families.given_rows(np.ascontiguousarray(values))
     if rows is None:
         k = int(bad or 0)
         raise InputError(

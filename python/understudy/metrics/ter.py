@@ -62,7 +62,7 @@ class TERConfig(TextConfig):
     names_metric: ClassVar[bool] = False
     cli_group: ClassVar[str | None] = "TER (-m ter; defaults are Tercom's)"
     signature_order: ClassVar[tuple[str, ...]] = ("case", "tok", "norm", "punct", "asian")
-    length_scale: ClassVar[int] = _core.family_constants("ter")["length_scale"]
+    length_scale: ClassVar[int] = _core.families.family_constants("ter")["length_scale"]
     """The average reference length is stored times this (lcm of 1..16), to sum exactly."""
 
     normalized: bool = option(

@@ -301,7 +301,7 @@ class WER(Metric[WERStats, WERResult]):
         checked = normalize(check_hyps(hyps), form)
         streams = [normalize(stream, form) for stream in check_refs(refs, len(checked))]
         with explaining_bad_text("hypotheses", [checked]), explaining_bad_text("references", streams, True):
-            found = _core.wer_alignments(self.config.core_config(), checked, streams)
+            found = _core.families.wer_alignments(self.config.core_config(), checked, streams)
         characters = self.config.unit == "characters"
         return [
             Alignment(k, tuple(ref), tuple(hyp), tuple(AlignmentChunk(*c) for c in chunks), characters)

@@ -7,7 +7,7 @@ the reference of the best precision and that reference's length (mteval clips ag
 them at once and averages their lengths). It adds each shared n-gram's information as a
 float, in the order the hypothesis first has the n-grams, so the last bits of its sums
 depend on that order. understudy's core lists the shared n-grams in that order
-(``_core.ordered_overlaps``), and the arithmetic below is NLTK's, operation by operation,
+(``_core.analysis.ordered_overlaps``), and the arithmetic below is NLTK's, operation by operation,
 so every number is NLTK's bit for bit. NLTK's errors are kept too: a ``ZeroDivisionError``
 when some order has no hypothesis n-gram, or the corpus no hypothesis word.
 
@@ -58,7 +58,7 @@ def _information(
     if not refs or n < 1:  # no reference at all, or no order: nothing is shared
         return [], [0]
     writer = TokenWriter()
-    freq, prefix, entries, bounds = _core.ordered_overlaps(
+    freq, prefix, entries, bounds = _core.analysis.ordered_overlaps(
         writer.lines(list(hypotheses), "hypotheses"), writer.streams(refs), n
     )
     # NLTK's weight: math.log of an int ratio, base 2, for each reference n-gram.

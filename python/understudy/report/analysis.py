@@ -82,7 +82,7 @@ def reference_lengths(bleu: BLEU, refs: RefStreams) -> NDArray[np.int64]:
     if config.tokenize in PYTHON_TOKENIZERS:
         lines = [tokens for tokens, _ in bleu.matched_tokens(first, [first])]
         return np.array([len(tokens) for tokens in lines], dtype=np.int64)
-    tokenized = _core.tokenize(first, config.tokenize, config.lowercase)
+    tokenized = _core.text.tokenize(first, config.tokenize, config.lowercase)
     return np.array([len(line.split(" ")) if line else 0 for line in tokenized], dtype=np.int64)
 
 

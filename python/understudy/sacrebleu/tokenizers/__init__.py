@@ -28,7 +28,7 @@ class BaseTokenizer:
 
     def __call__(self, line: str) -> str:
         """``line`` tokenized, tokens joined by single spaces."""
-        return _core.tokenize([line], self.name, False)[0]
+        return _core.text.tokenize([line], self.name, False)[0]
 
 
 class NoneTokenizer(BaseTokenizer):
@@ -126,7 +126,9 @@ class TercomTokenizer(BaseTokenizer):
         case_sensitive: bool = False,
     ) -> None:
         flags = {"normalized": normalized, "no_punct": no_punct, "asian_support": asian_support}
-        self._scorer = _core.Scorer("ter", flags | {"case_sensitive": case_sensitive, "fixed": False})
+        self._scorer = _core.families.Scorer(
+            "ter", flags | {"case_sensitive": case_sensitive, "fixed": False}
+        )
 
     def __call__(self, line: str) -> str:
         """``line`` as Tercom tokenizes it."""
