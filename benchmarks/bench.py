@@ -979,10 +979,10 @@ def _ledger_timings(new: Any, backend: str, stats: list[Any], repeat: int) -> tu
 
 
 def _postgresql_ledgers() -> tuple[Any, Any] | None:
-    """A PostgreSQL server of the tests' kind (tests/postgres_server.py) and a maker of new
+    """A PostgreSQL server of the tests' kind (tests/support/postgres_server.py) and a maker of new
     databases on it; None when the server programs are not installed."""
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-    from tests import postgres_server
+    from tests.support import postgres_server
 
     try:
         server = postgres_server.start()

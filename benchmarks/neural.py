@@ -3,7 +3,7 @@ Python predict and MetricX-24's predict.py.
 
 The model is a randomly initialised checkpoint of wmt22-comet-da's shape (XLM-R large: 24 layers,
 hidden 1024, 250,002 embedding rows; the estimator 3072-1024), built once into --work by
-tests/neural_checkpoints.py (the tests' small tokenizer stands in for XLM-R's: no hub is
+tests/support/neural_checkpoints.py (the tests' small tokenizer stands in for XLM-R's: no hub is
 reachable, and both tools read the same one). The data are 4 WMT17 systems x 200 segments
 against the reference; a fifth system's lines stand in for the English source the shared data
 lack (a text of its own, so that nothing is shared that would not be). Each tool runs once, in
@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO / "tests"))
+sys.path.insert(0, str(REPO))
 DATA = REPO.parent / "shared" / "data" / "wmt17-en-de"
 SYSTEMS = ["uedin-nmt.4722", "online-A.0", "PROMT-Rule-based.4735", "online-B.0"]
 SOURCE_STAND_IN = "KIT.4950"
@@ -174,7 +174,7 @@ Runs = tuple[dict[str, Any], dict[str, Any], dict[str, Any]]
 
 def _comet(args: argparse.Namespace, given: Path) -> Runs:
     """unbabel-comet's run, understudy's cold and cached runs, on COMET-22's shape."""
-    import neural_checkpoints as nc
+    import tests.support.neural_checkpoints as nc
 
     model = args.work / f"comet22-{args.size}-random"
     if not (model / "checkpoints" / "model.ckpt").exists():
@@ -192,7 +192,7 @@ def _comet(args: argparse.Namespace, given: Path) -> Runs:
 
 def _metricx(args: argparse.Namespace, given: Path) -> Runs:
     """predict.py's run, understudy's cold and cached runs, on MetricX-24 large's shape."""
-    import neural_checkpoints as nc
+    import tests.support.neural_checkpoints as nc
 
     model = args.work / f"metricx24-{args.size}-random"
     if not (model / "model.safetensors").exists():

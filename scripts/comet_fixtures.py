@@ -4,7 +4,7 @@ and xCOMET's, with its error spans, with references and without).
 
 unbabel-comet 2.2.7 is the reference of understudy's COMET, and it cannot be installed beside
 understudy's stack (it pins numpy<2 and transformers<5), so it runs here, in its own
-environment, on the tiny checkpoints tests/neural_checkpoints.py builds (the same weights in
+environment, on the tiny checkpoints tests/support/neural_checkpoints.py builds (the same weights in
 both environments: NumPy draws them):
 
     python3 -m venv /tmp/comet-venv
@@ -27,9 +27,9 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO / "tests"))
+sys.path.insert(0, str(REPO))
 
-import neural_checkpoints as nc  # noqa: E402
+import tests.support.neural_checkpoints as nc  # noqa: E402
 
 OUT = REPO / "tests" / "fixtures" / "comet_tiny.json"
 COMMAND = "/tmp/comet-venv/bin/python scripts/comet_fixtures.py"

@@ -11,7 +11,7 @@ made at commit a7dd338), ``--nmt`` one of tensorflow/nmt, whose ``nmt/scripts/bl
   over the tokens of HF's own ``Tokenizer13a`` (metrics/bleu/tokenizer_13a.py), as the script
   does (``_compute``: a reference string becomes a list of one; every sentence is tokenized);
 - ``examples``: the documented examples of each metric script (its ``_KWARGS_DESCRIPTION``), with
-  the file they come from, for tests/test_evaluate_adapter.py to run with ``evaluate`` meaning
+  the file they come from, for tests/evaluate/test_adapter.py to run with ``evaluate`` meaning
   ``understudy.evaluate``.
 """
 

@@ -8,7 +8,7 @@ with two tags and a 3004-segment row block); then every record must be there onc
 tags, its statistics, its score theirs). Crashes: the tests' writer, appending in a loop, is killed with
 SIGKILL KILLS times at random moments; then the ledger must open, hold only whole records, and
 take new ones. PostgreSQL runs on a server started on 127.0.0.1 as the tests start it
-(tests/postgres_server.py); without its programs, only SQLite is measured.
+(tests/support/postgres_server.py); without its programs, only SQLite is measured.
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ def crashes(location: str, kills: int, seed: int = 7) -> str:
     from understudy import BLEU
     from understudy.ledger import Ledger
 
-    from tests.test_ledger import WRITER  # the tests' writer: appends in a loop until killed
+    from tests.ledger.test_ledger import WRITER  # the tests' writer: appends in a loop until killed
 
     chance = random.Random(seed)
     for _ in range(kills):
@@ -111,7 +111,7 @@ def main() -> None:
     parser.add_argument("--appends", type=int, default=50)
     parser.add_argument("--kills", type=int, default=20)
     args = parser.parse_args()
-    from tests import postgres_server
+    from tests.support import postgres_server
 
     folder = Path(tempfile.mkdtemp(prefix="understudy-stress-"))
     backends: list[tuple[str, Any]] = [("SQLite", iter(str(folder / f"{k}.sqlite") for k in range(2)))]

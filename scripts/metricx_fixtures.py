@@ -2,7 +2,7 @@
 
 google-research/metricx (fc4978e, Apache-2.0) is the reference of understudy's MetricX; its
 code pins transformers 4.30.2, so it runs here, as a black box, in an environment of its own,
-on the tiny checkpoint tests/neural_checkpoints.py builds (NumPy draws the same weights):
+on the tiny checkpoint tests/support/neural_checkpoints.py builds (NumPy draws the same weights):
 
     python3 -m venv /tmp/mx-venv
     /tmp/mx-venv/bin/pip install "transformers==4.30.2" "datasets==2.13.1" "pyarrow<15" "numpy<2" \\
@@ -28,9 +28,9 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO / "tests"))
+sys.path.insert(0, str(REPO))
 
-import neural_checkpoints as nc  # noqa: E402
+import tests.support.neural_checkpoints as nc  # noqa: E402
 
 OUT = REPO / "tests" / "fixtures" / "metricx_tiny.json"
 COMMAND = "/tmp/mx-venv/bin/python scripts/metricx_fixtures.py --metricx /tmp/metricx"

@@ -6,7 +6,7 @@ five minutes of CPU in every test run (its paired bootstrap and approximate rand
 
     python scripts/sacrebleu_slow_fixtures.py          # the data in ../shared beside the clone
 
-The inputs are tests/recorded_oracles.py's, read as the tests read them; each paired answer is
+The inputs are tests/support/recorded_oracles.py's, read as the tests read them; each paired answer is
 kept with the SHA-256 of the lines it was computed on, and the test refuses a stale one.
 """
 
@@ -20,10 +20,14 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(REPO / "tests"), str(REPO)]
+sys.path.insert(0, str(REPO))
 
-from parity import their_rows, theirs  # noqa: E402
-from recorded_oracles import (  # noqa: E402
+from understudy import TERConfig  # noqa: E402
+from understudy._atomic import atomic_write  # noqa: E402
+
+from tests.support.parity import their_rows, theirs  # noqa: E402
+from tests.support.paths import SHARED, read_raw  # noqa: E402
+from tests.support.recorded_oracles import (  # noqa: E402
     FIXTURE,
     PAIRED_CONFIGS,
     PAIRED_SEED,
@@ -33,10 +37,6 @@ from recorded_oracles import (  # noqa: E402
     paired_data,
     ter_beam_cases,
 )
-from understudy import TERConfig  # noqa: E402
-from understudy._atomic import atomic_write  # noqa: E402
-
-from conftest import SHARED, read_raw  # noqa: E402
 
 COMMAND = "python scripts/sacrebleu_slow_fixtures.py"
 

@@ -13,6 +13,6 @@ mypy
 python -m mypy.stubtest understudy._core  # and its five submodules, each stubbed in _core/
 # The documentation site, strictly (a broken link or reference fails), into a folder thrown away.
 site=$(mktemp -d) && NO_MKDOCS_2_WARNING=1 mkdocs build --strict --quiet --site-dir "$site" && rm -rf "$site"
-python scripts/sacrebleu_suite.py fetch  # sacrebleu's own tests, run by tests/test_sacrebleu_suite.py
-python scripts/nltk_suite.py fetch  # NLTK's own BLEU tests and examples, run by tests/test_nltk_adapter.py
+python scripts/sacrebleu_suite.py fetch  # sacrebleu's own tests, run by tests/sacrebleu/test_suite.py
+python scripts/nltk_suite.py fetch  # NLTK's own BLEU tests and examples, run by tests/nltk/test_adapter.py
 python -m pytest -n auto --durations=20  # one worker per core (pytest-xdist): the tests are independent; the slowest named

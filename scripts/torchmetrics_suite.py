@@ -4,7 +4,7 @@ understudy.torchmetrics' (README, "Switching from torchmetrics"; counts in issue
     python scripts/torchmetrics_suite.py TORCHMETRICS_TESTS_DIR
 
 TORCHMETRICS_TESTS_DIR is the ``tests`` folder of a Lightning-AI/torchmetrics checkout, which is not
-in its published packages, so CI cannot run this (``tests/test_torchmetrics_adapter.py`` holds the
+in its published packages, so CI cannot run this (``tests/torchmetrics/test_adapter.py`` holds the
 cases, ported). Needs the torch extra and ``cachier`` (torchmetrics' test helpers use it). The DDP
 tests run in torchmetrics' own process pool (``USE_PYTEST_POOL=1``); the flores101/flores200 cases
 are left out, since their model is downloaded.

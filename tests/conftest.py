@@ -4,24 +4,13 @@ from __future__ import annotations
 
 import logging
 import os
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from understudy.cli import main
 
-from tests import postgres_server
-
-REPO = Path(__file__).resolve().parent.parent
-SAMPLE = REPO / "data" / "wmt17-en-de"
-SHARED = Path(os.environ.get("UNDERSTUDY_SHARED", REPO.parent / "shared")) / "data" / "wmt17-en-de"
-
-
-def read_raw(path: Path) -> list[str]:
-    """Lines as sacrebleu's API users read them: UTF-8, BOM kept, split on \\n, rstripped."""
-    with open(path, encoding="utf-8", newline="\n") as fh:
-        return [line.rstrip() for line in fh]
+from tests.support import postgres_server
+from tests.support.paths import SHARED, read_raw
 
 
 @pytest.fixture(scope="session")
@@ -48,7 +37,7 @@ def wmt17_systems(wmt17_dir: Path) -> dict[str, list[str]]:
 
 @pytest.fixture(scope="session")
 def postgres() -> Iterator[postgres_server.Server]:
-    """A real PostgreSQL server on 127.0.0.1 for this test process (tests/postgres_server.py)."""
+    """A real PostgreSQL server on 127.0.0.1 for this test process (tests/support/postgres_server.py)."""
     try:
         server = postgres_server.start()
     except (OSError, KeyError, RuntimeError) as err:
@@ -74,20 +63,6 @@ def new_ledger(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[str]
         return made[name]
 
     return location
-
-
-def run_cli(capture: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    """The command line run in process: its exit status, stdout and stderr (capsys or capfd).
-
-    argparse's errors (status 2) exit through ``SystemExit``, as they do for the shell.
-    """
-    try:
-        status = main(list(argv))
-    except SystemExit as exit:
-        status = exit.code if isinstance(exit.code, int) else 1
-    sys.stdout.flush()
-    out, err = capture.readouterr()
-    return status, out, err
 
 
 @pytest.fixture

@@ -9,12 +9,13 @@ from typing import Any
 
 import numpy as np
 import pytest
-from families import examples
 from understudy import BLEUConfig, CHRFConfig
 from understudy.accumulator import Accumulator
 from understudy.config import MetricConfig
 from understudy.errors import ConfigError, EmptyInputError, InputError
 from understudy.metrics import metric_for
+
+from tests.support.families import examples
 
 CONFIGS: list[MetricConfig] = examples(first=2)
 

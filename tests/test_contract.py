@@ -17,9 +17,10 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from parity import theirs
 from understudy import BLEUConfig, CHRFConfig, TERConfig
 from understudy.cli import main
+
+from tests.support.parity import theirs
 
 VALID = [b"a", b"The", b" ", b"cat", b".", b",", b"\xc3\xa9", b"\xe4\xb8\xad", b"\t", b"\xe2\x80\xa8"]
 HOSTILE = [b"\r", b"\xef\xbb\xbf", b"\xff", b"\x00", b"\xc3"]

@@ -21,7 +21,7 @@ from understudy.accumulator import Accumulator
 from understudy.correlation import read_human
 from understudy.errors import UnderstudyError
 
-from .conftest import run_cli
+from tests.support.cli import run_cli
 
 FIXTURES = [HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
 

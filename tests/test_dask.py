@@ -19,13 +19,14 @@ import dask.bag as db
 import dask.dataframe as dd
 import pandas as pd
 from distributed import Client, LocalCluster
-from families import examples
 from understudy import BLEUConfig, CHRFConfig
 from understudy import dask as ud
 from understudy.config import MetricConfig
 from understudy.errors import EmptyInputError, LengthMismatchError, MissingExtraError
 from understudy.metrics import metric_for
 from understudy.significance import paired_test
+
+from tests.support.families import examples
 
 CONFIGS: list[MetricConfig] = examples(first=2)
 
@@ -156,8 +157,8 @@ def test_the_command_line_on_a_cluster_prints_what_it_prints_alone(
 ) -> None:
     from understudy.cli import stream
 
-    from .conftest import SAMPLE
-    from .conftest import run_cli as run
+    from tests.support.cli import run_cli as run
+    from tests.support.paths import SAMPLE
 
     monkeypatch.setattr(stream, "CHUNK_LINES", 257)  # many chunks in flight, in order
     ref = SAMPLE / "newstest2017.ref.en-de.de"

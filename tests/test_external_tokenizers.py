@@ -20,13 +20,13 @@ import pytest
 import sacrebleu.tokenizers.tokenizer_spm as sacre_spm
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from parity import assert_parity
 from sacrebleu.metrics import BLEU as SacreBLEU
-from testset_server import running_server
 from understudy import BLEU, BLEUConfig, Signature, tokenize
 from understudy.errors import ChecksumError, MissingExtraError, OfflineError
 
-from tests.conftest import run_cli
+from tests.support.cli import run_cli
+from tests.support.parity import assert_parity
+from tests.support.testset_server import running_server
 
 JAPANESE = [
     "今日は良い天気です。",

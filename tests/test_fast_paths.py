@@ -15,7 +15,7 @@ from sacrebleu.metrics import BLEU as SacreBLEU
 from understudy import BLEU, ConfigError, _core, sentence_bleu
 from understudy.threads import THREADS_ENV, ThreadsCappedWarning, resolve_threads
 
-from .conftest import SAMPLE, read_raw
+from tests.support.paths import SAMPLE, read_raw
 
 REF = read_raw(SAMPLE / "newstest2017.ref.en-de.de")
 UEDIN = read_raw(SAMPLE / "newstest2017.uedin-nmt.4722.en-de.de")

@@ -15,7 +15,7 @@ from understudy.errors import IncomparableError
 from understudy.gate import gate
 from understudy.significance import paired_test
 
-from tests.conftest import SAMPLE
+from tests.support.paths import SAMPLE
 
 REF = SAMPLE / "newstest2017.ref.en-de.de"
 UEDIN = SAMPLE / "newstest2017.uedin-nmt.4722.en-de.de"

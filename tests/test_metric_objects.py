@@ -9,7 +9,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from families import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from understudy import (
@@ -34,10 +33,13 @@ from understudy.metric import Metric
 from understudy.metrics import FAMILIES, metric_for
 from understudy.threads import ThreadsCappedWarning
 
+from tests.support.families import examples
+
 HYPS = ["the cat sat on the mat", "a dog barked", "", "Nima's, x"]
 REFS = [["the cat sat on a mat", "the dog barked", "nothing", "Nima's, x"]]
 METRICS = [metric_for(config) for config in examples(*FAMILIES, first=2)]
-"""Two configurations of every family of the registry (tests/families.py): a family added is tested here."""
+"""Two configurations of every family of the registry (tests/support/families.py): a family
+added is tested here."""
 CHRF_AND_TER = [CHRF(), CHRF(word_order=2, beta=1), TER(), TER(normalized=True, tokenizer="tercom-fixed")]
 
 

@@ -30,7 +30,8 @@ from understudy.cli.chunks import Chunks
 from understudy.correlation import compare, read_human, read_mqm
 from understudy.errors import InputError, InputFileError, InputTypeError, OutputError, UnderstudyError
 
-from .conftest import SAMPLE, run_cli
+from tests.support.cli import run_cli
+from tests.support.paths import SAMPLE
 
 CLI = [sys.executable, "-m", "understudy.cli"]
 ONLINE_A = str(SAMPLE / "newstest2017.online-A.0.en-de.de")

@@ -30,7 +30,8 @@ from understudy.ledger.schema import statements
 from understudy.metrics.scores import GivenScores
 from understudy.significance import paired_test
 
-from tests.conftest import SAMPLE, run_cli
+from tests.support.cli import run_cli
+from tests.support.paths import SAMPLE
 
 REF = SAMPLE / "newstest2017.ref.en-de.de"
 UEDIN = SAMPLE / "newstest2017.uedin-nmt.4722.en-de.de"
@@ -276,7 +277,7 @@ def test_every_password_form_libpq_accepts_is_redacted(text: str, secrets: list[
 
 def test_an_unencoded_at_in_a_password_leaks_nothing_in_a_connection_error() -> None:
     pytest.importorskip("psycopg")
-    from tests.postgres_server import free_port
+    from tests.support.postgres_server import free_port
 
     url = f"postgresql://someone:sekr1t@tail9x@127.0.0.1:{free_port()}/db?password=qu3ry-pw"
     with pytest.raises(LedgerError) as refused:
@@ -814,7 +815,7 @@ def test_a_full_disk_names_the_file_being_written(tmp_path: Path) -> None:
 
 def test_a_postgresql_ledger_reconnects_after_the_server_restarts() -> None:
     pytest.importorskip("psycopg")
-    from tests import postgres_server
+    from tests.support import postgres_server
 
     try:
         server = postgres_server.start()

@@ -16,8 +16,8 @@ from understudy import BLEU, ConfigError, EmptyInputError
 from understudy.io import read_lines
 from understudy.significance import all_pairs, block_ttest, bootstrap_ci, paired_test, student_t_p_value
 
-from .conftest import SAMPLE, read_raw
-from .conftest import run_cli as run
+from tests.support.cli import run_cli as run
+from tests.support.paths import SAMPLE, read_raw
 
 REF = SAMPLE / "newstest2017.ref.en-de.de"
 UEDIN = SAMPLE / "newstest2017.uedin-nmt.4722.en-de.de"

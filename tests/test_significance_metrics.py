@@ -9,11 +9,19 @@ compared with ``==``.
 from __future__ import annotations
 
 import pytest
-from parity import ours, theirs
-from recorded_oracles import PAIRED_CONFIGS, PAIRED_SEED, PAIRED_TESTS, lines_sha256, paired_data, recorded
 from understudy import TERConfig
 from understudy.config import MetricConfig
 from understudy.significance import all_pairs, block_ttest, bootstrap_ci, paired_test
+
+from tests.support.parity import ours, theirs
+from tests.support.recorded_oracles import (
+    PAIRED_CONFIGS,
+    PAIRED_SEED,
+    PAIRED_TESTS,
+    lines_sha256,
+    paired_data,
+    recorded,
+)
 
 CONFIGS = PAIRED_CONFIGS
 _data = paired_data

@@ -17,8 +17,8 @@ from understudy import BLEU, InputFileError
 from understudy.cli import stream
 from understudy.io import LineReader, decode_lines, read_lines
 
-from .conftest import SAMPLE, read_raw
-from .conftest import run_cli as run
+from tests.support.cli import run_cli as run
+from tests.support.paths import SAMPLE, read_raw
 
 REF = SAMPLE / "newstest2017.ref.en-de.de"
 UEDIN = SAMPLE / "newstest2017.uedin-nmt.4722.en-de.de"

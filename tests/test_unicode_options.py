@@ -31,8 +31,8 @@ from understudy.metrics import FAMILIES
 from understudy.normalization import normalize
 from understudy.signature import Signature
 
-from tests.conftest import run_cli
-from tests.families import TEST_FAMILIES
+from tests.support.cli import run_cli
+from tests.support.families import TEST_FAMILIES
 
 FORMS = {"nfc": "NFC", "nfkc": "NFKC"}
 ASSIGNED = [

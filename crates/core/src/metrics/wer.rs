@@ -788,7 +788,7 @@ mod tests {
 
     #[test]
     fn counts_split_as_rapidfuzz_splits_them() {
-        // rapidfuzz's editops: checked against Levenshtein.editops in tests/test_wer.py too.
+        // rapidfuzz's editops: checked against Levenshtein.editops in tests/metrics/test_wer.py too.
         assert_eq!(counts("abc", "abc"), (0, 0, 0));
         assert_eq!(counts("abc", ""), (0, 3, 0));
         assert_eq!(counts("", "ab"), (0, 0, 2));

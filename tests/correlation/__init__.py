@@ -1,0 +1,1 @@
+"""Correlations with human scores and the WMT meta-evaluation (``understudy.correlation``)."""

@@ -1,0 +1,1 @@
+"""Test sets: downloads, the cache, formats (``understudy.datasets``)."""

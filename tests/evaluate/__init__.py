@@ -1,0 +1,1 @@
+"""The Hugging Face evaluate drop-in (``understudy.evaluate``)."""

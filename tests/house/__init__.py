@@ -1,0 +1,1 @@
+"""The repository's shape: layout, start-up, the docs' examples, the wheel."""

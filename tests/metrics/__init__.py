@@ -1,0 +1,1 @@
+"""The families, one file each, and their registry (``understudy.metrics``)."""

@@ -1,0 +1,1 @@
+"""COMET, CometKiwi, xCOMET and MetricX-24 (``understudy.neural``)."""

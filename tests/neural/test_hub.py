@@ -1,0 +1,127 @@
+"""Checkpoints by hub name, through huggingface-hub, against a stand-in hub on 127.0.0.1
+(``HF_ENDPOINT``): a name, a name at a revision, a gated model, a server that dies mid-file,
+and offline use. Each run is a fresh process: huggingface-hub reads its variables on import."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("transformers", reason="the neural extra: pip install 'understudy-mt[neural]'")
+
+from understudy.neural import COMET
+
+import tests.support.neural_checkpoints as nc
+from tests.support import fake_hub
+
+SAMPLES = nc.SAMPLES[:4]
+
+
+@pytest.fixture(scope="module")
+def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[fake_hub.Hub, dict[str, Path | str]]]:
+    root = tmp_path_factory.mktemp("hub")
+    server = fake_hub.Hub()
+    encoder = fake_hub.Repo()
+    encoder.add(fake_hub.folder_files(nc.build_encoder(root / "encoder")))
+    server.repos["org/tiny-xlmr"] = encoder
+    comet, made = fake_hub.Repo(), {}
+    for seed in (1, 5):
+        folder = nc.build_regression(root / f"comet{seed}", seed, pretrained_model="org/tiny-xlmr")
+        files = {k: v for k, v in fake_hub.folder_files(folder).items() if not k.startswith("encoder/")}
+        made[f"commit{seed}"] = comet.add(files)
+        made[f"folder{seed}"] = nc.build_regression(root / f"local{seed}", seed)  # its encoder beside it
+    server.repos["org/tiny-comet"] = comet
+    gated = fake_hub.Repo(gated=True)
+    gated.add(files)
+    server.repos["org/gated-comet"] = gated
+    for name in ("src", "ref", "mt"):
+        made[name] = root / f"{name}.txt"
+        made[name].write_text("\n".join(s[name] for s in SAMPLES) + "\n", encoding="utf-8")  # type: ignore[union-attr]
+    yield server, made
+    server.close()
+
+
+def _score(hub: fake_hub.Hub, files: dict[str, Path | str], home: Path, model: str, **env: str):  # type: ignore[no-untyped-def]
+    argv = [
+        sys.executable,
+        "-m",
+        "understudy",
+        "score",
+        str(files["ref"]),
+        "-i",
+        str(files["mt"]),
+        "-m",
+        "comet",
+    ]
+    argv += ["--source", str(files["src"]), "--comet-model", model, "--no-cache", "-w", "4"]
+    variables = {
+        **os.environ,
+        "HF_ENDPOINT": hub.url,
+        "HF_HOME": str(home),
+        "HF_HUB_DISABLE_TELEMETRY": "1",
+        **env,
+    }
+    variables.pop("HF_HUB_OFFLINE", None) if "HF_HUB_OFFLINE" not in env else None
+    return subprocess.run(argv, capture_output=True, text=True, env=variables, timeout=600)
+
+
+def _local(files: dict[str, Path | str], folder: Path | str) -> float:
+    # The same weights read from a folder: the hub's copy must score alike.
+    metric = COMET(folder, cache=None)
+    metric_texts = [[s[k] for s in SAMPLES] for k in ("mt", "ref", "src")]
+    return round(metric.corpus_score(metric_texts[0], metric_texts[1], sources=metric_texts[2]).score, 6)
+
+
+def test_a_name_and_a_revision(hub: tuple[fake_hub.Hub, dict[str, Path | str]], tmp_path: Path) -> None:
+    server, files = hub
+    latest = _score(server, files, tmp_path, "org/tiny-comet")
+    assert latest.returncode == 0, latest.stderr
+    result = json.loads(latest.stdout)
+    assert f"|model:org/tiny-comet|rev:{files['commit5']}|" in result["signature"]
+    assert result["score"] == round(_local(files, files["folder5"]), 6)
+    older = _score(server, files, tmp_path, f"org/tiny-comet@{files['commit1']}")
+    assert older.returncode == 0, older.stderr
+    result = json.loads(older.stdout)
+    assert f"|rev:{files['commit1']}|" in result["signature"]
+    assert result["score"] == round(_local(files, files["folder1"]), 6)
+    # Offline, both come from the cache; a name never fetched is named with where it was looked for.
+    offline = _score(server, files, tmp_path, "org/tiny-comet", HF_HUB_OFFLINE="1")
+    assert offline.returncode == 0, offline.stderr
+    missing = _score(server, files, tmp_path, "org/never-fetched", HF_HUB_OFFLINE="1")
+    assert missing.returncode != 0
+    assert "org/never-fetched is not in the local cache" in missing.stderr
+    assert len(missing.stderr.strip().splitlines()) == 1
+
+
+def test_a_gated_model_says_what_to_do(
+    hub: tuple[fake_hub.Hub, dict[str, Path | str]], tmp_path: Path
+) -> None:
+    server, files = hub
+    run = _score(server, files, tmp_path, "org/gated-comet")
+    assert run.returncode != 0
+    assert "org/gated-comet is gated: accept its licence on its hub page" in run.stderr
+    assert len(run.stderr.strip().splitlines()) == 1, run.stderr
+
+
+def test_a_server_dying_mid_file_leaves_nothing_half_written(
+    hub: tuple[fake_hub.Hub, dict[str, Path | str]], tmp_path: Path
+) -> None:
+    server, files = hub
+    # huggingface-hub resumes a download cut short; a server that dies every time defeats it.
+    server.die_after["checkpoints/model.ckpt"] = (1000, 50)
+    broken = _score(server, files, tmp_path, "org/tiny-comet")
+    assert broken.returncode != 0
+    assert len(broken.stderr.strip().splitlines()) == 1, broken.stderr
+    snapshots = list((tmp_path / "hub").glob("models--org--tiny-comet/snapshots/*/checkpoints/model.ckpt"))
+    assert not snapshots  # no truncated checkpoint where a later run would read it
+    server.die_after.clear()
+    again = _score(server, files, tmp_path, "org/tiny-comet")
+    assert again.returncode == 0, again.stderr
+    result = json.loads(again.stdout)
+    assert result["score"] == round(_local(files, files["folder5"]), 6)

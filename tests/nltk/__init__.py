@@ -1,0 +1,1 @@
+"""The NLTK drop-in (``understudy.nltk``) and NLTK's own tests."""

@@ -1,0 +1,1 @@
+"""The sacrebleu drop-in (``understudy.sacrebleu``) and sacrebleu's own tests."""

@@ -1,0 +1,17 @@
+"""Where the tests' data is: the repository, its sample, the WMT17 data beside it, the fixtures."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+SAMPLE = REPO / "data" / "wmt17-en-de"
+SHARED = Path(os.environ.get("UNDERSTUDY_SHARED", REPO.parent / "shared")) / "data" / "wmt17-en-de"
+FIXTURES = REPO / "tests" / "fixtures"
+
+
+def read_raw(path: Path) -> list[str]:
+    """Lines as sacrebleu's API users read them: UTF-8, BOM kept, split on \\n, rstripped."""
+    with open(path, encoding="utf-8", newline="\n") as fh:
+        return [line.rstrip() for line in fh]

@@ -1,0 +1,1 @@
+"""The torchmetrics drop-in (``understudy.torchmetrics``)."""
