@@ -3,16 +3,23 @@
 from __future__ import annotations
 
 import itertools
+import math
 import multiprocessing
 import random
+import threading
 from typing import Any
 
 import numpy as np
 import pytest
-from understudy import BLEUConfig, CHRFConfig
+from understudy import BLEU, CHRF, BLEUConfig, CHRFConfig, Totals
 from understudy.accumulator import Accumulator
 from understudy.config import MetricConfig
-from understudy.errors import ConfigError, EmptyInputError, InputError
+from understudy.errors import (
+    ConfigError,
+    EmptyInputError,
+    InputError,
+    InputTypeError,
+)
 from understudy.metrics import metric_for
 
 from tests.support.families import examples
@@ -106,3 +113,85 @@ def test_mistakes_are_typed() -> None:
             Accumulator.from_state(bleu, bad)
     good.reset()
     assert good.n_segments == 0
+
+
+def _bleu_state(order: int = 4) -> np.ndarray:
+    return BLEU(max_ngram_order=order).segment_stats(["a b c d"], [["a b c e"]]).totals().state
+
+
+def test_accumulator_updates_from_ten_threads_keep_every_segment() -> None:
+    bleu = BLEU()
+    hyps = [f"the cat sat on a mat number {i} today" for i in range(100)]
+    refs = [f"the cat sat on the mat number {i}" for i in range(100)]
+    acc = bleu.accumulator()
+
+    def work() -> None:
+        for _ in range(3):
+            acc.update(hyps, [refs])
+
+    threads = [threading.Thread(target=work) for _ in range(10)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    # Before: 900-1,600 of the 3,000 segments were kept, silently.
+    assert acc.n_segments == 3000
+    assert acc.compute().score == bleu.corpus_score(hyps * 30, [refs * 30]).score
+
+
+def test_impossible_states_are_refused() -> None:
+    bleu, chrf = BLEU(), CHRF()
+    good = _bleu_state()
+    header = Totals.STATE_HEADER
+    more_matches = good.copy()
+    more_matches[header + 2] = 10  # ten matching unigrams of four (after the two lengths)
+    with pytest.raises(InputError, match="no text gives this BLEU state: 10 matching 1-grams of 4"):
+        Accumulator.from_state(bleu, more_matches)
+    chrf_state = chrf.segment_stats(["a cat"], [["a cat"]]).totals().state
+    chrf_state[header + 2] = chrf_state[header] + 1
+    with pytest.raises(InputError, match="no text gives this chrF2 state"):
+        Accumulator.from_state(chrf, chrf_state)
+    for bad in ([str(v) for v in good], [2**70] * len(good), [True] * len(good), [math.nan] * len(good)):
+        with pytest.raises(InputError, match="a BLEU state holds"):
+            Accumulator.from_state(bleu, bad)
+
+
+def test_a_state_carries_its_configuration_through_sums() -> None:
+    # A BLEU state of order 2 is as wide as a chrF state of order 2 (and no words): before, it read
+    # back as chrF 74.07.
+    two = _bleu_state(order=2)
+    chrf2 = CHRF(char_order=2, word_order=0)
+    with pytest.raises(InputError, match="not made by chrF2 with this configuration"):
+        Accumulator.from_state(chrf2, two)
+    with pytest.raises(InputError, match="not made by BLEU"):
+        Accumulator.from_state(BLEU(max_ngram_order=2, smooth_method="floor"), two)
+    summed = np.sum([two] * 7, axis=0)
+    assert Accumulator.from_state(BLEU(max_ngram_order=2), summed).n_segments == 7
+
+
+def test_sums_past_int64_are_refused_not_wrapped() -> None:
+    bleu = BLEU()
+    big = _bleu_state().copy()
+    big[[0, 1, 2]] = 2**62
+    big[Totals.STATE_HEADER :] = 2**62
+    acc = Accumulator.from_state(bleu, big)
+    with pytest.raises(InputError, match="overflow int64"):
+        acc.merge(Accumulator.from_state(bleu, big))
+    assert acc.n_segments == 2**62  # the failed merge left it whole
+
+
+def test_merging_something_else_is_a_typed_error() -> None:
+    with pytest.raises(InputTypeError, match="not str"):
+        BLEU().accumulator().merge("x")  # type: ignore[arg-type]
+
+
+def test_a_locked_accumulator_still_pickles_and_copies() -> None:
+    import copy
+    import pickle
+
+    acc = BLEU().accumulator()
+    acc.update(["the cat sat"], [["the cat sat down"]])
+    for twin in (pickle.loads(pickle.dumps(acc)), copy.deepcopy(acc)):
+        assert twin.state.tolist() == acc.state.tolist()
+        twin.update(["a dog"], [["a dog"]])  # its own lock works
+        assert (twin.n_segments, acc.n_segments) == (2, 1)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import random
+import socket
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,15 +21,24 @@ import dask
 import dask.bag as db
 import dask.dataframe as dd
 import pandas as pd
+import pytest
 from distributed import Client, LocalCluster
-from understudy import BLEUConfig, CHRFConfig
+from understudy import BLEU, BLEUConfig, CHRFConfig
 from understudy import dask as ud
+from understudy.cli.chunks import Chunks
 from understudy.config import MetricConfig
-from understudy.errors import EmptyInputError, LengthMismatchError, MissingExtraError
+from understudy.errors import (
+    EmptyInputError,
+    LengthMismatchError,
+    MissingExtraError,
+    UnderstudyError,
+)
 from understudy.metrics import metric_for
 from understudy.significance import paired_test
 
+from tests.support.cli import run_cli
 from tests.support.families import examples
+from tests.support.paths import ONLINE_A, SAMPLE
 
 CONFIGS: list[MetricConfig] = examples(first=2)
 
@@ -179,3 +191,63 @@ def test_the_command_line_on_a_cluster_prints_what_it_prints_alone(
     bad.write_text("\n".join(lines[:600]) + "\n", encoding="utf-8")
     status, _, err = run(capfd, str(ref), "-i", str(bad), "--dask", address)
     assert (status == 1 and "has 3004 lines" in err) or "600" in err
+
+
+@pytest.mark.parametrize(
+    ("address", "message"),
+    [
+        ("", "expected 'local' or a scheduler's address"),
+        ("foo", "expected 'local' or a scheduler's address"),
+        ("tcp://x:99999", "the port must be 1 to 65535"),
+        ("http://x:1", "the scheme must be one of"),
+        ("tcp://a b:1", "expected 'local' or a scheduler's address"),
+    ],
+)
+def test_malformed_dask_addresses_are_one_line(
+    address: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ref = str(SAMPLE / "newstest2017.ref.en-de.de")
+    # Before: ValueError or TypeError tracebacks, and '' ran locally without a word.
+    status, out, err = run_cli(capsys, "score", ref, "-i", str(ONLINE_A), "--dask", address)
+    assert status == 1 and out == "" and err.count("\n") == 1
+    assert f"understudy: error: --dask {address!r}: {message}" in err
+
+
+def test_a_server_that_is_not_dask_is_named(capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("distributed")
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    port = server.getsockname()[1]
+
+    def answer() -> None:
+        with contextlib.suppress(OSError):
+            while True:
+                peer, _ = server.accept()
+                peer.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello" * 100)
+                peer.close()
+
+    threading.Thread(target=answer, daemon=True).start()
+    ref = str(SAMPLE / "newstest2017.ref.en-de.de")
+    try:
+        status, _, err = run_cli(
+            capsys, "score", ref, "-i", str(ONLINE_A), "--dask", f"tcp://127.0.0.1:{port}"
+        )
+    finally:
+        server.close()
+    # Before: "Unable to allocate 3.07 EiB", a MemoryError traceback.
+    assert status == 1 and f"--dask tcp://127.0.0.1:{port}: not a Dask scheduler" in err
+    assert err.count("understudy: error:") == 1 and "Traceback" not in err
+
+
+def test_a_chunk_whose_workers_keep_dying_is_one_line() -> None:
+    distributed = pytest.importorskip("distributed")
+
+    class Dying:
+        def result(self) -> None:
+            raise distributed.KilledWorker("remote_chunk-123", None, 3)
+
+    chunks = Chunks([BLEU()], lambda _: None)
+    chunks._pending.append((Dying(), 2001))
+    with pytest.raises(UnderstudyError, match=r"a chunk failed after 4 worker deaths .* from line 2001"):
+        chunks.finish()

@@ -9,13 +9,16 @@ import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
 import pytest
 from understudy import BLEU, TER
 from understudy.errors import IncomparableError
 from understudy.gate import gate
+from understudy.ledger import Ledger
 from understudy.significance import paired_test
 
-from tests.support.paths import SAMPLE
+from tests.support.cli import keep_given, run_process
+from tests.support.paths import ONLINE_A, PROMT, SAMPLE
 
 REF = SAMPLE / "newstest2017.ref.en-de.de"
 UEDIN = SAMPLE / "newstest2017.uedin-nmt.4722.en-de.de"
@@ -144,3 +147,147 @@ def test_ledger_records_and_tags_gate_without_the_text(new_ledger: Callable[[], 
     ]
     across = _gate("--baseline", "ledger:1", "--candidate", "ledger:4", *ledger)  # BLEU against chrF
     assert across.returncode == 2 and "no metric in common" in across.stderr
+
+
+def test_the_gate_tests_every_given_metric_kept_under_a_tag(
+    tmp_path: Path, new_ledger: Callable[[], str]
+) -> None:
+    ledger = new_ledger()
+    rng = np.random.default_rng(4)
+    comet = (0.5 + 0.3 * rng.random(50)).tolist()
+    metricx = (5 + 3 * rng.random(50)).tolist()
+    keep_given(tmp_path, ledger, "A", comet, metricx)
+    # The candidate is 0.2 worse on COMET-22 and as good on MetricX-24 (logged last).
+    keep_given(tmp_path, ledger, "B", [c - 0.2 for c in comet], metricx)
+    done = run_process(
+        "gate", "--baseline", "tag:A", "--candidate", "tag:B", "-f", "json", "--ledger", ledger
+    )
+    assert done.returncode == 1, done.stderr
+    results = {r["metric"]: r for r in json.loads(done.stdout)["results"]}
+    assert set(results) == {"COMET-22", "MetricX-24"}
+    assert not results["COMET-22"]["passed"] and results["MetricX-24"]["passed"]
+    with Ledger(ledger) as kept:
+        assert [r.metric for r in kept.records(metric="comet-22")] == ["COMET-22", "COMET-22"]
+        assert len(kept.records(metric="MetricX-24")) == 2
+        # Two runs of one metric compare: the signature holds no file name and no hash of scores.
+        first, second = (r.id for r in kept.records(metric="COMET-22"))
+        kept.check_comparable(first, second)
+        assert kept.compare(first, second, n=100).systems[0].p_value is not None
+
+
+def test_the_gate_refuses_settings_under_which_it_cannot_fail(tmp_path: Path) -> None:
+    base = ["--baseline", str(UEDIN), "--candidate", str(PROMT)]
+    few = run_process("gate", str(REF), *base, "-n", "10")
+    assert few.returncode == 2 and "-n 10 cannot reach alpha 0.05" in few.stderr and "-n 19" in few.stderr
+    assert run_process("gate", str(REF), *base, "-n", "19").returncode == 1  # 1/20 reaches 0.05
+    nan = run_process("gate", str(REF), *base, "--min-score", "nan")
+    assert nan.returncode == 2 and "min_score must be a finite number" in nan.stderr
+    one = tmp_path / "one"
+    one.write_text("a b c\n")
+    single = run_process("gate", str(one), "--baseline", str(one), "--candidate", str(one))
+    assert single.returncode == 2 and "at least 10 segments" in single.stderr and "has 1" in single.stderr
+
+
+def test_max_drop_is_in_the_metrics_own_units(tmp_path: Path) -> None:
+    wer = ["gate", str(REF), "--baseline", str(UEDIN), "--candidate", str(ONLINE_A), "-m", "wer"]
+    refused = run_process(*wer)
+    assert refused.returncode == 1  # significantly worse, without --max-drop
+    whole = run_process(*wer, "--max-drop", "1.0")
+    assert whole.returncode == 2 and "max_drop 1 is in WER's own units" in whole.stderr
+
+
+def test_a_kept_release_gates_a_fresh_output_and_keeps_it(tmp_path: Path) -> None:
+    ledger = str(tmp_path / "l.sqlite")
+    kept = run_process(
+        "score",
+        str(REF),
+        "-i",
+        str(UEDIN),
+        "-m",
+        "bleu",
+        "chrf",
+        "--log",
+        "--tag",
+        "release",
+        "--ledger",
+        ledger,
+    )
+    assert kept.returncode == 0, kept.stderr
+    same = run_process(
+        "gate", str(REF), "--baseline", "tag:release", "--candidate", str(UEDIN), "--ledger", ledger
+    )
+    assert same.returncode == 0, same.stderr
+    pair = ["--baseline", "tag:release", "--candidate", str(PROMT)]
+    worse = run_process(
+        "gate", str(REF), *pair, "-f", "json", "--ledger", ledger, "--log", "--tag", "nightly"
+    )
+    assert worse.returncode == 1, worse.stderr
+    verdict = json.loads(worse.stdout)
+    assert [r["metric"] for r in verdict["results"]] == ["BLEU", "chrF2"]
+    direct = run_process(
+        "gate",
+        str(REF),
+        "--baseline",
+        str(UEDIN),
+        "--candidate",
+        str(PROMT),
+        "-m",
+        "bleu",
+        "chrf",
+        "-f",
+        "json",
+    )
+    assert [r["candidate"] for r in json.loads(direct.stdout)["results"]] == [
+        r["candidate"] for r in verdict["results"]
+    ]
+    with Ledger(ledger) as records:
+        nightly = records.records(tag="nightly")
+    assert [(r.system, r.metric) for r in nightly] == [(str(PROMT), "bleu"), (str(PROMT), "chrf")]
+    other = run_process(
+        "gate", str(ONLINE_A), "--baseline", "tag:release", "--candidate", str(PROMT), "--ledger", ledger
+    )
+    assert (
+        other.returncode == 2
+        and "was scored on sha256:" in other.stderr
+        and "the references given are" in other.stderr
+    )
+
+
+def test_gate_errors_exit_2_and_junit_is_checked_first(tmp_path: Path) -> None:
+    pair = ["--baseline", str(UEDIN), "--candidate", str(ONLINE_A)]
+    assert run_process("gate", str(tmp_path / "missing"), *pair).returncode == 2
+    assert run_process("gate", str(REF), *pair, "--alpha", "2").returncode == 2
+    assert (
+        run_process(
+            "gate", "--baseline", "ledger:1", "--candidate", "ledger:2", "--ledger", str(tmp_path / "l")
+        ).returncode
+        == 2
+    )
+    unwritable = run_process("gate", str(REF), *pair, "--junit", str(tmp_path / "no" / "gate.xml"))
+    assert unwritable.returncode == 2 and "no such folder" in unwritable.stderr and unwritable.stdout == ""
+    odd = tmp_path / "sys\x01\x1b.de"
+    odd.write_bytes(ONLINE_A.read_bytes())
+    junit = tmp_path / "gate.xml"
+    done = run_process(
+        "gate", str(REF), "--baseline", str(UEDIN), "--candidate", str(odd), "--junit", str(junit)
+    )
+    assert done.returncode == 1
+    assert "sys\\x01\\x1b.de" in ET.parse(junit).getroot().find("testsuite/testcase/failure").text  # type: ignore[union-attr]
+
+
+def test_a_tag_of_several_systems_and_a_metric_not_kept_are_refused(tmp_path: Path) -> None:
+    ledger = str(tmp_path / "l.sqlite")
+    done = run_process(
+        "score", str(REF), "-i", str(UEDIN), str(ONLINE_A), "--log", "--tag", "both", "--ledger", ledger
+    )
+    assert done.returncode == 0, done.stderr
+    several = run_process("gate", "--baseline", "tag:both", "--candidate", "ledger:1", "--ledger", ledger)
+    assert (
+        several.returncode == 2
+        and "holds records of 2 systems" in several.stderr
+        and str(ONLINE_A) in several.stderr
+    )
+    absent = run_process(
+        "gate", "--baseline", "ledger:1", "--candidate", "ledger:2", "-m", "chrf", "--ledger", ledger
+    )
+    assert absent.returncode == 2 and "ledger:1 has no record of chrf (it has bleu)" in absent.stderr

@@ -214,3 +214,29 @@ def test_bounds_that_do_not_cut_the_ids_are_refused(metric: Any) -> None:
             scorer.sentence_stats_ids(ids, np.array(bounds), [stream])
     rows, counts = scorer.sentence_stats_ids(ids, np.array([0, 1, 3]), [stream])
     assert counts.tolist() == [1, 1] and len(rows) == 2
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "int64", "uint8"])
+def test_cpu_tensors_of_any_integer_type_are_token_ids(dtype: str) -> None:
+    torch = pytest.importorskip("torch")
+    from understudy import TER
+    from understudy.errors import InputTypeError
+
+    rng = np.random.default_rng(25)
+    hyps = [rng.integers(0, 20, int(rng.integers(3, 12))).tolist() for _ in range(40)]
+    refs = [[rng.integers(0, 20, int(rng.integers(3, 12))).tolist() for _ in range(40)]]
+    kind = getattr(torch, dtype)
+    as_tensors = [torch.tensor(h, dtype=kind) for h in hyps], [[torch.tensor(r, dtype=kind) for r in refs[0]]]
+    for metric in (BLEU(), TER()):
+        assert (
+            metric.segment_stats(*as_tensors).rows.tolist() == metric.segment_stats(hyps, refs).rows.tolist()
+        )
+    padded = torch.tensor([[1, 2, 3, 4], [5, 6, 7, 8]], dtype=kind)
+    assert (
+        BLEU().segment_stats(padded, padded[None]).rows.tolist()
+        == BLEU().segment_stats(padded.numpy(), padded.numpy()[None]).rows.tolist()
+    )
+    cached = BLEU(references=as_tensors[1])
+    assert cached.corpus_score(as_tensors[0]).score == BLEU().corpus_score(hyps, refs).score
+    with pytest.raises(InputTypeError, match=r"token ids are integers|tokens are strings or integers"):
+        BLEU().segment_stats([torch.tensor([0.5, 1.5])], [[torch.tensor([0.5])]])

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
+from tests.support.cli import run_cli, run_process
 from tests.support.paths import SAMPLE
 
 REF = SAMPLE / "newstest2017.ref.en-de.de"
@@ -150,3 +153,177 @@ def test_errors_in_a_later_chunk_name_where_counting_starts(
     _, err = capsys.readouterr()
     # Line 150 is segment 50 of the chunk that starts at line 101.
     assert status == 1 and "segment 50: TER of a 9000-word" in err and "counted from line 101" in err
+
+
+def _open_when_read(fifo: Path, proc: subprocess.Popen[str]) -> int:
+    """The FIFO's write end, opened once ``proc`` opens it to read (polled: no timing assumed)."""
+    while True:
+        try:
+            return os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+        except OSError:  # ENXIO: no reader yet
+            assert proc.poll() is None, "the command ended before reading the FIFO"
+            time.sleep(0.05)
+
+
+LOW_MEMORY = """
+import resource, sys
+from understudy.cli import main
+import matplotlib, numpy, scipy.stats  # what the commands load, loaded before the limit
+
+def address_space():
+    with open("/proc/self/status") as status:
+        return next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmSize:"))
+
+resource.setrlimit(resource.RLIMIT_AS, (address_space() + (int(sys.argv[1]) << 20), resource.RLIM_INFINITY))
+sys.exit(main(sys.argv[2:]))
+"""
+
+
+def test_sigterm_ends_the_command_line_with_one_line(tmp_path: Path) -> None:
+    fifo = tmp_path / "human.tsv"
+    os.mkfifo(fifo)  # nobody writes it: the command waits in open() until the signal
+    ref = str(SAMPLE / "newstest2017.ref.en-de.de")
+    hyps = [str(p) for p in sorted(SAMPLE.glob("newstest2017.*.de")) if ".ref." not in p.name]
+    proc = subprocess.Popen(
+        [*CLI, "correlate", ref, "-i", *hyps, "--human", str(fifo)], stderr=subprocess.PIPE, text=True
+    )
+    # A writer's open succeeds once the command has the FIFO open to read: it is running, its
+    # handler set, and it waits in read() for data that never comes.
+    writer = _open_when_read(fifo, proc)
+    try:
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        os.close(writer)
+    assert proc.returncode == 143 and err == "understudy: error: terminated (SIGTERM)\n"
+
+
+def test_width_is_bounded_with_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    ref, hyp = str(SAMPLE / "newstest2017.ref.en-de.de"), str(SAMPLE / "newstest2017.online-A.0.en-de.de")
+    for command in (["score", ref, "-i", hyp], ["pairwise", hyp, ref]):
+        status, out, err = run_cli(capsys, *command, "-w", "3000000000")
+        assert (status, out) == (2, "") and err.count("\n") == 1
+        assert "argument -w/--width: takes 0 to 50 decimal places, got 3000000000" in err
+    status, out, _ = run_cli(capsys, "score", ref, "-i", hyp, "-w", "50", "-b")
+    assert status == 0 and len(out.strip().split(".")[1]) == 50
+
+
+def test_control_characters_in_messages_are_escaped(tmp_path: Path) -> None:
+    name = tmp_path / "bad\x1b[31mname\u202e.txt"
+    proc = subprocess.run([*CLI, "score", str(name), "-i", str(name)], capture_output=True, timeout=60)
+    err = proc.stderr.decode()
+    assert proc.returncode == 1 and err.count("\n") == 1
+    assert "\\x1b[31m" in err and "\\u202e" in err and "\x1b" not in err and "\u202e" not in err
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads the address space from /proc")
+def test_out_of_memory_is_one_line_and_status_1_never_a_signal(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    pytest.importorskip("scipy")
+    pytest.importorskip("jinja2")
+    names = [
+        "newstest2017.ref.en-de.de",
+        "newstest2017.online-A.0.en-de.de",
+        "newstest2017.uedin-nmt.4722.en-de.de",
+    ]
+    for name in names:
+        (tmp_path / name).write_bytes((SAMPLE / name).read_bytes() * 10)
+    commands = [
+        ["score", names[0], "-i", *names[1:], "-m", "bleu", "chrf", "ter"],
+        ["report", names[0], "-i", *names[1:], "-o", "r.html", "-n", "20"],
+    ]
+    outcomes = []
+    # Before: at some limits the interpreter aborted (SIGABRT, "memory allocation of N bytes
+    # failed" from the Rust core), at others MemoryError tracebacks.
+    for headroom in (24, 64, 128):
+        for command in commands:
+            proc = subprocess.run(
+                [sys.executable, "-c", LOW_MEMORY, str(headroom), *command],
+                cwd=tmp_path,
+                capture_output=True,
+                text=True,
+                timeout=300,
+            )
+            assert proc.returncode in (0, 1), (headroom, command[0], proc.returncode, proc.stderr[-500:])
+            lines = proc.stderr.splitlines()
+            if proc.returncode == 1:
+                assert len(lines) == 1 and lines[0].startswith("understudy: error: out of memory"), lines
+            outcomes.append(proc.returncode)
+    assert 1 in outcomes  # the limits do bite
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["score", str(REF), "-i", str(ONLINE_A), "-o", "out.json"], "unrecognized arguments: -o out.json"),
+        (["score", str(REF), "-i", str(ONLINE_A), "--tok", "intl"], "unrecognized arguments: --tok intl"),
+        (["score", str(REF), "-i", str(ONLINE_A), "-m", "bleuu"], "invalid choice: 'bleuu'"),
+        (["score", str(REF), "-i", str(ONLINE_A), "--seed", "-1"], "a seed is a whole number from 0, not -1"),
+        (
+            ["compare", str(REF), "-i", str(ONLINE_A), str(UEDIN), "-w", "-3"],
+            "takes 0 to 50 decimal places, got -3",
+        ),
+        (["compare", str(REF), "-i", str(ONLINE_A), "-w", "3000000000"], "takes 0 to 50 decimal places"),
+        (["ledger", "compare", "1", "2", "-w", "99"], "takes 0 to 50 decimal places, got 99"),
+    ],
+)
+def test_an_option_error_is_one_line_and_no_option_is_abbreviated(argv: list[str], said: str) -> None:
+    done = run_process(*argv)
+    assert done.returncode == 2 and said in done.stderr and done.stderr.count("\n") == 1, done.stderr
+    assert "usage:" not in done.stderr and done.stdout == ""
+
+
+def test_metrics_are_named_in_any_case_and_typos_get_the_nearest_name() -> None:
+    done = run_process("score", str(REF), "-i", str(ONLINE_A), "-m", "BLEU", "chrF++", "-f", "json")
+    canonical = run_process("score", str(REF), "-i", str(ONLINE_A), "-m", "bleu", "chrfpp", "-f", "json")
+    assert done.returncode == 0 and done.stdout == canonical.stdout, done.stderr
+    assert [r["name"] for r in json.loads(done.stdout)] == ["BLEU", "chrF2++"]
+    typo = run_process("score", str(REF), "-i", str(ONLINE_A), "-m", "bleuu")
+    assert "did you mean 'bleu'?" in typo.stderr
+
+
+def test_hypotheses_from_a_terminal_are_announced() -> None:
+    import pty
+
+    controller, terminal = pty.openpty()
+    try:
+        os.write(controller, b"\x04")  # Ctrl-D at the start of a line: the end of the input
+        done = subprocess.run(
+            [sys.executable, "-m", "understudy", "score", str(REF)],
+            stdin=terminal,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    finally:
+        os.close(controller)
+        os.close(terminal)
+    assert "reading the hypotheses from the terminal (no -i FILE given)" in done.stderr
+    piped = run_process("score", str(REF), stdin=ONLINE_A.read_text(encoding="utf-8"))
+    assert "terminal" not in piped.stderr
+
+
+def test_a_bom_goes_the_same_way_from_a_file_and_from_a_field_of_standard_input(tmp_path: Path) -> None:
+    with_bom = tmp_path / "bom.de"
+    with_bom.write_bytes(b"\xef\xbb\xbf" + ONLINE_A.read_bytes())
+    lines_a = UEDIN.read_text(encoding="utf-8").splitlines()
+    lines_b = with_bom.read_text(encoding="utf-8").splitlines()  # the BOM kept, as paste keeps it
+    pasted = "".join(f"{a}\t{b}\n" for a, b in zip(lines_a, lines_b, strict=True))
+    assert pasted.split("\t")[1].startswith("\ufeff")
+    piped = run_process("score", str(REF), "-m", "chrf", "-f", "json", stdin=pasted)
+    files = run_process("score", str(REF), "-i", str(UEDIN), str(with_bom), "-m", "chrf", "-f", "json")
+    assert piped.returncode == 0 and files.returncode == 0, piped.stderr + files.stderr
+    scores = [[r["score"] for r in json.loads(done.stdout)] for done in (piped, files)]
+    assert scores[0] == scores[1]
+    plain = run_process("score", str(REF), "-i", str(ONLINE_A), "-m", "chrf", "-f", "json")
+    assert scores[1][1] == json.loads(plain.stdout)["score"]
+
+
+def test_a_full_disk_names_the_file_being_written(tmp_path: Path) -> None:
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full on this system")
+    done = run_process(
+        "gate", str(REF), "--baseline", str(UEDIN), "--candidate", str(ONLINE_A), "--junit", "/dev/full"
+    )
+    assert done.returncode == 2 and "/dev/full: cannot write: No space left on device" in done.stderr
+    assert "standard output" not in done.stderr

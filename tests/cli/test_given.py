@@ -10,9 +10,11 @@ import numpy as np
 import pytest
 import scipy.stats
 from understudy.errors import InputFileError
+from understudy.metrics.scores import GivenScores
 from understudy.score_files import detect_format, read_named_scores, read_system_scores
 
-from tests.support.cli import run_cli
+from tests.support.cli import run_cli, run_process, write_scores
+from tests.support.paths import ONLINE_A, PROMT, REF, UEDIN
 
 SYSTEMS = ["sysA.de", "sysB.de", "sysC.de"]
 
@@ -372,7 +374,6 @@ def test_metric_scores_is_the_older_form_of_scores(
 
 
 def test_given_scores_read_a_file_in_python(scores: dict[str, list[float]], tmp_path: Path) -> None:
-    from understudy.metrics.scores import GivenScores
 
     files = _write_formats(tmp_path, scores)
     comet = GivenScores.read(files["comet"][0], "COMET-22", systems=["sysB", "sysA.de"])
@@ -383,3 +384,68 @@ def test_given_scores_read_a_file_in_python(scores: dict[str, list[float]], tmp_
         GivenScores.read(files["plain"][0], "COMET")
     with pytest.raises(InputFileError, match="has no scores for system 'sysD'"):
         GivenScores.read(files["tsv"][0], "COMET", systems=["sysD"])
+
+
+def test_a_given_name_that_clashes_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    scores = write_scores(tmp_path / "s.txt", [0.5] * 3004)
+    code, _, err = run_cli(
+        capsys, "score", str(REF), "-i", str(ONLINE_A), "-m", "bleu", "--scores", f"BLEU={scores}"
+    )
+    assert code == 1 and "--scores BLEU clashes with -m bleu" in err
+    argv = ["score", str(REF), "-i", str(ONLINE_A), "--scores", f"COMET={scores}", f"comet={scores}"]
+    code, _, err = run_cli(capsys, *argv)
+    assert code == 1 and "--scores comet clashes with --scores COMET" in err
+    # Where no text is scored (correlate without -m), BLEU is a name like any other.
+    argv = ["correlate", str(REF), "-i", str(ONLINE_A), str(UEDIN), str(PROMT), "--human", str(scores)]
+    code, _, err = run_cli(capsys, *argv, "--scores", f"BLEU={scores}", f"BLEU={scores}", f"BLEU={scores}")
+    assert "clashes with" not in err
+
+
+def test_a_score_entry_two_systems_claim_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    runs = []
+    for run, source in (("run1", ONLINE_A), ("run2", PROMT)):
+        (tmp_path / run).mkdir()
+        runs.append(tmp_path / run / "out.de")
+        runs[-1].write_bytes(source.read_bytes())
+    table = tmp_path / "comet.tsv"
+    table.write_text("".join(f"out.de\t{k + 1}\t0.5\n" for k in range(3004)), encoding="utf-8")
+    argv = ["score", str(REF), "-i", *map(str, runs), "--scores", f"COMET-22={table}"]
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 1 and out == "" and "would serve both" in err and str(runs[0]) in err
+    # Keys that name the folders match their own systems only, in either order.
+    rows = [
+        f"{run}/out.de\t{k + 1}\t{value}\n"
+        for run, value in (("run2", 0.25), ("run1", 0.75))
+        for k in range(3004)
+    ]
+    table.write_text("".join(rows), encoding="utf-8")
+    code, out, err = run_cli(capsys, *argv, "-f", "json")
+    assert code == 0, err
+    assert [(r["system"], r["COMET-22"]["score"]) for r in json.loads(out)] == [
+        (str(runs[0]), 0.75),
+        (str(runs[1]), 0.25),
+    ]
+
+
+def test_a_given_metric_prints_as_many_decimals_as_its_scale_needs(tmp_path: Path) -> None:
+    a = write_scores(tmp_path / "a.txt", [0.512, 0.3, 0.7])
+    b = write_scores(tmp_path / "b.txt", [0.498, 0.31, 0.69])
+    argv = [
+        "score",
+        "--scores",
+        f"judge={a}",
+        f"judge={b}",
+        "--scores-higher-is-better",
+        "judge",
+        "-f",
+        "json",
+    ]
+    done = run_process(*argv)
+    assert [r["score"] for r in json.loads(done.stdout)] == [round(1.512 / 3, 3), round(1.498 / 3, 3)]
+    ranged = run_process(*argv, "--scores-range", "judge=0..100")
+    records = json.loads(ranged.stdout)
+    assert [r["score"] for r in records] == [0.5, 0.5] and records[0]["range"] == "0..100"
+    wrong = run_process(*argv, "--scores-range", "judge=1-5")
+    assert wrong.returncode == 1 and "takes LOW..HIGH" in wrong.stderr

@@ -8,6 +8,8 @@ import io
 import json
 import math
 import os
+import re
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -24,7 +26,12 @@ from understudy.correlation.statistics import (
     pearson,
     spearman,
 )
-from understudy.errors import ConfigError, InputError, InputFileError
+from understudy.errors import (
+    ConfigError,
+    InputError,
+    InputFileError,
+    UnderstudyError,
+)
 
 from tests.support.cli import run_cli as run
 from tests.support.paths import REPO
@@ -318,3 +325,108 @@ def test_segment_resampling_rescores_every_system(ted: Path) -> None:
     np.testing.assert_array_equal(drawn["BLEU"], [s[picked].score().score for s in bleu])
     # Judged segments drawn: segment 1 twice (segments 2 and 50 are not judged).
     np.testing.assert_allclose(h, [human.segments[s][1] for s in SYSTEMS[:4]])
+
+
+MQM_HEADER = "system\tdoc\tseg_id\trater\tsource\ttarget\tcategory\tseverity\n"
+
+
+@pytest.mark.parametrize(
+    ("a", "human", "why"),
+    [
+        ([3.0, 3.0, 3.0, 3.0], [1.0, 2.0, 3.0, 4.0], "scores of 'a' are all equal"),
+        ([1.0, 2.0, 4.0, 3.0], [5.0, 5.0, 5.0, 5.0], "human scores are all equal"),
+        ([1.0, math.nan, 4.0, 3.0], [1.0, 2.0, 3.0, 4.0], "score of 'a' is not a number"),
+    ],
+)
+def test_an_undefined_correlation_has_no_p_value(a: list[float], human: list[float], why: str) -> None:
+    # Before: the difference was NaN, no permutation reached it, and p was 1/(n+1), "significant".
+    with pytest.raises(InputError, match=why):
+        compare(("a", a), ("b", [1.0, 2.0, 3.0, 5.0]), human, n=99)
+
+
+def test_a_defined_comparison_still_has_its_p_value() -> None:
+    # Identical metrics: every permutation's difference is 0, at least the observed 0, so p = 1.
+    same = compare(("a", [1.0, 2.0, 4.0, 3.0]), ("b", [1.0, 2.0, 4.0, 3.0]), [1.0, 2.0, 3.0, 4.0], n=99)
+    assert same.difference == 0.0 and same.p_value == 1.0
+
+
+def test_segment_numbers_reused_by_two_documents_are_refused(tmp_path: Path) -> None:
+    path = tmp_path / "mqm.tsv"
+    rows = ["A\td1\t1\tr1\ts\tt\tAccuracy/Mistranslation\tMajor", "A\td1\t2\tr1\ts\tt\tno-error\tno-error"]
+    rows += ["A\td2\t1\tr1\ts\tt\tno-error\tno-error", "A\td2\t2\tr1\ts\tt\tno-error\tno-error"]
+    path.write_text(MQM_HEADER + "\n".join(rows) + "\n", encoding="utf-8")
+    # Before: d2's segment 1 overwrote d1's, and the system's one Major error vanished (0.0).
+    with pytest.raises(
+        InputFileError, match=r"mqm.tsv:4: segment 1 is in document 'd2' and, on line 2, in 'd1'"
+    ):
+        read_mqm(path)
+    numbered = "\n".join(r.replace("\td2\t1\t", "\td2\t3\t").replace("\td2\t2\t", "\td2\t4\t") for r in rows)
+    path.write_text(MQM_HEADER + numbered + "\n", encoding="utf-8")
+    assert read_mqm(path).system == {"A": -5.0 / 4}
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"a": 1, "a": 7}', "key 'a' is given twice"),
+        ('{"a": {"1": 1, "1": 2}}', "key '1' is given twice"),
+        ('{"a": {"1": 1, "01": 2}}', "segment 1 of 'a' has a score already"),
+        (
+            '[{"system": "a", "segment": 1, "score": 1}, {"system": "a", "segment": 1, "score": 2}]',
+            "record 2: segment 1",
+        ),
+        ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+        ('{"a": ' + "9" * 5000 + "}", "not a finite number"),
+        ('{"a": true}', "expected a number"),
+        ('{"a": {"1": [1]}}', "expected a number"),
+    ],
+)
+def test_json_readers_refuse_duplicates_depth_and_huge_numbers(
+    tmp_path: Path, text: str, message: str
+) -> None:
+    path = tmp_path / "human.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(InputFileError, match=message):
+        read_human(path)
+
+
+def test_json_and_tsv_read_the_same_scores(tmp_path: Path) -> None:
+    (tmp_path / "h.json").write_text(json.dumps({"A": {"1": -1, "2": -3}, "B": {"1": 0.5}}))
+    (tmp_path / "h.tsv").write_text("A\t1\t-1\nA\t2\t-3\nB\t1\t0.5\n")
+    from_json, from_tsv = read_human(tmp_path / "h.json"), read_human(tmp_path / "h.tsv")
+    assert from_json.segments == from_tsv.segments == {"A": {1: -1.0, 2: -3.0}, "B": {1: 0.5}}
+    assert from_json.system == from_tsv.system == {"A": -2.0, "B": 0.5}
+    assert isinstance(InputFileError("x"), UnderstudyError) and np.isfinite(from_json.system["A"])
+
+
+def test_reference_subsets_are_bounded() -> None:
+    pytest.importorskip("scipy")
+    from understudy.correlation.paper import reference_subsets
+
+    calls: list[tuple[int, ...]] = []
+
+    def scores(subset: Sequence[int]) -> list[float]:
+        calls.append(tuple(subset))
+        return [1.0 + len(subset), 2.0 + sum(subset), 3.5]
+
+    human = [1.0, 2.0, 3.0]
+    assert sum(len(v) for v in reference_subsets(scores, 6, human).values()) == len(calls) == 2**6 - 1
+    calls.clear()
+    found = reference_subsets(scores, 18, human)
+    # Before: all 262,143 subsets of 18 references (more than 90 s); now each alone, each left out, all.
+    assert sorted(found) == [1, 17, 18] and len(calls) == 18 + 18 + 1
+    assert found[17][0].references == tuple(range(1, 18))
+
+
+def test_human_score_tables_say_one_line_for_any_content(tmp_path: Path) -> None:
+    from understudy.correlation.human import read_human
+    from understudy.errors import InputFileError
+
+    path = tmp_path / "human.tsv"
+    for content, said in [
+        ("A\t²\t0.5\n", "segment '²' is not a segment number"),
+        ("A\t1\t0.5\nB\t1\t" + "x" * 140_000 + "\n", ":2: not a table row"),
+    ]:
+        path.write_text(content, encoding="utf-8")
+        with pytest.raises(InputFileError, match=re.escape(said)):
+            read_human(path)

@@ -527,3 +527,18 @@ def test_the_cores_coins_are_numpys(seed: int, skip: int, rows: int, cols: int) 
     assert np.array_equal(coins(ours, (rows, cols)), numpys.random_sample((rows, cols)) > 0.5)
     assert np.array_equal(ours.random_sample(700), numpys.random_sample(700))
     assert ours.binomial(1, 0.5) == numpys.binomial(1, 0.5)
+
+
+@pytest.mark.parametrize("segments", [1, 7, 529])
+def test_permutations_drawn_in_blocks_are_the_one_draws(
+    segments: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from understudy.correlation import spa
+
+    # mt-metrics-eval's draw, whole: what the blocks must give back, even across odd block sizes.
+    whole = np.random.default_rng(4).random(size=(300, segments), dtype=np.float32) <= 0.5
+    for block in (segments * 7 + 1, 3, 1):  # uneven blocks; one row a block
+        monkeypatch.setattr(spa, "DRAW_BLOCK", block)
+        signs = spa.PermutationSigns(segments, permutations=300, seed=4)
+        assert np.array_equal(signs._taken, whole)
+        assert np.array_equal(signs.swapped, whole.astype(np.float64))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import csv
 import dataclasses
+import hashlib
 import json
 import multiprocessing
 import os
@@ -13,6 +14,7 @@ import sqlite3
 import stat
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -24,12 +26,16 @@ import pytest
 from understudy import BLEU
 from understudy.errors import ConfigError, IncomparableError, InputTypeError, LedgerError, MissingExtraError
 from understudy.ledger import LEDGER_ENV, Ledger, default_location
-from understudy.ledger.database import SQLITE, Database, open_database
+from understudy.ledger.database import SQLITE, Database, open_database, redacted
 from understudy.ledger.schema import SCHEMA_VERSION, statements
 from understudy.metrics import FAMILIES
+from understudy.metrics.scores import GivenScores
+from understudy.significance import paired_test
 from understudy.stats import Stats
 
+from tests.support.cli import run_cli, run_process
 from tests.support.families import TEST_FAMILIES
+from tests.support.paths import ONLINE_A, REF, SAMPLE, UEDIN
 from tests.support.postgres_server import PASSWORD, Server
 
 NewLedger = Callable[..., str]
@@ -113,7 +119,6 @@ def test_incomparable_records_are_refused_naming_what_differs(new_ledger: NewLed
 
 def test_query_by_time_compare_and_gate_from_the_api(new_ledger: NewLedger) -> None:
     from understudy.gate import gate
-    from understudy.significance import paired_test
 
     refs = [["the cat sat on the mat", "a dog barked at the moon", "it is raining"] * 6]
     worse = ["the cat", "a dog barked", "rain"] * 6
@@ -354,7 +359,6 @@ def test_a_postgresql_password_is_never_printed_nor_kept(
     postgres: Server, capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from tests.support.cli import run_cli
-    from tests.support.paths import SAMPLE
 
     url = postgres.database()
     wrong = url.replace(url.split(":")[2].split("@")[0], "wr0ng-pw-x")
@@ -411,7 +415,6 @@ def test_score_log_then_list_show_and_compare(
     new_ledger: NewLedger, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from tests.support.cli import run_cli
-    from tests.support.paths import SAMPLE
 
     ref = str(SAMPLE / "newstest2017.ref.en-de.de")
     systems = [str(SAMPLE / f"newstest2017.{n}.en-de.de") for n in ("uedin-nmt.4722", "online-A.0")]
@@ -461,7 +464,6 @@ def test_score_log_then_list_show_and_compare(
 def test_compare_and_report_log_what_they_scored(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("jinja2")
     from tests.support.cli import run_cli
-    from tests.support.paths import SAMPLE
 
     ref = str(SAMPLE / "newstest2017.ref.en-de.de")
     systems = [str(SAMPLE / f"newstest2017.{n}.en-de.de") for n in ("uedin-nmt.4722", "online-A.0")]
@@ -587,7 +589,6 @@ def test_history_and_export_on_the_command_line(
     from understudy.significance import bootstrap_ci
 
     from tests.support.cli import run_cli
-    from tests.support.paths import SAMPLE
 
     ref = str(SAMPLE / "newstest2017.ref.en-de.de")
     ledger = ["--ledger", new_ledger()]
@@ -618,3 +619,292 @@ def test_history_and_export_on_the_command_line(
     code, _, err = run_cli(capsys, "ledger", "import", str(tmp_path / "none.sqlite"), *ledger)
     assert code == 1 and "none.sqlite: no such ledger" in err
     assert not (tmp_path / "none.sqlite").exists()
+
+
+def _old_ledger(path: Path, rows: list[tuple[str, str, bytes]]) -> None:
+    """A ledger as understudy of schema version 2 wrote it."""
+    from understudy.ledger.database import SQLITE
+
+    with sqlite3.connect(path) as raw:
+        raw.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        for step in (0, 1):
+            for statement in statements(step, SQLITE):
+                raw.execute(statement)
+        raw.execute("INSERT INTO meta VALUES ('schema_version', '2')")
+        for k, (metric, signature, blob) in enumerate(rows):
+            raw.execute(
+                "INSERT INTO records (created, system, metric, signature, testset, hypotheses, score,"
+                " segments, stats, command, note, revision, uid) VALUES (?, 'A', ?, ?, 'toy', '', 0.375,"
+                " 2, ?, '', '', '', ?)",
+                (f"2026-01-0{k + 1}T00:00:00.000000+00:00", metric, signature, blob, f"uid{k}"),
+            )
+
+
+def test_a_ledger_of_schema_2_keys_its_given_metrics_by_name_when_migrated(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite"
+    stats = GivenScores({"A": [0.5, 0.25]}, "COMET-22").segment_stats("A")
+    old_signature = str(stats.signature).replace("|prec:", "|file:a.tsv|sha256:ab12|prec:")
+    _old_ledger(path, [("scores", old_signature, stats.to_bytes())])
+    with Ledger(path) as ledger:
+        (record,) = ledger.records(metric="COMET-22")
+        assert record.signature == str(stats.signature)
+        assert ledger.stats(record.id).score() == stats.score()
+
+
+def test_latest_follows_the_time_kept_not_the_import_order(tmp_path: Path) -> None:
+    refs = [["the cat sat on the mat", "a dog barked loudly", "it rains today"] * 10]
+    good = ["the cat sat on the mat", "a dog barked loudly", "it rains today"] * 10
+    bad = ["a cat", "dog", "rain"] * 10
+    old, main = str(tmp_path / "old.sqlite"), str(tmp_path / "main.sqlite")
+    with Ledger(old) as ledger:
+        ledger.append(BLEU().segment_stats(good, refs), "sys", "toy", tags=["nightly"])
+    with Ledger(main) as ledger:
+        ledger.append(BLEU().segment_stats(good, refs), "sys", "toy", tags=["release"])
+        newest = ledger.append(BLEU().segment_stats(bad, refs), "sys", "toy", tags=["nightly"])
+        ledger.import_records(Ledger(old, read_only=True))
+        nightly = ledger.records(tag="nightly")
+        assert nightly[-1].id == newest and nightly[0].created < nightly[-1].created
+        assert [p.record.id for p in ledger.history(tag="nightly", n=10)][-1] == newest
+    done = run_process("gate", "--baseline", "tag:release", "--candidate", "tag:nightly", "--ledger", main)
+    assert done.returncode == 1, done.stdout + done.stderr  # the far-worse nightly, not the older import
+
+
+def test_references_from_a_pipe_are_hashed_as_read(tmp_path: Path) -> None:
+    ledger = str(tmp_path / "l.sqlite")
+    for ref in (REF, UEDIN):  # two different "references", each through a pipe
+        shell = f'"{sys.executable}" -m understudy score <(cat "{ref}") -i "{ONLINE_A}" -b --log'
+        shell += f' --ledger "{ledger}"'
+        done = subprocess.run(["bash", "-c", shell], capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+    with Ledger(ledger) as kept:
+        first, second = kept.records()
+    digest = hashlib.sha256(hashlib.sha256(REF.read_bytes()).digest()).hexdigest()
+    assert first.testset == f"sha256:{digest}" and second.testset != first.testset
+    assert (
+        first.hypotheses
+        == "sha256:" + hashlib.sha256(hashlib.sha256(ONLINE_A.read_bytes()).digest()).hexdigest()
+    )
+
+
+def test_a_fifo_system_is_scored_and_logged_without_waiting(tmp_path: Path) -> None:
+    fifo = tmp_path / "hyp.fifo"
+    os.mkfifo(fifo)
+    data = ONLINE_A.read_bytes()
+
+    def feed() -> None:
+        with open(fifo, "wb") as fh:
+            fh.write(data)
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    done = run_process(
+        "score", str(REF), "-i", str(fifo), "-b", "--log", "--ledger", str(tmp_path / "l.sqlite")
+    )
+    writer.join(timeout=10)
+    assert done.returncode == 0, done.stderr
+    with Ledger(str(tmp_path / "l.sqlite")) as kept:
+        (record,) = kept.records()
+    assert record.hypotheses == "sha256:" + hashlib.sha256(hashlib.sha256(data).digest()).hexdigest()
+
+
+def test_until_takes_in_its_day_in_either_iso_form_and_the_last_day_of_the_calendar() -> None:
+    ledger = Ledger(":memory:")
+    ledger.append(BLEU().segment_stats(["a b c"], [["a b c"]]), "s", "toy")
+    today = ledger.records()[0].created[:10]
+    assert len(ledger.records(until=today)) == 1
+    assert len(ledger.records(until=today.replace("-", ""))) == 1
+    assert len(ledger.records(until="9999-12-31")) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "secrets"),
+    [
+        ("postgresql://u@h/db?password=SECRETPW", ["SECRETPW"]),
+        ("postgresql://u@h/db?sslmode=disable&password=SECRETPW&x=1", ["SECRETPW"]),
+        ("postgresql://u@h/db?pass%77ord=SECRETPW", ["SECRETPW"]),
+        ("postgresql://u:sek@ret@h/db", ["sek", "ret@"]),
+        ("postgresql://u:s%40cret@h/db", ["s%40cret"]),
+        ("understudy score --ledger 'host=h password=SECRET user=u'", ["SECRET"]),
+        ("host=h password='SE CRET' user=u", ["SE CRET", "CRET"]),
+    ],
+)
+def test_every_password_form_libpq_accepts_is_redacted(text: str, secrets: list[str]) -> None:
+    shown = redacted(text)
+    assert "***" in shown and not any(secret in shown for secret in secrets)
+
+
+def test_an_unencoded_at_in_a_password_leaks_nothing_in_a_connection_error() -> None:
+    pytest.importorskip("psycopg")
+    from tests.support.postgres_server import free_port
+
+    url = f"postgresql://someone:sekr1t@tail9x@127.0.0.1:{free_port()}/db?password=qu3ry-pw"
+    with pytest.raises(LedgerError) as refused:
+        Ledger(url, timeout=2)
+    for secret in ("sekr1t", "tail9x", "qu3ry-pw"):
+        assert secret not in str(refused.value)
+    assert refused.value.__cause__ is None and refused.value.__context__ is not None
+
+
+def test_a_query_string_password_is_not_kept_in_the_record(postgres: object, tmp_path: Path) -> None:
+    url = postgres.database()  # type: ignore[attr-defined]
+    user, rest = url.split("://", 1)[1].split(":", 1)
+    password, host = rest.split("@", 1)
+    in_query = f"postgresql://{user}@{host}?password={password}"
+    done = run_process("score", str(REF), "-i", str(ONLINE_A), "-b", "--log", "--ledger", in_query)
+    assert done.returncode == 0, done.stderr
+    with Ledger(url) as ledger:
+        (record,) = ledger.records()
+    assert password not in record.command and password not in done.stderr and "password=***" in record.command
+
+
+def test_a_run_that_fails_part_way_keeps_none_of_its_records(monkeypatch: pytest.MonkeyPatch) -> None:
+    import understudy.ledger.ledger as module
+
+    ledger = Ledger(":memory:")
+    stats = BLEU().segment_stats(["a b c"], [["a b d"]])
+    real = module._insert
+    calls = []
+
+    def failing(db: object, row: dict[str, object], tags: list[str]) -> int | None:
+        calls.append(row["system"])
+        if len(calls) == 3:
+            raise LedgerError("the disk filled up")
+        return real(db, row, tags)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(module, "_insert", failing)
+    with pytest.raises(LedgerError, match="disk filled"):
+        ledger.append_many([(stats, f"s{k}", "toy", "") for k in range(5)])
+    assert ledger.records() == [] and len(calls) == 3
+    monkeypatch.setattr(module, "_insert", real)
+    assert ledger.append_many([(stats, f"s{k}", "toy", "") for k in range(5)]) == [1, 2, 3, 4, 5]
+
+
+def test_read_commands_create_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    typo = tmp_path / "typo" / "x.sqlite"
+    for argv in (["ledger", "show", "1"], ["ledger", "list"], ["ledger", "compare", "1", "2"]):
+        code, _, err = run_cli(capsys, *argv, "--ledger", str(typo))
+        assert code == 1 and "no such ledger" in err
+    assert not typo.parent.exists()
+
+
+def test_importing_reads_its_source_and_leaves_it_as_it_was(tmp_path: Path) -> None:
+    source = tmp_path / "old.sqlite"
+    stats = GivenScores({"A": [0.5, 0.25]}, "COMET-22").segment_stats("A")
+    _old_ledger(source, [("scores", str(stats.signature), stats.to_bytes())])
+    before = source.read_bytes()
+    target = str(tmp_path / "main.sqlite")
+    done = run_process("ledger", "import", str(source), "--ledger", target)
+    assert done.returncode == 0, done.stderr
+    assert source.read_bytes() == before and not Path(f"{source}-wal").exists()
+    with Ledger(target) as ledger:
+        assert [r.metric for r in ledger.records()] == ["COMET-22"]
+    other = tmp_path / "other.sqlite"
+    with sqlite3.connect(other) as raw:
+        raw.execute("CREATE TABLE t (x)")
+    before = other.read_bytes()
+    refused = run_process("ledger", "import", str(other), "--ledger", target)
+    assert refused.returncode == 1 and "not a ledger" in refused.stderr and other.read_bytes() == before
+
+
+def test_a_ledger_in_wal_mode_on_read_only_media_is_listed(tmp_path: Path) -> None:
+    path = tmp_path / "ro" / "l.sqlite"
+    with Ledger(path) as ledger:
+        ledger.append(BLEU().segment_stats(["a b c"], [["a b d"]]), "s", "toy")
+    # Read-only media as root can be: no -shm or -wal beside the file, and none can be made.
+    for leftover in path.parent.glob("l.sqlite-*"):
+        leftover.unlink()
+    with Ledger(path, read_only=True) as ledger:
+        assert [r.system for r in ledger.records()] == ["s"]
+        with pytest.raises(LedgerError, match="reading alone"):
+            ledger.append(BLEU().segment_stats(["a"], [["a"]]), "t", "toy")
+
+
+def test_one_string_of_tags_is_one_tag_and_ids_beyond_int64_are_no_record() -> None:
+    ledger = Ledger(":memory:")
+    record = ledger.append(BLEU().segment_stats(["a b c"], [["a b d"]]), "s", "toy", tags="run-7")
+    assert ledger.get(record).tags == ("run-7",)
+    for missing in (2**63, 2**64 + 1, 0, -1):
+        with pytest.raises(LedgerError, match=f"no record {missing}"):
+            ledger.get(missing)
+    with pytest.raises(ConfigError, match="timeout"):
+        Ledger(":memory:", timeout=float("nan"))
+
+
+def test_huge_record_ids_are_one_line_everywhere(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    ledger = str(tmp_path / "l.sqlite")
+    with Ledger(ledger) as kept:
+        kept.append(BLEU().segment_stats(["a b c"] * 10, [["a b d"] * 10]), "s", "toy")
+    huge = str(2**63)
+    for argv in (["ledger", "show", huge], ["ledger", "compare", "1", huge]):
+        code, _, err = run_cli(capsys, *argv, "--ledger", ledger)
+        assert code == 1 and err.count("\n") == 1 and f"no record {huge}" in err
+    done = run_process("gate", "--baseline", "ledger:1", "--candidate", f"ledger:{huge}", "--ledger", ledger)
+    assert done.returncode == 2 and f"no record {huge}" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_system_file_whose_name_is_not_utf8_is_kept(tmp_path: Path) -> None:
+    name = os.fsencode(tmp_path) + b"/caf\xe9.de"
+    with open(name, "wb") as fh:
+        fh.write(ONLINE_A.read_bytes())
+    ledger = str(tmp_path / "l.sqlite")
+    done = subprocess.run(
+        [
+            sys.executable.encode(),
+            b"-m",
+            b"understudy",
+            b"score",
+            os.fsencode(REF),
+            b"-i",
+            name,
+            b"-b",
+            b"--log",
+            b"--ledger",
+            ledger.encode(),
+        ],
+        capture_output=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    with Ledger(ledger) as kept:
+        (record,) = kept.records()
+    assert record.system.endswith("caf\\xe9.de")
+
+
+def test_history_draws_a_line_per_system_of_a_tag_with_readable_ticks() -> None:
+    pytest.importorskip("matplotlib")
+    import matplotlib.dates as mdates
+    from understudy.ledger.plot import history_figure
+
+    ledger = Ledger(":memory:")
+    refs = [["the cat sat on the mat", "a dog barked"]]
+    for system, hyps in (("A", ["the cat sat", "a dog"]), ("B", refs[0]), ("A", refs[0])):
+        ledger.append(BLEU().segment_stats(hyps, refs), system, "toy", tags=["run"])
+    (axis,) = history_figure({"tag:run": ledger.history(tag="run", n=20)}).axes
+    assert axis.get_legend_handles_labels()[1] == ["tag:run: A", "tag:run: B"]
+    assert [len(c.lines[0].get_ydata()) for c in axis.containers] == [2, 1]
+    assert isinstance(axis.xaxis.get_major_formatter(), mdates.ConciseDateFormatter)
+
+
+def test_a_postgresql_ledger_reconnects_after_the_server_restarts() -> None:
+    pytest.importorskip("psycopg")
+    from tests.support import postgres_server
+
+    try:
+        server = postgres_server.start()
+    except (FileNotFoundError, RuntimeError) as err:
+        if os.environ.get("CI"):
+            raise
+        pytest.skip(str(err))
+    try:
+        stats = BLEU().segment_stats(["a b c"], [["a b d"]])
+        url = server.database()
+        with Ledger(url) as ledger, Ledger(url, read_only=True) as reader:
+            ledger.append(stats, "before", "toy")
+            assert [r.system for r in reader.records()] == ["before"]
+            server.restart()
+            ledger.append(stats, "after", "toy")  # the lost connection is made again
+            assert [r.system for r in reader.records()] == ["before", "after"]
+            with pytest.raises(LedgerError, match="read-only"):
+                reader._db.execute("INSERT INTO meta VALUES ('x', 'y')")
+    finally:
+        server.stop()

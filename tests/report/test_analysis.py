@@ -4,6 +4,9 @@ matched n-grams and matched tokens."""
 
 from __future__ import annotations
 
+import signal
+import subprocess
+import sys
 from collections import Counter
 
 import numpy as np
@@ -177,3 +180,35 @@ def test_ter_buckets_hold_sentences_above_100() -> None:
     assert max(scores) > 100 and table.labels[-1] == ">=90"
     counts = np.bincount(np.digitize(scores, SCORE_BOUNDS), minlength=len(SCORE_BOUNDS) + 1)
     assert table.values["sys"] == tuple(float(c) for c in counts)
+
+
+INTERRUPTED_ANALYSIS = """
+import sys, time
+from understudy import BLEU
+n = 100_000
+hyps = [f"the cat number {i} sat on the mat number {i % 977} today" for i in range(n)]
+refs = [[f"a cat number {i} sat on a mat {i % 977} today" for i in range(n)]]
+analysis = getattr(BLEU(), sys.argv[1])
+analysis(hyps[:10], [refs[0][:10]])
+try:
+    print("started", flush=True)  # inside: a signal at once still lands in the try
+    while True:
+        analysis(hyps, refs)
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+    raise
+"""
+
+
+@pytest.mark.parametrize("analysis", ["ngram_matches", "matched_tokens"])
+def test_the_reports_analyses_stop_on_ctrl_c(analysis: str) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-c", INTERRUPTED_ANALYSIS, analysis],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None and proc.stdout.readline() == "started\n"
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=300)
+    assert out == "interrupted\n" and err.rstrip().endswith("KeyboardInterrupt") and "panicked" not in err

@@ -11,8 +11,8 @@ from understudy import BLEU, CHRF, TER
 from understudy.errors import IncomparableError, LedgerError
 from understudy.ledger import Ledger
 
-from tests.support.cli import run_cli
-from tests.support.paths import SAMPLE
+from tests.support.cli import keep_given, run_cli, run_process
+from tests.support.paths import ONLINE_A, REF, SAMPLE, UEDIN
 
 pytest.importorskip("jinja2")
 pytest.importorskip("matplotlib")
@@ -108,3 +108,43 @@ def test_the_report_of_records_and_its_history_on_the_command_line(
         capfd, "report", "--records", "1", "2", "-o", str(page), "--history", "nobody", *ledger
     )
     assert code != 0 and "--history: no record of nobody" in err
+
+
+def test_the_kept_records_report_has_a_column_per_given_metric(
+    tmp_path: Path, new_ledger: Callable[[], str]
+) -> None:
+    pytest.importorskip("jinja2")
+    ledger = new_ledger()
+    keep_given(tmp_path, ledger, "A", [0.5] * 20, [3.0] * 20)
+    out = tmp_path / "report.html"
+    done = run_process("report", "--records", "tag:A", "-o", str(out), "-n", "50", "--ledger", ledger)
+    assert done.returncode == 0, done.stderr
+    page = out.read_text(encoding="utf-8")
+    assert 'data-metric="COMET-22"' in page and 'data-metric="MetricX-24"' in page
+
+
+def test_report_records_read_the_ledger_and_take_only_record_numbers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ledger = tmp_path / "l.sqlite"
+    done = run_process("score", str(REF), "-i", str(UEDIN), str(ONLINE_A), "--log", "--ledger", str(ledger))
+    assert done.returncode == 0, done.stderr
+    before = ledger.read_bytes()
+    for records in (str(2**63), "²", "1"):
+        code, _, err = run_cli(
+            capsys,
+            "report",
+            "--records",
+            "1",
+            records,
+            "-o",
+            str(tmp_path / "r.html"),
+            "--ledger",
+            str(ledger),
+        )
+        assert err.count("\n") <= 1 and "Traceback" not in err, err
+    assert ledger.read_bytes() == before
+    code, _, err = run_cli(
+        capsys, "gate", "--baseline", "ledger:²", "--candidate", "ledger:1", "--ledger", str(ledger)
+    )
+    assert code == 2 and "ledger:ID takes a record's number" in err

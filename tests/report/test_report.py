@@ -9,13 +9,19 @@ import json
 import os
 import re
 import shutil
+import subprocess
+import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
+import numpy as np
 import pytest
+from understudy import BLEU, CHRF
 
 from tests.support.cli import run_cli as run
-from tests.support.paths import SAMPLE, read_raw
+from tests.support.paths import ONLINE_A, SAMPLE, UEDIN, read_raw
+
+CLI = [sys.executable, "-m", "understudy.cli"]
 
 pytestmark = pytest.mark.usefixtures("quiet_sacrebleu")
 
@@ -286,7 +292,6 @@ def test_worst_segments_follow_the_metrics_direction(
 
 @pytest.mark.parametrize("n_systems", [1, 2])
 def test_progress_counts_every_step_to_the_total(n_systems: int) -> None:
-    from understudy import BLEU, CHRF
     from understudy.report import build
 
     seen: list[tuple[int, int]] = []
@@ -308,7 +313,6 @@ def test_progress_counts_every_step_to_the_total(n_systems: int) -> None:
 def test_sentence_scores_are_score_sls_so_an_exact_copy_scores_100(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     from sacrebleu import sentence_bleu
-    from understudy import BLEU
     from understudy.report import build
 
     # Short references, as TED's "Thank you." and "(Applause)": without effective order an
@@ -360,3 +364,175 @@ def test_segment_human_scores_stand_beside_the_metrics(
         assert row[3:5] == [f"{human['IIE-MT'][number]:.2f}", f"{human['Online-W'][number]:.2f}"]
     worst = [r for r in _rows(page, "segments")]
     assert all(r[2] == f"{human[s][int(r[0])]:.2f}" for r, s in zip(worst[:5], ["IIE-MT"] * 5, strict=True))
+
+
+def _three_copies(tmp_path: Path, names: list[str], sources: list[Path]) -> list[str]:
+    paths = []
+    for name, source in zip(names, sources, strict=True):
+        path = tmp_path / f"{name}.txt"
+        path.write_bytes(source.read_bytes())
+        paths.append(str(path))
+    return paths
+
+
+def test_report_human_with_two_systems_is_refused_first(tmp_path: Path) -> None:
+    ref, hyp = str(SAMPLE / "newstest2017.ref.en-de.de"), str(SAMPLE / "newstest2017.online-A.0.en-de.de")
+    human = tmp_path / "h.tsv"
+    human.write_text("a\t1\nb\t2\n")
+    argv = [
+        "report",
+        ref,
+        "-i",
+        hyp,
+        hyp,
+        "--names",
+        "a",
+        "b",
+        "--human",
+        str(human),
+        "-o",
+        str(tmp_path / "r.html"),
+    ]
+    proc = subprocess.run([*CLI, *argv], capture_output=True, text=True, timeout=60)
+    assert (
+        proc.returncode == 1 and "give 3 or more, not 2" in proc.stderr and not (tmp_path / "r.html").exists()
+    )
+
+
+def test_identical_systems_give_one_line_or_an_undefined_line(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    pytest.importorskip("scipy")
+    ref, hyp = SAMPLE / "newstest2017.ref.en-de.de", SAMPLE / "newstest2017.online-A.0.en-de.de"
+    paths = _three_copies(tmp_path, ["a", "b", "c"], [hyp] * 3)
+    human = tmp_path / "h.tsv"
+    human.write_text("a\t1\nb\t2\nc\t3\n")
+    common = [*CLI, "correlate", str(ref), "-i", *paths, "--human", str(human), "-n", "10"]
+    paper = subprocess.run([*common, "--paper"], capture_output=True, text=True, timeout=120)
+    assert paper.returncode == 1 and paper.stderr.endswith(
+        "understudy: error: no regression on metric scores that are all equal (identical systems?)\n"
+    )
+    plot = subprocess.run(
+        [*common, "--plot", str(tmp_path / "p.svg")], capture_output=True, text=True, timeout=120
+    )
+    assert (
+        plot.returncode == 0 and "r undefined (all its scores are equal)" in (tmp_path / "p.svg").read_text()
+    )
+
+
+def test_names_are_plain_text_isolated_and_distinctly_coloured(tmp_path: Path) -> None:
+    pytest.importorskip("jinja2")
+    pytest.importorskip("matplotlib")
+    pytest.importorskip("scipy")
+    ref = SAMPLE / "newstest2017.ref.en-de.de"
+    sources = [p for p in sorted(SAMPLE.glob("newstest2017.*.de")) if ".ref." not in p.name]
+    names = ["a$x$", "b$", "\u202ec$\\frac{1}{0}$"]
+    paths = _three_copies(tmp_path, names, sources)
+    human = tmp_path / "h.tsv"
+    human.write_text("".join(f"{n}\t{k}\n" for k, n in enumerate(names)))
+    output = tmp_path / "r.html"
+    argv = ["report", str(ref), "-i", *paths, "--human", str(human), "-o", str(output), "-n", "10"]
+    proc = subprocess.run([*CLI, *argv], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr  # before: matplotlib's mathtext parser failed on the "$"
+    page = output.read_text()
+    # Before: the right-to-left override in a name swapped the (A)/(B) labels of the diff heading.
+    # Shown by its short name (".txt", which all share, cut away), the full path in the tooltip.
+    assert re.search(r'<bdi title="[^"]*">\u202ec\$\\frac\{1\}\{0\}\$</bdi> \([AB]\)', page)
+    from understudy.report.figures import colours
+
+    many = colours([f"s{k}" for k in range(45)])
+    assert len(set(many.values())) == 45 and len(set(colours(["a", "b"]).values())) == 2
+
+
+def test_the_report_page_is_bounded_at_any_corpus_size(tmp_path: Path) -> None:
+    pytest.importorskip("jinja2")
+    pytest.importorskip("matplotlib")
+    pytest.importorskip("scipy")
+    paths = []
+    for name in (
+        "newstest2017.ref.en-de.de",
+        "newstest2017.online-A.0.en-de.de",
+        "newstest2017.uedin-nmt.4722.en-de.de",
+    ):
+        path = tmp_path / name
+        path.write_bytes((SAMPLE / name).read_bytes() * 10)
+        paths.append(str(path))
+    n = 10 * len((SAMPLE / "newstest2017.ref.en-de.de").read_bytes().splitlines())
+    output = tmp_path / "r.html"
+    proc = subprocess.run(
+        [*CLI, "report", paths[0], "-i", *paths[1:], "-o", str(output), "-n", "10"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert proc.returncode == 0, proc.stderr
+    page = output.read_text(encoding="utf-8")
+    # Before: every segment went into the diff (0.8 KB each: 24 MB here, 95 MB at 120k segments).
+    assert len(page.encode()) < 5_000_000
+    assert page.count("<tr data-delta=") == 1000
+    assert f"1000 of {n} segments: the 500 with the largest differences" in page
+    assert f"{n - 1000} are left out" in page
+
+
+def test_the_diff_segments_are_chosen_by_difference_worst_and_sample() -> None:
+    from understudy.report import diff_segments
+
+    a = np.arange(1000.0)
+    b = np.full(1000, 499.5)
+    shown, how = diff_segments(a, b, True, 80, 7)
+    assert len(shown) == 80 and shown == sorted(set(shown)) and "920 are left out" in how
+    # The 40 largest |a - b| are the segments farthest from 499.5: 0..19 and 980..999.
+    assert set(range(20)) | set(range(980, 1000)) <= set(shown)
+    assert shown == diff_segments(a, b, True, 80, 7)[0]  # seeded: the same every run
+    lower = diff_segments(a, b, False, 80, 7)[0]  # TER: A's worst are its highest scores
+    assert set(range(990, 1000)) <= set(lower)
+
+
+def test_a_report_of_a_file_whose_name_is_not_utf8(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    name = os.fsencode(tmp_path) + b"/caf\xe9.txt"
+    with open(name, "wb") as fh:
+        fh.write(ONLINE_A.read_bytes())
+    out = tmp_path / "r.html"
+    argv = [
+        b"report",
+        os.fsencode(REF),
+        b"-i",
+        name,
+        os.fsencode(UEDIN),
+        b"-o",
+        os.fsencode(out),
+        b"-n",
+        b"20",
+    ]
+    done = subprocess.run(
+        [sys.executable.encode(), b"-m", b"understudy", *argv], capture_output=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr.decode(errors="replace")[-2000:]
+    assert "caf\\xe9" in out.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("megabytes", [60, 100, 150, 170, 220, 240, 250, 280, 350])
+def test_a_report_short_of_memory_says_so_in_one_line(tmp_path: Path, megabytes: int) -> None:
+    # Below what loading NumPy and the core takes (60-150 MB: OpenBLAS's own message, or
+    # hashlib's traceback, before) the command says so itself, before loading them.
+    import resource
+
+    def capped() -> None:
+        limit = megabytes * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    argv = ["report", str(REF), "-i", str(ONLINE_A), str(UEDIN), "-o", str(tmp_path / "r.html"), "-n", "50"]
+    done = subprocess.run(
+        [sys.executable, "-m", "understudy", *argv],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        preexec_fn=capped,
+    )
+    if done.returncode == 0:
+        return  # enough for this report on this machine: nothing to say
+    assert done.returncode == 1 and done.stderr.count("\n") == 1, done.stderr[-2000:]
+    assert done.stderr.startswith("understudy: error: out of memory"), done.stderr
+    assert "extra" not in done.stderr and "OpenBLAS" not in done.stderr
+    if megabytes < 192:
+        assert f"capped at {megabytes} MB (ulimit -v); understudy needs 192 MB to start" in done.stderr

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -12,6 +13,7 @@ import sacrebleu.tokenizers.tokenizer_13a
 import sacrebleu.utils
 import understudy.sacrebleu as compat
 from understudy import ConfigError
+from understudy.errors import InputError
 from understudy.sacrebleu import significance, utils
 from understudy.sacrebleu.tokenizers import tokenizer_13a, tokenizer_intl, tokenizer_ter, tokenizer_zh
 
@@ -172,7 +174,6 @@ def test_what_is_not_provided_says_why() -> None:
 
 @pytest.mark.parametrize("n_refs", [3, 6, 7])
 def test_ter_with_many_references_is_sacrebleus_to_the_bit(n_refs: int) -> None:
-    from pathlib import Path
 
     from understudy import TER
     from understudy.io import read_lines
@@ -193,3 +194,25 @@ def test_ter_with_many_references_is_sacrebleus_to_the_bit(n_refs: int) -> None:
     )
     exact = TER().corpus_score(hyps, refs)  # understudy's own: the exact sum, equal to 1e-12 relative
     assert exact.score != theirs.score and exact.score == pytest.approx(theirs.score, rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("correct", "total", "sys_len", "ref_len"),
+    [([4.5, 3.5, 2.5, 1.5], [5, 4, 3, 2], 5, 5), ([2.25, 0.5, 0, 0], [3.5, 2.5, 1.5, 0.5], 3, 5)],
+)
+def test_compute_bleu_scores_fractional_counts_as_sacrebleu(
+    correct: list[float], total: list[float], sys_len: float, ref_len: float
+) -> None:
+    sacrebleu = pytest.importorskip("sacrebleu")
+    for smooth in ("none", "exp", "floor", "add-k"):
+        value = 0.1 if smooth in ("floor", "add-k") else None
+        ours = compat.BLEU.compute_bleu(correct, total, sys_len, ref_len, smooth, value)
+        theirs = sacrebleu.BLEU.compute_bleu(list(correct), list(total), sys_len, ref_len, smooth, value)
+        assert (ours.score, ours.precisions, ours.bp) == (theirs.score, theirs.precisions, theirs.bp)
+    # Before: the counts were truncated to whole numbers (66.87).
+    assert round(compat.BLEU.compute_bleu([4.5, 3.5, 2.5, 1.5], [5, 4, 3, 2], 5, 5).score, 2) == 83.76
+    with pytest.raises(InputError, match="never negative"):
+        compat.BLEU.compute_bleu([1, -1, 0, 0], [5, 4, 3, 2], 5, 5)
+    # sacrebleu cannot print averaged lengths ("d" format of a float); understudy prints them.
+    averaged = compat.BLEU.compute_bleu([4.5, 3.5, 2.5, 1.5], [5, 4, 3, 2], 5.0, 5.5)
+    assert str(averaged).endswith("hyp_len = 5 ref_len = 5.5)")

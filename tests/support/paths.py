@@ -15,3 +15,10 @@ def read_raw(path: Path) -> list[str]:
     """Lines as sacrebleu's API users read them: UTF-8, BOM kept, split on \\n, rstripped."""
     with open(path, encoding="utf-8", newline="\n") as fh:
         return [line.rstrip() for line in fh]
+
+
+REF = SAMPLE / "newstest2017.ref.en-de.de"
+UEDIN = SAMPLE / "newstest2017.uedin-nmt.4722.en-de.de"
+ONLINE_A = SAMPLE / "newstest2017.online-A.0.en-de.de"  # starts with a byte-order mark
+PROMT = SAMPLE / "newstest2017.PROMT-Rule-based.4735.en-de.de"  # has non-breaking spaces
+"""The sample's reference and three of its systems, as the tests name them."""
