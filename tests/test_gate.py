@@ -18,11 +18,7 @@ from understudy.ledger import Ledger
 from understudy.significance import paired_test
 
 from tests.support.cli import keep_given, run_process
-from tests.support.paths import ONLINE_A, PROMT, SAMPLE
-
-REF = SAMPLE / "newstest2017.ref.en-de.de"
-UEDIN = SAMPLE / "newstest2017.uedin-nmt.4722.en-de.de"
-ONLINE = SAMPLE / "newstest2017.online-A.0.en-de.de"
+from tests.support.paths import ONLINE_A, PROMT, REF, UEDIN
 
 
 def _lines(path: Path) -> list[str]:
@@ -32,7 +28,7 @@ def _lines(path: Path) -> list[str]:
 
 
 def test_verdicts_follow_the_paired_test_and_the_bounds() -> None:
-    refs, good, bad = [_lines(REF)], _lines(UEDIN), _lines(ONLINE)
+    refs, good, bad = [_lines(REF)], _lines(UEDIN), _lines(ONLINE_A)
     bleu = BLEU(references=refs)
     base, worse = bleu.segment_stats(good), bleu.segment_stats(bad)
     nearly = bleu.segment_stats(bad[:3] + good[3:])  # three segments of 3004 from the worse system
@@ -72,7 +68,7 @@ def test_a_ci_job_gets_exit_codes_json_and_junit(tmp_path: Path) -> None:
     passing = _gate(
         str(REF),
         "--baseline",
-        str(ONLINE),
+        str(ONLINE_A),
         "--candidate",
         str(UEDIN),
         "-m",
@@ -90,7 +86,7 @@ def test_a_ci_job_gets_exit_codes_json_and_junit(tmp_path: Path) -> None:
         "--baseline",
         str(UEDIN),
         "--candidate",
-        str(ONLINE),
+        str(ONLINE_A),
         "-m",
         "bleu",
         "ter",
@@ -111,27 +107,9 @@ def test_a_ci_job_gets_exit_codes_json_and_junit(tmp_path: Path) -> None:
 
 def test_ledger_records_and_tags_gate_without_the_text(new_ledger: Callable[[], str]) -> None:
     ledger = ["--ledger", new_ledger()]  # a SQLite file, then a PostgreSQL database
-    for system, tag in ((UEDIN, "release"), (ONLINE, "nightly")):
-        scored = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "understudy",
-                "score",
-                str(REF),
-                "-i",
-                str(system),
-                "-m",
-                "bleu",
-                "chrf",
-                "-b",
-                "--log",
-                "--tag",
-                tag,
-                *ledger,
-            ],
-            capture_output=True,
-            text=True,
+    for system, tag in ((UEDIN, "release"), (ONLINE_A, "nightly")):
+        scored = run_process(
+            "score", str(REF), "-i", str(system), "-m", "bleu", "chrf", "-b", "--log", "--tag", tag, *ledger
         )
         assert scored.returncode == 0, scored.stderr
     failing = _gate("--baseline", "tag:release", "--candidate", "tag:nightly", *ledger)

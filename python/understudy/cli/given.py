@@ -32,32 +32,27 @@ HELP = (
 def add_scores_options(parser: argparse.ArgumentParser) -> None:
     """``--scores NAME=FILE ...``, their direction and their format."""
     group = parser.add_argument_group("given scores (COMET, MetricX, ...: any metric's segment scores)")
-    group.add_argument("--scores", nargs="+", action="extend", default=[], metavar="NAME=FILE", help=HELP)
-    group.add_argument(
-        "--scores-lower-is-better",
-        nargs="+",
-        action="extend",
-        default=[],
-        metavar="NAME",
-        help="metrics of --scores where lower is better (needed for a NAME without a preset)",
-    )
-    group.add_argument(
-        "--scores-higher-is-better",
-        nargs="+",
-        action="extend",
-        default=[],
-        metavar="NAME",
-        help="metrics of --scores where higher is better (needed for a NAME without a preset)",
-    )
-    group.add_argument(
-        "--scores-range",
-        nargs="+",
-        action="extend",
-        default=[],
-        metavar="NAME=LOW..HIGH",
-        help="the range of a --scores metric (either end may be open: 1..5, 0.., ..0); it sets the "
-        "decimals printed and the report's histograms, and is in the signature (default: the preset's)",
-    )
+    lists = [
+        ("--scores", "NAME=FILE", HELP),
+        (
+            "--scores-lower-is-better",
+            "NAME",
+            "metrics of --scores where lower is better (needed for a NAME without a preset)",
+        ),
+        (
+            "--scores-higher-is-better",
+            "NAME",
+            "metrics of --scores where higher is better (needed for a NAME without a preset)",
+        ),
+        (
+            "--scores-range",
+            "NAME=LOW..HIGH",
+            "the range of a --scores metric (either end may be open: 1..5, 0.., ..0); it sets the decimals "
+            "printed and the report's histograms, and is in the signature (default: the preset's)",
+        ),
+    ]
+    for flag, metavar, help_text in lists:
+        group.add_argument(flag, nargs="+", action="extend", default=[], metavar=metavar, help=help_text)
     group.add_argument(
         "--scores-format", choices=FORMATS, help="the format of every --scores file (default: from content)"
     )

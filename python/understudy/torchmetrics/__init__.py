@@ -25,26 +25,13 @@ except ImportError:
         "understudy.torchmetrics needs PyTorch and torchmetrics: pip install 'understudy-mt[torch]'"
     ) from None
 
-from understudy.torchmetrics.text import (
-    BLEUScore,
-    CharErrorRate,
-    CHRFScore,
-    MatchErrorRate,
-    SacreBLEUScore,
-    TranslationEditRate,
-    WordErrorRate,
-    WordInfoLost,
-    WordInfoPreserved,
-)
-
-__all__ = [
-    "BLEUScore",
-    "CHRFScore",
-    "CharErrorRate",
-    "MatchErrorRate",
-    "SacreBLEUScore",
-    "TranslationEditRate",
-    "WordErrorRate",
-    "WordInfoLost",
-    "WordInfoPreserved",
-]
+# Re-exported by name ("X as X"): the names of the module, its public face.
+from understudy.torchmetrics.text import BLEUScore as BLEUScore
+from understudy.torchmetrics.text import CharErrorRate as CharErrorRate
+from understudy.torchmetrics.text import CHRFScore as CHRFScore
+from understudy.torchmetrics.text import MatchErrorRate as MatchErrorRate
+from understudy.torchmetrics.text import SacreBLEUScore as SacreBLEUScore
+from understudy.torchmetrics.text import TranslationEditRate as TranslationEditRate
+from understudy.torchmetrics.text import WordErrorRate as WordErrorRate
+from understudy.torchmetrics.text import WordInfoLost as WordInfoLost
+from understudy.torchmetrics.text import WordInfoPreserved as WordInfoPreserved

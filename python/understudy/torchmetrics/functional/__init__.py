@@ -5,26 +5,13 @@
 tensor(0.7598)
 """
 
-from understudy.torchmetrics.functional.text import (
-    bleu_score,
-    char_error_rate,
-    chrf_score,
-    match_error_rate,
-    sacre_bleu_score,
-    translation_edit_rate,
-    word_error_rate,
-    word_information_lost,
-    word_information_preserved,
-)
-
-__all__ = [
-    "bleu_score",
-    "char_error_rate",
-    "chrf_score",
-    "match_error_rate",
-    "sacre_bleu_score",
-    "translation_edit_rate",
-    "word_error_rate",
-    "word_information_lost",
-    "word_information_preserved",
-]
+# Re-exported by name ("X as X"): the names of the module, its public face.
+from understudy.torchmetrics.functional.text import bleu_score as bleu_score
+from understudy.torchmetrics.functional.text import char_error_rate as char_error_rate
+from understudy.torchmetrics.functional.text import chrf_score as chrf_score
+from understudy.torchmetrics.functional.text import match_error_rate as match_error_rate
+from understudy.torchmetrics.functional.text import sacre_bleu_score as sacre_bleu_score
+from understudy.torchmetrics.functional.text import translation_edit_rate as translation_edit_rate
+from understudy.torchmetrics.functional.text import word_error_rate as word_error_rate
+from understudy.torchmetrics.functional.text import word_information_lost as word_information_lost
+from understudy.torchmetrics.functional.text import word_information_preserved as word_information_preserved
