@@ -16,7 +16,6 @@ True
 from __future__ import annotations
 
 import functools
-import hashlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -37,6 +36,8 @@ def config_stamp(config: MetricConfig) -> int:
 
 @functools.lru_cache(maxsize=128)
 def _prime_from(identity: str) -> int:
+    import hashlib  # OpenSSL's load is paid by the states that need a stamp, not by every command
+
     digest = int.from_bytes(hashlib.sha256(identity.encode("utf-8")).digest()[:8], "big")
     candidate = (2**30 + digest % 2**30) | 1
     while not _is_prime(candidate):

@@ -37,7 +37,6 @@ from __future__ import annotations
 import itertools
 import json
 import math
-import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import Any, Literal
@@ -255,6 +254,8 @@ def bootstrap_ci(
     ordered = sorted(scores.tolist() if scores.dtype == np.float64 else list(scores))
     low = n // 40
     half_width = 0.5 * (ordered[n - low - 1] - ordered[low])
+    import statistics  # sacrebleu's exactly rounded mean; imported where it is needed
+
     system = SystemScore(name, stats.score().score, float(statistics.mean(ordered)), float(half_width))
     return ConfidenceResult(system, n, seed, _signature(stats, [("bs", str(n)), ("seed", str(seed))]))
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import io
 import json
-import zipfile
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
@@ -228,6 +227,8 @@ class Stats(ABC, Generic[C, R]):
 
     @classmethod
     def _read(cls, where: str | PathLike[str] | IO[bytes], source: str) -> Stats[Any, Any]:
+        import zipfile  # only here: a command that reads no statistics file does not pay for it
+
         try:
             with np.load(where, allow_pickle=False) as data:
                 fields = json.loads(str(data["config"]))

@@ -26,8 +26,9 @@ import pytest
 from understudy import BLEU
 from understudy.errors import ConfigError, IncomparableError, InputTypeError, LedgerError, MissingExtraError
 from understudy.ledger import LEDGER_ENV, Ledger, default_location
-from understudy.ledger.database import SQLITE, Database, open_database, redacted
+from understudy.ledger.database import SQLITE, Database, open_database
 from understudy.ledger.schema import SCHEMA_VERSION, statements
+from understudy.ledger.secrets import redacted
 from understudy.metrics import FAMILIES
 from understudy.metrics.scores import GivenScores
 from understudy.significance import paired_test

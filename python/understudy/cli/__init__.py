@@ -212,7 +212,7 @@ def _kept(args: argparse.Namespace, words: list[str]) -> argparse.Namespace:
     import shlex
 
     from understudy.cli.keep import kept_name
-    from understudy.ledger.database import redacted
+    from understudy.ledger.secrets import redacted
 
     args.command_line = kept_name(redacted(shlex.join(["understudy", *words])))
     return args

@@ -19,10 +19,10 @@ from understudy.cli.neural import neural_scores
 from understudy.cli.options import (
     add_command,
     add_metric_options,
+    add_significance_options,
     add_threads_option,
     metrics_named,
     scorers,
-    seed_value,
     width_value,
 )
 from understudy.cli.output import write
@@ -30,7 +30,6 @@ from understudy.cli.score_printers import print_sacrebleu_corpus
 from understudy.cli.table import Table, emit, text_table
 from understudy.signature import Signature
 from understudy.significance import (
-    DEFAULT_SEED,
     AllPairsResult,
     BlockTestResult,
     ConfidenceResult,
@@ -43,37 +42,6 @@ from understudy.significance import (
 from understudy.stats import Stats
 
 ALPHA = 0.05
-
-
-def add_significance_options(p: argparse.ArgumentParser, paired_flags: bool = True) -> None:
-    """sacrebleu's significance flags, plus ``--seed`` and ``--p-values``."""
-    if paired_flags:
-        p.add_argument(
-            "-ci", "--confidence", action="store_true", help="95%% interval by bootstrap (one system)"
-        )
-        p.add_argument("-cin", "--confidence-n", type=int, default=1000, metavar="N", help="resamples (1000)")
-        group = p.add_mutually_exclusive_group()
-        group.add_argument(
-            "-pbs", "--paired-bs", action="store_true", help="paired bootstrap against the first system"
-        )
-        group.add_argument(
-            "-par", "--paired-ar", action="store_true", help="paired approximate randomization"
-        )
-        p.add_argument("-pbsn", "--paired-bs-n", type=int, default=1000, metavar="N", help="resamples (1000)")
-        p.add_argument("-parn", "--paired-ar-n", type=int, default=10000, metavar="N", help="trials (10000)")
-    p.add_argument(
-        "--seed",
-        type=seed_value,
-        default=DEFAULT_SEED,
-        help=f"random seed (default: {DEFAULT_SEED}); 0 is a seed",
-    )
-    p.add_argument(
-        "--p-values",
-        choices=["at-least", "sacrebleu"],
-        default="at-least",
-        help="count resamples at least as extreme (default; identical systems get p = 1) or, as "
-        "sacrebleu, strictly more extreme",
-    )
 
 
 def _score(s: SystemScore, width: int) -> str:

@@ -16,6 +16,7 @@ from understudy.cli.messages import CliError
 from understudy.config import MetricConfig, TextConfig
 from understudy.metric import Metric
 from understudy.metrics import FAMILIES, metric_names
+from understudy.significance import DEFAULT_SEED
 
 
 def add_command(
@@ -204,3 +205,34 @@ def check_width(width: int | None) -> None:
     """A ``CliError`` unless ``width`` (``-w``) is None or 0 to :data:`MAX_WIDTH`."""
     if width is not None and not 0 <= width <= MAX_WIDTH:
         raise CliError(f"--width takes 0 to {MAX_WIDTH} decimal places, got {width}")
+
+
+def add_significance_options(p: argparse.ArgumentParser, paired_flags: bool = True) -> None:
+    """sacrebleu's significance flags, plus ``--seed`` and ``--p-values``."""
+    if paired_flags:
+        p.add_argument(
+            "-ci", "--confidence", action="store_true", help="95%% interval by bootstrap (one system)"
+        )
+        p.add_argument("-cin", "--confidence-n", type=int, default=1000, metavar="N", help="resamples (1000)")
+        group = p.add_mutually_exclusive_group()
+        group.add_argument(
+            "-pbs", "--paired-bs", action="store_true", help="paired bootstrap against the first system"
+        )
+        group.add_argument(
+            "-par", "--paired-ar", action="store_true", help="paired approximate randomization"
+        )
+        p.add_argument("-pbsn", "--paired-bs-n", type=int, default=1000, metavar="N", help="resamples (1000)")
+        p.add_argument("-parn", "--paired-ar-n", type=int, default=10000, metavar="N", help="trials (10000)")
+    p.add_argument(
+        "--seed",
+        type=seed_value,
+        default=DEFAULT_SEED,
+        help=f"random seed (default: {DEFAULT_SEED}); 0 is a seed",
+    )
+    p.add_argument(
+        "--p-values",
+        choices=["at-least", "sacrebleu"],
+        default="at-least",
+        help="count resamples at least as extreme (default; identical systems get p = 1) or, as "
+        "sacrebleu, strictly more extreme",
+    )

@@ -10,7 +10,6 @@ from typing import Any, TypeVar
 import numpy as np
 
 from understudy.cli.chunks import add_dask_option
-from understudy.cli.compare import add_significance_options, print_confidence, print_paired
 from understudy.cli.given import add_scores_options, given_scores, given_stats, wants_scores
 from understudy.cli.inputs import read_parallel, read_texts
 from understudy.cli.keep import add_log_options, log_scored
@@ -19,6 +18,7 @@ from understudy.cli.neural import neural_chosen, neural_scores
 from understudy.cli.options import (
     add_command,
     add_metric_options,
+    add_significance_options,
     add_threads_option,
     check_width,
     chosen_metrics,
@@ -294,6 +294,8 @@ def _print_scored(
             raise CliError("--confidence takes one system; for several, use --paired-bs or --paired-ar")
         assert stats is not None
         cis = [tag(bootstrap_ci(per[0], args.confidence_n, args.seed, names[0])) for per in stats]
+        from understudy.cli.compare import print_confidence  # the compare command's module, when asked
+
         print_confidence(cis, [per[0] for per in stats], args)
         return
     if getattr(args, "bare", False) and stats is not None:
@@ -339,6 +341,8 @@ def _run_paired(
                 progress=advance,
             )
             tests.append(tag(result))
+    from understudy.cli.compare import print_paired
+
     print_paired(tests, args)
 
 

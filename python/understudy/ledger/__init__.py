@@ -29,8 +29,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from understudy.ledger.database import redacted
 from understudy.ledger.location import LEDGER_ENV, default_location
+from understudy.ledger.secrets import redacted
 
 if TYPE_CHECKING:
     from understudy.ledger.ledger import HistoryPoint, Ledger, Record

@@ -19,7 +19,6 @@ without its password, and runs writes in transactions that take the write lock f
 
 from __future__ import annotations
 
-import re
 import sqlite3
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -27,70 +26,18 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote
 
 from understudy.errors import ConfigError, LedgerError, MissingExtraError
+from understudy.ledger.secrets import passwords, redacted
 
 POSTGRESQL_SCHEMES = ("postgresql://", "postgres://")
 """How a PostgreSQL ledger's URL begins."""
-
-_URL = re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s'\"]*", re.IGNORECASE)
-# libpq's keyword/value form: password=secret, password = 'quoted \' secret'.
-_KEYWORD = re.compile(r"(\bpassword\s*=\s*)('(?:[^'\\]|\\.)*'?|[^\s&]*)", re.IGNORECASE)
-
-
-def redacted(text: str) -> str:
-    """``text`` with every password in it replaced by ``***``: a URL's (``user:PASSWORD@``, even
-    with an unencoded ``@`` in it, and ``?password=``, its name percent-encoded or not) and
-    libpq's ``password=`` keyword.
-
-    >>> redacted("postgresql://u:p@ss@h/db ?x")
-    'postgresql://u:***@h/db ?x'
-    >>> redacted("postgres://u@h/db?sslmode=require&pass%77ord=SECRET")
-    'postgres://u@h/db?sslmode=require&pass%77ord=***'
-    >>> redacted("host=h password='a b' user=u")
-    'host=h password=*** user=u'
-    """
-    return _KEYWORD.sub(r"\1***", _URL.sub(lambda m: _redacted_url(m.group(0)), text))
-
-
-def _redacted_url(url: str) -> str:
-    scheme, _, rest = url.partition("://")
-    base, question, query = rest.partition("?")
-    at = base.rfind("@")  # the last: a password may hold an unencoded "@"
-    if at >= 0:
-        user, colon, _ = base[:at].partition(":")
-        if colon:
-            base = f"{user}:***@{base[at + 1 :]}"
-    items = []
-    for item in query.split("&") if question else []:
-        key, equals, _ = item.partition("=")
-        items.append(f"{key}=***" if equals and unquote(key).strip().lower() == "password" else item)
-    return f"{scheme}://{base}{question}{'&'.join(items)}"
-
-
-def _passwords(url: str) -> list[str]:
-    """The password texts a URL holds (raw and decoded, and the parts around an unencoded "@"):
-    what a driver's error may echo back outside any URL."""
-    _, _, rest = url.partition("://")
-    base, _, query = rest.partition("?")
-    found = []
-    if "@" in base:
-        found.append(base[: base.rfind("@")].partition(":")[2])
-    for item in query.split("&"):
-        key, _, value = item.partition("=")
-        if unquote(key).strip().lower() == "password":
-            found.append(value)
-    pieces = {
-        piece for secret in found for text in (secret, unquote(secret)) for piece in (text, *text.split("@"))
-    }
-    return sorted((p for p in pieces if len(p) >= 3), key=len, reverse=True)
 
 
 def _connection_error(url: str, err: Exception) -> str:
     """A driver's connection error, redacted and with any password text the URL holds removed."""
     message = redacted(str(err).strip())
-    for secret in _passwords(url):
+    for secret in passwords(url):
         message = message.replace(secret, "***")
     return message
 

@@ -18,7 +18,6 @@ Scores must be finite and below 2**31 in magnitude.
 
 from __future__ import annotations
 
-import hashlib
 import math
 import re
 from collections.abc import Mapping, Sequence
@@ -263,13 +262,15 @@ def scores_sha256(scores: Mapping[str, Sequence[float] | NDArray[np.float64]]) -
     order: the hash of the sorted hex digests (one per system, of its scores as big-endian
     float64, in segment order), joined by newlines.
 
-    >>> import struct
+    >>> import hashlib, struct
     >>> one = hashlib.sha256(struct.pack(">d", 0.5)).hexdigest()
     >>> scores_sha256({"A": [0.5]}) == hashlib.sha256(one.encode()).hexdigest()
     True
     >>> scores_sha256({"A": [0.5], "B": [0.25]}) == scores_sha256({"x": [0.25], "y": [0.5]})
     True
     """
+    import hashlib  # OpenSSL loads when scores are hashed, not when the package is imported
+
     digests = sorted(
         hashlib.sha256(np.asarray(v, dtype=">f8").tobytes()).hexdigest() for v in scores.values()
     )
