@@ -16,7 +16,8 @@ EXEMPT = {
     "cli/tokenize.py": "the tokenize command prints the tokens BLEU sees",
     "report/analysis.py": "the report's word and n-gram analyses are BLEU's by design",
     "report/edits.py": "the segment diff of a report ranked by WER is jiwer's alignment",
-    "report/__init__.py": "BLEU's bands and the WER diff (issue 43: the report split into rooms)",
+    "report/builder.py": "BLEU's analyses and n-gram differences, and the diff of a report ranked by WER",
+    "report/model.py": "a system's view shows BLEU's precisions and brevity penalty",
 }
 """Modules of cli/ and report/ that name a family on purpose, each with its reason."""
 

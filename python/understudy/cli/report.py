@@ -112,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _scored(args: argparse.Namespace, command: str, progress: Callable[[int, int], None]) -> Any:
     """The report of the files of -i against the references."""
-    from understudy.report import build
+    from understudy.report import HumanInputs, build
 
     if not args.input:
         raise CliError("give the systems' files (-i), or kept records (--records)")
@@ -145,13 +145,9 @@ def _scored(args: argparse.Namespace, command: str, progress: Callable[[int, int
         args.n,
         args.seed,
         pair=pair,
-        human=human[0] if human else None,
-        human_source=Path(args.human).name if args.human else "",
-        human_names=human[1] if human else None,
+        human=HumanInputs(human[0], Path(args.human).name, *human[1:]) if human else None,
         progress=progress,
         given=given,
-        human_unscored=human[2] if human else None,
-        human_segments=human[3] if human else None,
         keep=(lambda stats: log_scored(args, args.input, list(stats.values()), testset, command))
         if args.log
         else None,
