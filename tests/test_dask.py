@@ -229,6 +229,7 @@ def test_a_server_that_is_not_dask_is_named(capsys: pytest.CaptureFixture[str]) 
 
     threading.Thread(target=answer, daemon=True).start()
     ref = str(SAMPLE / "newstest2017.ref.en-de.de")
+    before = dask.config.get("scheduler", None)
     try:
         status, _, err = run_cli(
             capsys, "score", ref, "-i", str(ONLINE_A), "--dask", f"tcp://127.0.0.1:{port}"
@@ -238,6 +239,8 @@ def test_a_server_that_is_not_dask_is_named(capsys: pytest.CaptureFixture[str]) 
     # Before: "Unable to allocate 3.07 EiB", a MemoryError traceback.
     assert status == 1 and f"--dask tcp://127.0.0.1:{port}: not a Dask scheduler" in err
     assert err.count("understudy: error:") == 1 and "Traceback" not in err
+    # The failed client is not left as the process's scheduler (distributed leaves it so).
+    assert dask.config.get("scheduler", None) == before
 
 
 def test_a_chunk_whose_workers_keep_dying_is_one_line() -> None:

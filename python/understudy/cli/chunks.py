@@ -67,6 +67,7 @@ class Chunks:
             raise MissingExtraError(
                 "--dask needs the 'dask' extra: pip install 'understudy-mt[dask]'"
             ) from None
+        _restore_scheduler_on(stack)
         if address == "local":
             cluster = stack.enter_context(
                 distributed.LocalCluster(threads_per_worker=1, processes=True, dashboard_address=":0")
@@ -162,6 +163,23 @@ def _located(line: int) -> Iterator[None]:
         if line > 1:
             raise type(err)(f"{err} (segments counted from line {line} of the input)") from err
         raise
+
+
+def _restore_scheduler_on(stack: ExitStack) -> None:
+    """Dask's default scheduler as it is now, put back when ``stack`` closes, after the client.
+    distributed makes a client the default before it connects and leaves it so when connecting
+    fails: every later ``dask.compute`` of the process would then ask for a client that is gone."""
+    import dask
+
+    before = dask.config.get("scheduler", None)
+
+    def restore() -> None:
+        if before is None:
+            dask.config.config.pop("scheduler", None)
+        else:
+            dask.config.set(scheduler=before)
+
+    stack.callback(restore)
 
 
 __all__ = ["ChunkStats", "Chunks", "add_dask_option", "checked_address", "remote_chunk"]
