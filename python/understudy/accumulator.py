@@ -24,16 +24,19 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from understudy.config import check_parts
 from understudy.errors import ConfigError, EmptyInputError, InputTypeError
-from understudy.metric import Metric, RefStreams
 from understudy.result import Result
 from understudy.stats import Totals
+
+if TYPE_CHECKING:
+    # Types only: the metric object makes accumulators, and an accumulator never imports it.
+    from understudy.metric import Metric, RefStreams
 
 
 class Accumulator:

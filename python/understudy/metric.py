@@ -19,13 +19,14 @@ import os
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, cast
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 import numpy as np
 from numpy.typing import NDArray
 
 from understudy import _core
 from understudy._text import explaining_bad_text
+from understudy.accumulator import Accumulator
 from understudy.config import MetricConfig
 from understudy.errors import (
     ConfigError,
@@ -48,9 +49,6 @@ from understudy.tokens import (
     is_tokens,
     refs_are_tokens,
 )
-
-if TYPE_CHECKING:
-    from understudy.accumulator import Accumulator
 
 RefStreams = Sequence[Sequence[str | None]]
 """Reference streams: ``refs[k][i]`` is the k-th reference of segment i (``None``: none)."""
@@ -457,8 +455,6 @@ class Metric(ABC, Generic[S, R]):
     def accumulator(self) -> Accumulator:
         """A running total of this metric's statistics for training and evaluation loops
         (see :mod:`understudy.accumulator`)."""
-        from understudy.accumulator import Accumulator
-
         return Accumulator(self)
 
     def pairwise(

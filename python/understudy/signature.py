@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from understudy import registry
 from understudy._version import __version__
 from understudy.errors import ConfigError, SignatureError
 
@@ -47,9 +48,7 @@ _PASSTHROUGH_LONG = {short: long for long, short in _PASSTHROUGH.items()}
 
 
 def _families() -> dict[str, type[MetricConfig]]:
-    from understudy.metrics import EVERY_FAMILY
-
-    return {name: family.config for name, family in EVERY_FAMILY.items()}
+    return {name: registry.family(name).config for name in registry.MODULES}
 
 
 def _keys(config: type[MetricConfig]) -> set[str]:

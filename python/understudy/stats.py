@@ -29,6 +29,7 @@ from typing import IO, Any, ClassVar, Generic, TypeVar
 import numpy as np
 from numpy.typing import NDArray
 
+from understudy import registry
 from understudy._atomic import atomic_write
 from understudy._moved import forwarding
 from understudy._state import checked_int, checked_sum, config_stamp, whole_counts
@@ -235,10 +236,8 @@ class Stats(ABC, Generic[C, R]):
                 rows, refs_per_segment = data["rows"], data["refs_per_segment"]
         except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as err:
             raise InputFileError(f"{source}: not a statistics file written by understudy ({err})") from err
-        from understudy.metrics import EVERY_FAMILY
-
         metric = fields.pop("metric", "bleu")
-        family = EVERY_FAMILY.get(metric)
+        family = registry.find(metric)
         if family is None or (cls is not Stats and family.stats is not cls):
             raise InputFileError(f"{source}: holds {metric} statistics, not {cls.__name__}")
         kind = family.stats
@@ -253,9 +252,7 @@ def _pairs(config: MetricConfig) -> str:
 
 def stats_type(config: MetricConfig) -> type[Stats[Any, Any]]:
     """The statistics class of a configuration's metric."""
-    from understudy.metrics import EVERY_FAMILY
-
-    return EVERY_FAMILY[config.metric].stats
+    return registry.family(config.metric).stats
 
 
 @dataclass

@@ -149,3 +149,15 @@ def test_no_import_cycle_at_module_level() -> None:
     assert len(graph) > 100 and graph["understudy.metrics.bleu"] >= {"understudy.metric", "understudy.stats"}
     order = list(graphlib.TopologicalSorter(graph).static_order())
     assert order.index("understudy.errors") < order.index("understudy.metrics.bleu")
+
+
+@pytest.mark.parametrize("module", ["stats.py", "signature.py", "config.py", "metric.py", "result.py"])
+def test_the_bases_find_families_through_the_ground_registry(module: str) -> None:
+    """No base imports the families above it, not even inside a function: it asks the registry."""
+    tree = ast.parse((PACKAGE / module).read_text(encoding="utf-8"))
+    upward = [
+        node.lineno
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("understudy.metrics")
+    ]
+    assert upward == []

@@ -225,3 +225,11 @@ def test_a_family_that_needs_corpus_is_never_summed_by_parts(
     assert capsys.readouterr().out == f"{whole:.6f}\n"
     assert main([str(tmp_path / "r.txt"), "-i", str(tmp_path / "h.txt"), "--dask", "local"]) == 1
     assert "needs the whole corpus at once" in capsys.readouterr().err
+
+
+def test_the_ground_registry_names_each_family_as_its_module_does() -> None:
+    from understudy import registry
+
+    assert list(registry.TEXT_FAMILIES) == list(FAMILIES)
+    assert {name: registry.family(name).name for name in registry.MODULES} == {n: n for n in registry.MODULES}
+    assert registry.find("scores") is not None and registry.find("comet") is None

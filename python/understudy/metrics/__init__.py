@@ -2,8 +2,9 @@
 
 A family (``bleu``, ``chrf``, ``ter``) is one statistics row and one Rust scorer; its
 module declares its configuration, its scoring function, its result, its statistics and
-its metric object, and ends with its :class:`~understudy.metric.Family` entry. Adding a
-family is adding its module to :data:`FAMILIES` below (see ARCHITECTURE.md, "Adding a metric").
+its metric object, and ends with its :class:`~understudy.metric.Family` entry. The tables
+below are built from :mod:`understudy.registry`, where adding a family is one line (see
+ARCHITECTURE.md, "Adding a metric").
 Given segment scores (``scores``: COMET, MetricX, ...) are a family too, scored from numbers
 rather than text: :data:`GIVEN`, in :data:`EVERY_FAMILY` but not a ``-m`` choice.
 
@@ -19,16 +20,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from understudy import registry
 from understudy.config import MetricConfig
 from understudy.metric import Family, Metric, RefStreams
-from understudy.metrics import bleu, chrf, gleu, nist, scores, ter, wer
 
-FAMILIES: dict[str, Family] = {
-    f.name: f for f in (bleu.FAMILY, chrf.FAMILY, ter.FAMILY, wer.FAMILY, gleu.FAMILY, nist.FAMILY)
-}
+FAMILIES: dict[str, Family] = {name: registry.family(name) for name in registry.TEXT_FAMILIES}
 """Every family that scores text, by name, in the order sacrebleu prints them (``-m``)."""
 
-GIVEN: Family = scores.FAMILY
+GIVEN: Family = registry.family(registry.GIVEN_FAMILY)
 """The family of given segment scores (``--scores NAME=FILE``)."""
 
 EVERY_FAMILY: dict[str, Family] = {**FAMILIES, GIVEN.name: GIVEN}
