@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import gc
 import itertools
 import random
 import socket
@@ -231,11 +232,13 @@ def test_a_server_that_is_not_dask_is_named(capsys: pytest.CaptureFixture[str]) 
     ref = str(SAMPLE / "newstest2017.ref.en-de.de")
     before = dask.config.get("scheduler", None)
     try:
-        status, _, err = run_cli(
-            capsys, "score", ref, "-i", str(ONLINE_A), "--dask", f"tcp://127.0.0.1:{port}"
-        )
+        with dask.config.set(scheduler="sync"):
+            status, _, err = run_cli(
+                capsys, "score", ref, "-i", str(ONLINE_A), "--dask", f"tcp://127.0.0.1:{port}"
+            )
     finally:
         server.close()
+    gc.collect()  # a failed client that made itself the default puts its setting back when collected
     # Before: "Unable to allocate 3.07 EiB", a MemoryError traceback.
     assert status == 1 and f"--dask tcp://127.0.0.1:{port}: not a Dask scheduler" in err
     assert err.count("understudy: error:") == 1 and "Traceback" not in err

@@ -67,16 +67,19 @@ class Chunks:
             raise MissingExtraError(
                 "--dask needs the 'dask' extra: pip install 'understudy-mt[dask]'"
             ) from None
-        _restore_scheduler_on(stack)
+        # Not the process's default scheduler: chunks go to this client by name, and distributed
+        # leaves a default set by a client that failed to connect, to be put back when collected.
         if address == "local":
             cluster = stack.enter_context(
                 distributed.LocalCluster(threads_per_worker=1, processes=True, dashboard_address=":0")
             )
-            self._client = stack.enter_context(distributed.Client(cluster))
+            self._client = stack.enter_context(distributed.Client(cluster, set_as_default=False))
         else:
             checked_address(address)
             try:
-                self._client = stack.enter_context(distributed.Client(address, timeout="20s"))
+                self._client = stack.enter_context(
+                    distributed.Client(address, timeout="20s", set_as_default=False)
+                )
             except OSError as err:
                 raise UnderstudyError(f"--dask {address}: cannot reach the scheduler: {err}") from None
             except (MemoryError, ValueError, TypeError, EOFError) as err:
@@ -163,23 +166,6 @@ def _located(line: int) -> Iterator[None]:
         if line > 1:
             raise type(err)(f"{err} (segments counted from line {line} of the input)") from err
         raise
-
-
-def _restore_scheduler_on(stack: ExitStack) -> None:
-    """Dask's default scheduler as it is now, put back when ``stack`` closes, after the client.
-    distributed makes a client the default before it connects and leaves it so when connecting
-    fails: every later ``dask.compute`` of the process would then ask for a client that is gone."""
-    import dask
-
-    before = dask.config.get("scheduler", None)
-
-    def restore() -> None:
-        if before is None:
-            dask.config.config.pop("scheduler", None)
-        else:
-            dask.config.set(scheduler=before)
-
-    stack.callback(restore)
 
 
 __all__ = ["ChunkStats", "Chunks", "add_dask_option", "checked_address", "remote_chunk"]
