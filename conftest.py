@@ -1,14 +1,22 @@
 """Collection for the whole repository: the torchmetrics adapter's doctests need the ``torch``
 extra (PyTorch and torchmetrics); without it they are not collected, and tests/ says why. And
-for every test collected here, tests/ and the package's doctests alike: where doctests put files."""
+for every test collected here, tests/ and the package's doctests alike: where doctests put files,
+and one OpenMP thread a worker."""
 
 from __future__ import annotations
 
 import importlib.util
+import os
 import tempfile
 from collections.abc import Iterator
 
 import pytest
+
+if "PYTEST_XDIST_WORKER" in os.environ:
+    # The suite runs a worker per core; PyTorch's OpenMP threads spin while they wait, so two
+    # workers' models with a thread per core each ran ten times slower. Set before torch loads,
+    # and inherited by the commands the tests run.
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 collect_ignore_glob = [] if importlib.util.find_spec("torchmetrics") else ["python/understudy/torchmetrics/*"]
 

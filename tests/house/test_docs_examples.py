@@ -11,7 +11,11 @@ examples write into temporary folders, never into the tree.
   line ``...`` stands for any number of lines and ``...`` within a line for any text;
 - ``bash`` blocks are lists of commands without their output (a cheat sheet): one session, and
   each command must exit 0;
-- a block after ``<!-- not run ...: REASON -->`` is skipped for its reason, and counted.
+- a block after ``<!-- not run ...: REASON -->`` is skipped for its reason, and counted;
+- a block that runs a neural metric (COMET, CometKiwi, xCOMET, MetricX) downloads its checkpoints,
+  as written, from a stand-in hub on 127.0.0.1 serving tiny checkpoints under the published names
+  (``tests/support/docs_hub.py``); its pycon runs in a process of its own, since huggingface-hub
+  reads ``HF_ENDPOINT`` when imported.
 
 No example is merely shown: a ``python`` block (run, output unchecked) fails the last test.
 """
@@ -27,10 +31,14 @@ import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from tests.support.paths import REPO
+
+if TYPE_CHECKING:
+    from tests.support.fake_hub import Hub
 
 PAGES = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
 FENCE = re.compile(
@@ -50,6 +58,14 @@ class Example:
     @property
     def name(self) -> str:
         return f"{self.page}:{self.line}:{self.kind}"
+
+    @property
+    def neural(self) -> bool:
+        """Whether it runs a neural metric (and so downloads checkpoints)."""
+        return NEURAL.search(self.code) is not None
+
+
+NEURAL = re.compile(r"-m [^\n]*\b(comet|cometkiwi|xcomet|metricx)\b|\b(COMET|XCOMET|CometKiwi|MetricX)\(")
 
 
 def examples() -> list[Example]:
@@ -78,6 +94,9 @@ READERS_FILES = {
     "base.de": "newstest2017.uedin-nmt.4722.en-de.de",
     "a.de": "newstest2017.online-A.0.en-de.de",
     "b.de": "newstest2017.PROMT-Rule-based.4735.en-de.de",
+    "sysC.de": "newstest2017.PROMT-Rule-based.4735.en-de.de",
+    # A stand-in for the English source, which the sample does not bundle: as many lines.
+    "src.en": "newstest2017.ref.en-de.de",
 }
 """The files the cheat sheets name as a reader's own, made from the bundled sample."""
 
@@ -87,11 +106,31 @@ def _git(folder: Path, *args: str) -> str:
     return done.stdout
 
 
+@pytest.fixture(scope="session")
+def neural_hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Hub, Path]]:
+    """The stand-in hub, and wmt22-comet-da's stand-in as a local folder."""
+    pytest.importorskip("transformers", reason="the neural extra: pip install 'understudy-mt[neural]'")
+    from tests.support.docs_hub import docs_hub, local_comet
+
+    root = tmp_path_factory.mktemp("docs-hub")
+    hub = docs_hub(root / "hub")
+    yield hub, local_comet(root / "wmt22-comet-da")
+    hub.close()
+
+
 @pytest.fixture
-def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> Iterator[Path]:
     """A clone's top folder in miniature, committed, so that ``git status`` sees what an example leaves."""
     top = tmp_path / "top"
     (top / "data").mkdir(parents=True)
+    example: Example = request.node.callspec.params["example"]
+    if example.neural:
+        hub, comet = request.getfixturevalue("neural_hub")
+        (top / "wmt22-comet-da").symlink_to(comet)  # --comet-model ./wmt22-comet-da
+        monkeypatch.setenv("HF_ENDPOINT", hub.url)
+        monkeypatch.setenv("HF_HOME", str(tmp_path / "env" / "hf_home"))
+        monkeypatch.setenv("HF_HUB_DISABLE_TELEMETRY", "1")
+        monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
     (top / "data" / "wmt17-en-de").symlink_to(REPO / "data" / "wmt17-en-de")
     for shared in ("scripts", "examples"):  # scripts/synthetic_comet.py, examples/dask_shards.py
         (top / shared).symlink_to(REPO / shared)
@@ -228,9 +267,32 @@ def _bash(example: Example, folder: Path) -> None:
         assert status == 0, f"{example.name}: `{command}` exited {status}:\n" + "\n".join(printed)
 
 
+def _doctest_in_a_process(example: Example, folder: Path) -> None:
+    """A pycon example run as doctest runs it, in a fresh interpreter with this environment."""
+    program = (
+        "import doctest, sys\n"
+        "parser, runner = doctest.DocTestParser(), doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)\n"
+        "test = parser.get_doctest(sys.stdin.read(), {}, sys.argv[1], sys.argv[1], 0)\n"
+        "runner.run(test, out=sys.stdout.write)\n"
+        "sys.exit(1 if runner.failures else 0)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program, example.name],
+        input=example.code,
+        cwd=folder,
+        env=_environment(),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
 @pytest.mark.parametrize("example", RUNNABLE, ids=lambda e: e.name)
 def test_example(example: Example, folder: Path) -> None:
-    if example.kind == "pycon":
+    if example.kind == "pycon" and example.neural:
+        _doctest_in_a_process(example, folder)
+    elif example.kind == "pycon":
         _doctest(example)
     elif example.kind == "console":
         _console(example, folder)

@@ -73,14 +73,18 @@ class Hub:
         path = unquote(urlparse(handler.path).path)
         self.requests.append(f"{handler.command} {path}")
         parts = path.strip("/").split("/")
-        if parts[:2] == ["api", "models"] and len(parts) >= 4:
-            repo_id = "/".join(parts[2:4])
-            revision = parts[5] if len(parts) > 5 and parts[4] in ("revision", "tree") else "main"
-            if len(parts) > 4 and parts[4] == "tree":
+        if parts[:2] == ["api", "models"] and len(parts) >= 3:
+            # A repository's id is "org/name", or a bare legacy name such as "xlm-roberta-large".
+            size = 1 if parts[2] in self.repos else 2
+            repo_id, rest = "/".join(parts[2 : 2 + size]), parts[2 + size :]
+            revision = rest[1] if len(rest) > 1 and rest[0] in ("revision", "tree") else "main"
+            if rest[:1] == ["tree"]:
                 return self._tree(handler, repo_id, revision, body)
             return self._info(handler, repo_id, revision, body)
-        if len(parts) >= 5 and parts[2] == "resolve":
-            return self._file(handler, "/".join(parts[:2]), parts[3], "/".join(parts[4:]), body)
+        size = 1 if parts[0] in self.repos else 2
+        if len(parts) >= size + 3 and parts[size] == "resolve":
+            repo_id, revision = "/".join(parts[:size]), parts[size + 1]
+            return self._file(handler, repo_id, revision, "/".join(parts[size + 2 :]), body)
         self._send(handler, 404, {"X-Error-Code": "EntryNotFound"}, b'{"error": "not found"}', body)
 
     def _refuse(self, handler: BaseHTTPRequestHandler, repo_id: str, body: bool) -> bool:
