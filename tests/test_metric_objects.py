@@ -3,6 +3,8 @@ typed errors, and properties every metric must have."""
 
 from __future__ import annotations
 
+import dataclasses
+import inspect
 import os
 import pickle
 from pathlib import Path
@@ -51,6 +53,22 @@ def test_pickled_metric_scores_the_same(metric: Metric) -> None:
     assert clone.config == metric.config
     assert clone.corpus_score(HYPS) == cached.corpus_score(HYPS)
     assert pickle.loads(pickle.dumps(metric)).corpus_score(HYPS, REFS) == metric.corpus_score(HYPS, REFS)
+
+
+CHOSEN_LATER = {("bleu", "tokenize")}
+"""Constructor defaults that are not the configuration's: BLEU's tokenizer follows ``trg_lang``."""
+
+
+@pytest.mark.parametrize("name", FAMILIES)
+def test_metric_objects_take_every_option_with_the_configurations_default(name: str) -> None:
+    family = FAMILIES[name]
+    parameters = inspect.signature(family.metric.__init__).parameters
+    for option in (f for f in dataclasses.fields(family.config) if f.init):
+        assert option.name in parameters, f"{family.metric.__name__} cannot set {option.name}"
+        if (name, option.name) not in CHOSEN_LATER:
+            assert parameters[option.name].default == option.default, option.name
+    # and the object's configuration is the default one, option for option
+    assert family.metric().config == family.config()
 
 
 def test_core_scorers_pickle_by_configuration() -> None:

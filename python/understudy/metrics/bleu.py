@@ -468,16 +468,16 @@ class BLEU(Metric[BLEUStats, BLEUResult]):
         self,
         *,
         tokenize: str | None = None,
-        lowercase: bool = False,
-        smooth_method: str = "exp",
-        smooth_value: float | None = None,
-        max_ngram_order: int = 4,
-        effective_order: bool = False,
+        lowercase: bool = BLEUConfig.lowercase,
+        smooth_method: str = BLEUConfig.smooth_method,
+        smooth_value: float | None = BLEUConfig.smooth_value,
+        max_ngram_order: int = BLEUConfig.max_ngram_order,
+        effective_order: bool = BLEUConfig.effective_order,
         trg_lang: str = "",
         force: bool = False,
         references: RefStreams | None = None,
         threads: int | None = None,
-        normalize_unicode: str = "none",
+        normalize_unicode: str = TextConfig.normalize_unicode,
     ) -> None:
         if tokenize is None:
             tokenize = tokenizer_for(trg_lang)

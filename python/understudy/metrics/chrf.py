@@ -333,16 +333,16 @@ class CHRF(Metric[CHRFStats, CHRFResult]):
 
     def __init__(
         self,
-        char_order: int = 6,
-        word_order: int = 0,
-        beta: float = 2,
-        lowercase: bool = False,
-        whitespace: bool = False,
-        eps_smoothing: bool = False,
+        char_order: int = CHRFConfig.char_order,
+        word_order: int = CHRFConfig.word_order,
+        beta: float = CHRFConfig.beta,
+        lowercase: bool = CHRFConfig.lowercase,
+        whitespace: bool = CHRFConfig.whitespace,
+        eps_smoothing: bool = CHRFConfig.eps_smoothing,
         references: RefStreams | None = None,
         threads: int | None = None,
         *,
-        normalize_unicode: str = "none",
+        normalize_unicode: str = TextConfig.normalize_unicode,
     ) -> None:
         config = CHRFConfig(
             char_order,

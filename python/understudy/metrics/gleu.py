@@ -218,14 +218,14 @@ class GLEU(Metric[GLEUStats, GLEUResult]):
 
     def __init__(
         self,
-        tokenize: str = "13a",
-        lowercase: bool = False,
-        min_len: int = 1,
-        max_len: int = 4,
+        tokenize: str = GLEUConfig.tokenize,
+        lowercase: bool = GLEUConfig.lowercase,
+        min_len: int = GLEUConfig.min_len,
+        max_len: int = GLEUConfig.max_len,
         references: RefStreams | None = None,
         threads: int | None = None,
         *,
-        normalize_unicode: str = "none",
+        normalize_unicode: str = TextConfig.normalize_unicode,
     ) -> None:
         config = GLEUConfig(tokenize, lowercase, min_len, max_len, normalize_unicode=normalize_unicode)
         self._setup(config, references, threads)

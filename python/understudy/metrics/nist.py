@@ -221,12 +221,12 @@ class NIST(Metric[NISTStats, NISTResult]):
 
     def __init__(
         self,
-        preserve_case: bool = False,
-        fix_zero: bool = False,
+        preserve_case: bool = NISTConfig.preserve_case,
+        fix_zero: bool = NISTConfig.fix_zero,
         references: RefStreams | None = None,
         threads: int | None = None,
         *,
-        normalize_unicode: str = "none",
+        normalize_unicode: str = TextConfig.normalize_unicode,
     ) -> None:
         self._setup(
             NISTConfig(preserve_case, fix_zero, normalize_unicode=normalize_unicode), references, threads

@@ -280,15 +280,15 @@ class TER(Metric[TERStats, TERResult]):
 
     def __init__(
         self,
-        normalized: bool = False,
-        no_punct: bool = False,
-        asian_support: bool = False,
-        case_sensitive: bool = False,
+        normalized: bool = TERConfig.normalized,
+        no_punct: bool = TERConfig.no_punct,
+        asian_support: bool = TERConfig.asian_support,
+        case_sensitive: bool = TERConfig.case_sensitive,
         references: RefStreams | None = None,
         threads: int | None = None,
-        tokenizer: str = "tercom",
+        tokenizer: str = TERConfig.tokenizer,
         *,
-        normalize_unicode: str = "none",
+        normalize_unicode: str = TextConfig.normalize_unicode,
     ) -> None:
         config = TERConfig(
             normalized,

@@ -278,14 +278,14 @@ class WER(Metric[WERStats, WERResult]):
 
     def __init__(
         self,
-        measure: str = "wer",
-        unit: str = "words",
-        lowercase: bool = False,
-        no_punct: bool = False,
+        measure: str = WERConfig.measure,
+        unit: str = WERConfig.unit,
+        lowercase: bool = WERConfig.lowercase,
+        no_punct: bool = WERConfig.no_punct,
         references: RefStreams | None = None,
         threads: int | None = None,
         *,
-        normalize_unicode: str = "none",
+        normalize_unicode: str = TextConfig.normalize_unicode,
     ) -> None:
         config = WERConfig(measure, unit, lowercase, no_punct, normalize_unicode=normalize_unicode)
         self._setup(config, references, threads)
@@ -318,12 +318,12 @@ class CER(WER):
 
     def __init__(
         self,
-        lowercase: bool = False,
-        no_punct: bool = False,
+        lowercase: bool = WERConfig.lowercase,
+        no_punct: bool = WERConfig.no_punct,
         references: RefStreams | None = None,
         threads: int | None = None,
         *,
-        normalize_unicode: str = "none",
+        normalize_unicode: str = TextConfig.normalize_unicode,
     ) -> None:
         super().__init__(
             "wer", "characters", lowercase, no_punct, references, threads, normalize_unicode=normalize_unicode
