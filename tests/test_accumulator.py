@@ -151,7 +151,13 @@ def test_impossible_states_are_refused() -> None:
     chrf_state[header + 2] = chrf_state[header] + 1
     with pytest.raises(InputError, match="no text gives this chrF2 state"):
         Accumulator.from_state(chrf, chrf_state)
-    for bad in ([str(v) for v in good], [2**70] * len(good), [True] * len(good), [math.nan] * len(good)):
+    bads: list[Any] = [
+        [str(v) for v in good],
+        [2**70] * len(good),
+        [True] * len(good),
+        [math.nan] * len(good),
+    ]
+    for bad in bads:
         with pytest.raises(InputError, match="a BLEU state holds"):
             Accumulator.from_state(bleu, bad)
 

@@ -83,7 +83,10 @@ def _states() -> st.SearchStrategy[tuple[int, Any]]:
     at one entry, a sum of real states, another metric's state, or junk."""
 
     def real(k: int) -> np.ndarray:
-        return METRICS[k].segment_stats(["the cat sat on the mat"], [["a cat sat on a mat"]]).totals().state
+        state: np.ndarray = (
+            METRICS[k].segment_stats(["the cat sat on the mat"], [["a cat sat on a mat"]]).totals().state
+        )
+        return state
 
     def changed(k: int, entry: int, value: Any) -> Any:
         state: list[Any] = real(k).tolist()

@@ -176,7 +176,7 @@ def test_the_command_line_on_a_cluster_prints_what_it_prints_alone(
     monkeypatch.setattr(stream, "CHUNK_LINES", 257)  # many chunks in flight, in order
     ref = SAMPLE / "newstest2017.ref.en-de.de"
     systems = sorted(str(p) for p in SAMPLE.glob("newstest2017.*.de") if ".ref." not in p.name)
-    address = client.scheduler.address
+    address = str(client.scheduler_info()["address"])
     for extra in (
         ["-m", "bleu", "chrf", "ter", "-f", "text"],
         ["-sl", "-m", "chrf"],

@@ -250,7 +250,8 @@ def test_gate_errors_exit_2_and_junit_is_checked_first(tmp_path: Path) -> None:
         "gate", str(REF), "--baseline", str(UEDIN), "--candidate", str(odd), "--junit", str(junit)
     )
     assert done.returncode == 1
-    assert "sys\\x01\\x1b.de" in ET.parse(junit).getroot().find("testsuite/testcase/failure").text  # type: ignore[union-attr]
+    failure = ET.parse(junit).getroot().find("testsuite/testcase/failure")
+    assert failure is not None and "sys\\x01\\x1b.de" in str(failure.text)
 
 
 def test_a_tag_of_several_systems_and_a_metric_not_kept_are_refused(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ import inspect
 import os
 import pickle
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -38,15 +39,20 @@ from understudy.threads import ThreadsCappedWarning
 from tests.support.families import examples
 
 HYPS = ["the cat sat on the mat", "a dog barked", "", "Nima's, x"]
-REFS = [["the cat sat on a mat", "the dog barked", "nothing", "Nima's, x"]]
+REFS: list[list[str | None]] = [["the cat sat on a mat", "the dog barked", "nothing", "Nima's, x"]]
 METRICS = [metric_for(config) for config in examples(*FAMILIES, first=2)]
 """Two configurations of every family of the registry (tests/support/families.py): a family
 added is tested here."""
-CHRF_AND_TER = [CHRF(), CHRF(word_order=2, beta=1), TER(), TER(normalized=True, tokenizer="tercom-fixed")]
+CHRF_AND_TER: list[Metric[Any, Any]] = [
+    CHRF(),
+    CHRF(word_order=2, beta=1),
+    TER(),
+    TER(normalized=True, tokenizer="tercom-fixed"),
+]
 
 
 @pytest.mark.parametrize("metric", METRICS, ids=lambda m: m.config.name)
-def test_pickled_metric_scores_the_same(metric: Metric) -> None:
+def test_pickled_metric_scores_the_same(metric: Metric[Any, Any]) -> None:
     cached = type(metric).__new__(type(metric))
     cached._setup(metric.config, REFS, 1)
     clone = pickle.loads(pickle.dumps(cached))
@@ -118,7 +124,7 @@ def test_core_configurations_are_read_by_name() -> None:
 
 
 @pytest.mark.parametrize("metric", METRICS, ids=lambda m: m.config.name)
-def test_signatures_parse_back_long_and_short(metric: Metric) -> None:
+def test_signatures_parse_back_long_and_short(metric: Metric[Any, Any]) -> None:
     signature = metric.corpus_score(HYPS, REFS).signature.with_extras([("test", "wmt17"), ("lang", "en-de")])
     for short in (False, True):
         parsed = Signature.parse(signature.format(short))
@@ -137,7 +143,7 @@ def test_sacrebleu_signatures_of_chrf_and_ter_parse() -> None:
 
 
 @pytest.mark.parametrize("metric", METRICS, ids=lambda m: m.config.name)
-def test_saved_statistics_load_as_their_metric(metric: Metric, tmp_path: Path) -> None:
+def test_saved_statistics_load_as_their_metric(metric: Metric[Any, Any], tmp_path: Path) -> None:
     stats = metric.segment_stats(HYPS, REFS)
     path = tmp_path / "s.npz"
     stats.save(path)
@@ -159,7 +165,7 @@ def test_typed_errors() -> None:
         with pytest.raises(NoReferenceError, match="segment 2"):
             metric.corpus_score(["a", "b"], [["a", None]])
         with pytest.raises(TypeError, match="not a single string"):
-            metric.corpus_score("a b", REFS)  # type: ignore[arg-type]
+            metric.corpus_score("a b", REFS)  # a str is a Sequence[str] to a type checker
     with pytest.raises(ConfigError, match="char_order"):
         CHRF(char_order=65)
     with pytest.raises(ConfigError):

@@ -46,11 +46,11 @@ def as_words(segments: Sequence[Sequence[Hashable]], words: dict[tuple[type, Any
 
 
 def oracle_lines(
-    corpus: list[tuple[list[Token], list[Token]]], fold: Callable[[str], str] | None = None
+    corpus: Sequence[tuple[Sequence[Token], Sequence[Token]]], fold: Callable[[str], str] | None = None
 ) -> tuple[list[str], list[str]]:
     """The hypotheses and references as the oracle's words (string tokens folded first)."""
 
-    def folded(segment: list[Token]) -> list[Token]:
+    def folded(segment: Sequence[Token]) -> list[Token]:
         return [fold(t) if fold is not None and isinstance(t, str) else t for t in segment]
 
     words: dict[tuple[type, Any], str] = {}
@@ -174,7 +174,8 @@ def test_cached_token_references_survive_pickling() -> None:
 
 
 def test_pairwise_of_tokens_is_each_sentence_score() -> None:
-    hyps, refs = [[1, 2, 3, 4], ["a"]], [[1, 2, 3, 4], [4, 3, 2, 1], ["a"]]
+    hyps: list[list[Any]] = [[1, 2, 3, 4], ["a"]]
+    refs: list[list[Any]] = [[1, 2, 3, 4], [4, 3, 2, 1], ["a"]]
     metric = BLEU(effective_order=True)
     table = metric.pairwise(hyps, refs)
     assert table.tolist() == [[metric.sentence_score(h, [r]).score for r in refs] for h in hyps]
@@ -191,9 +192,9 @@ def test_pairwise_of_tokens_is_each_sentence_score() -> None:
         (lambda: BLEU().corpus_score(["a"], [[[1]]]), InputTypeError, "references are tokens"),
         (lambda: BLEU(references=[["a"]]).corpus_score([[1]]), InputTypeError, "references are text"),
         (lambda: BLEU(references=[[[1]]]).corpus_score(["a"]), InputTypeError, "references are tokens"),
-        (lambda: BLEU().corpus_score([[1, 2.5]], [[[1]]]), InputTypeError, "hyps[0][1] is a float"),
+        (lambda: BLEU().corpus_score([[1, 2.5]], [[[1]]]), InputTypeError, "hyps[0][1] is a float"),  # type: ignore[list-item]
         (lambda: BLEU().corpus_score([[1], "a b"], [[[1], [2]]]), InputTypeError, "hyps[1] is a string"),
-        (lambda: BLEU().corpus_score([[[1]]], [[[1]]]), InputTypeError, "hyps[0][0] is a list"),
+        (lambda: BLEU().corpus_score([[[1]]], [[[1]]]), InputTypeError, "hyps[0][0] is a list"),  # type: ignore[list-item]
         (lambda: BLEU().corpus_score(np.zeros((1, 2, 2), dtype=int), [[[1]]]), InputTypeError, "2-D"),
     ],
 )

@@ -210,7 +210,7 @@ class Metric(ABC, Generic[S, R]):
     config_type: type[MetricConfig]
     stats_type: type[S]
 
-    def _setup(self, config: MetricConfig, references: RefStreams | None, threads: int | None) -> None:
+    def _setup(self, config: MetricConfig, references: Refs | None, threads: int | None) -> None:
         self.config = config
         self.threads = resolve_threads(threads)
         self._references: list[list[str | None]] | None = None
@@ -225,7 +225,7 @@ class Metric(ABC, Generic[S, R]):
                 writer,
             )
         elif references is not None:
-            streams = check_refs(references, None)
+            streams = check_refs(cast(RefStreams, references), None)  # text: checked as such
             if not streams[0]:
                 raise EmptyInputError("the reference streams have no segments")
             self._cache = self._scorer_with(streams)
@@ -281,7 +281,7 @@ class Metric(ABC, Generic[S, R]):
 
     @classmethod
     def from_config(
-        cls: type[M], config: MetricConfig, references: RefStreams | None = None, threads: int | None = None
+        cls: type[M], config: MetricConfig, references: Refs | None = None, threads: int | None = None
     ) -> M:
         """The metric object of ``config`` (of this class's metric).
 

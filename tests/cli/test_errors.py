@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -22,8 +23,11 @@ ONLINE_A = SAMPLE / "newstest2017.online-A.0.en-de.de"
 CLI = [sys.executable, "-m", "understudy.cli"]
 
 
-def run(*argv: str, **kwargs: object) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run([*CLI, *argv], capture_output=True, timeout=120, check=False, **kwargs)  # type: ignore[call-overload]
+def run(*argv: str, **kwargs: Any) -> subprocess.CompletedProcess[bytes]:
+    done: subprocess.CompletedProcess[bytes] = subprocess.run(
+        [*CLI, *argv], capture_output=True, timeout=120, check=False, **kwargs
+    )
+    return done
 
 
 def one_line_error(proc: subprocess.CompletedProcess[bytes], *words: str) -> None:

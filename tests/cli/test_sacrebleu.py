@@ -11,6 +11,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -221,7 +222,7 @@ def test_echo_list_citation_and_download(wmt_sgml, capfd, monkeypatch) -> None: 
         assert status == 0 and ours == run_sacrebleu(argv, capfd, monkeypatch), (argv, err)
     # sacrebleu 2.6.0's --citation raises TypeError ('citation' in a Dataset object).
     status, ours, _ = run(capfd, "-t", "wmt17,wmt97", "--citation")
-    assert status == 1 and ours == sacrebleu.DATASETS["wmt17"].citation + "\n"
+    assert status == 1 and ours == f"{sacrebleu.DATASETS['wmt17'].citation}\n"
     assert run(capfd, "-t", "wmt17", "--cite")[1] == ours
     status, ours, _ = run(capfd, "--download", "wmt97")
     assert status == 0 and ours.startswith("wmt97: 1 download(s) checked and cached")
@@ -296,8 +297,10 @@ def test_paired_randomization_is_sacrebleus_without_an_interval(capfd: pytest.Ca
     record = json.loads(ours)
     # As sacrebleu's command line: no bootstrap interval beside randomization, none in the signature.
     assert "bs:" not in record["signature"] and record["baseline"]["mean"] is None
-    named = [(str(p), read_raw(p)) for p in SYSTEMS]
-    _, theirs = PairedTest(named, {"BLEU": sacrebleu.BLEU(references=[read_raw(REF)])}, None, "ar", 300)()
+    named: list[tuple[str, Sequence[str]]] = [(str(p), read_raw(p)) for p in SYSTEMS]
+    theirs: Any = PairedTest(named, {"BLEU": sacrebleu.BLEU(references=[read_raw(REF)])}, None, "ar", 300)()[
+        1
+    ]
     assert [s["p_value"] for s in record["systems"]] == [r.p_value for r in theirs["BLEU"][1:]]
     assert all(r.mean is None for r in theirs["BLEU"])
 

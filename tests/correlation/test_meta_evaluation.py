@@ -33,6 +33,7 @@ from understudy.correlation.spa import (
 )
 from understudy.correlation.ties import tie_calibrated_accuracy
 from understudy.errors import ConfigError, InputError
+from understudy.metric import Metric
 
 from tests.correlation.test_correlation import SYSTEMS, TED
 from tests.support.cli import run_cli as run
@@ -78,7 +79,11 @@ def metrics(human: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     """Sentence BLEU, chrF, chrF++ against ref-B, and the COMET-style scores: the fixture's inputs,
     checked by their SHA-256 against those the oracle (sacrebleu) computed."""
     ref = lines("ref-B")
-    scorers = {"BLEU": BLEU(effective_order=True), "chrF": CHRF(), "chrF++": CHRF(word_order=2)}
+    scorers: dict[str, Metric[Any, Any]] = {
+        "BLEU": BLEU(effective_order=True),
+        "chrF": CHRF(),
+        "chrF++": CHRF(word_order=2),
+    }
     out = {
         name: np.array([m.sentence_scores(lines(s), [ref]) for s in SYSTEMS]) for name, m in scorers.items()
     }
@@ -226,7 +231,7 @@ def test_spa_counts_are_exact_for_scores_of_any_magnitude() -> None:
 
 def test_bad_input_is_refused_by_name() -> None:
     with pytest.raises(InputError, match="system 2, segment 3 is not a finite number"):
-        soft_pairwise_accuracy([[1, 2, 3], [1, 2, np.nan]], [[1, 2, 3], [1, 2, 3]])
+        soft_pairwise_accuracy([[1.0, 2.0, 3.0], [1.0, 2.0, np.nan]], [[1, 2, 3], [1, 2, 3]])
     with pytest.raises(InputError, match="shape"):
         tie_calibrated_accuracy([[1, 2], [3, 4]], [[1, 2, 3], [1, 2, 3]])
     with pytest.raises(ConfigError, match="permutations"):
@@ -308,8 +313,12 @@ def test_clusters_are_mt_metrics_evals(
     got = clusters(values, test, case["statistic"], by, case["alpha"], case["seed"])
     assert list(got.metrics) == case["order"]
     # SPA's own value settles MQM ties exactly (above), so it may differ by a few in 78,000.
-    close = {"abs": 2e-4} if case["statistic"] == "spa" else {"rel": 1e-12}
-    assert list(got.values) == pytest.approx(case["values"], **close)
+    close = (
+        pytest.approx(case["values"], abs=2e-4)
+        if case["statistic"] == "spa"
+        else pytest.approx(case["values"], rel=1e-12)
+    )
+    assert list(got.values) == close
     assert list(got.ranks) == case["ranks"]
     assert np.array_equal(np.array(got.p_values), np.array(case["p_values"]))
 

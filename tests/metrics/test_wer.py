@@ -26,7 +26,9 @@ TEXT = st.lists(st.tuples(st.sampled_from(WORDS), st.sampled_from(SPACES)), max_
 
 
 def _jiwer(config: WERConfig, refs: list[str], hyps: list[str]) -> jiwer.WordOutput:
-    steps = [jiwer.ToLowerCase()] * config.lowercase + [jiwer.RemovePunctuation()] * config.no_punct
+    steps: list[jiwer.AbstractTransform] = [jiwer.ToLowerCase()] * config.lowercase + [
+        jiwer.RemovePunctuation()
+    ] * config.no_punct
     if config.unit == "characters":
         steps += [jiwer.Strip(), jiwer.ReduceToListOfListOfChars()]
     else:
@@ -261,7 +263,8 @@ def test_wmt17_alignments_are_jiwers(wmt17_ref: list[str], wmt17_systems: dict[s
 
 
 def test_alignment_is_with_the_closest_reference_the_counts_use() -> None:
-    hyp, refs = "a b c d", [["x y", "a b c e", "a b c d e"], [None, "a b c d", None]]
+    hyp = "a b c d"
+    refs: list[list[str | None]] = [["x y", "a b c e", "a b c d e"], [None, "a b c d", None]]
     got = WER().alignments([hyp] * 3, refs)
     assert [a.reference_index for a in got] == [0, 1, 0]  # the second segment's: an exact match
     assert _chunks(got[1]) == [("equal", 0, 4, 0, 4)]

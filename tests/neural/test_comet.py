@@ -17,6 +17,7 @@ import pytest
 pytest.importorskip("transformers", reason="the neural extra: pip install 'understudy-mt[neural]'")
 
 from understudy.errors import InputError, LengthMismatchError, ModelError
+from understudy.metrics.scores import ScoresConfig
 from understudy.neural import COMET, CometKiwi
 from understudy.neural.xlmr import sparsemax
 from understudy.signature import Signature
@@ -92,6 +93,7 @@ def test_sparsemax_equals_its_definition() -> None:
             p = np.maximum(z - tau, 0)
             if abs(p.sum() - 1) < 1e-12 and (best is None or np.sum((p - z) ** 2) < np.sum((best - z) ** 2)):
                 best = p
+        assert best is not None
         np.testing.assert_allclose(mine, best, atol=1e-12)
 
 
@@ -107,8 +109,8 @@ def test_systems_share_their_texts(checkpoints: dict[str, Path]) -> None:
         assert np.max(np.abs(scores.sentence_scores(name) - alone)) <= 2e-6
     # A hypothesis equal to the reference, against the same source, scores as itself anywhere
     # (to float32's noise between batches of other shapes).
-    alone = metric.sentence_scores([REF[0]], [REF[0]], sources=[SRC[0]])[0]
-    assert abs(scores.sentence_scores("C")[0] - alone) <= 2e-6
+    itself = metric.sentence_scores([REF[0]], [REF[0]], sources=[SRC[0]])[0]
+    assert abs(scores.sentence_scores("C")[0] - itself) <= 2e-6
 
 
 def test_signature_pins_checkpoint_and_revision(checkpoints: dict[str, Path]) -> None:
@@ -119,7 +121,7 @@ def test_signature_pins_checkpoint_and_revision(checkpoints: dict[str, Path]) ->
     assert metric.checkpoint.revision.startswith("sha256-")
     parsed = Signature.parse(text)
     assert parsed.config == result.signature.config
-    assert parsed.config.revision == metric.checkpoint.revision
+    assert isinstance(parsed.config, ScoresConfig) and parsed.config.revision == metric.checkpoint.revision
     # Another checkpoint's scores are another configuration: never compared with these.
     other = COMET(checkpoints["sparsemax-patch"], cache=None).corpus_score(MT[:3], REF[:3], sources=SRC[:3])
     assert other.signature.config != result.signature.config
@@ -130,7 +132,7 @@ def test_bad_input_is_refused(checkpoints: dict[str, Path], tmp_path: Path) -> N
     with pytest.raises(LengthMismatchError, match="3 references, 3 sources, 2 hypotheses of 'system'"):
         metric.sentence_scores(MT[:2], REF[:3], sources=SRC[:3])
     with pytest.raises(InputError, match="needs the source"):
-        metric.sentence_scores(MT[:2], REF[:2], sources=None)  # type: ignore[arg-type]
+        metric.sentence_scores(MT[:2], REF[:2], sources=None)
     with pytest.raises(ModelError, match=r"no checkpoints/model\.ckpt"):
         COMET(tmp_path, cache=None)
     with pytest.raises(ModelError, match="unknown precision"):

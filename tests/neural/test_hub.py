@@ -30,7 +30,7 @@ def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[fake_hub.Hub
     encoder = fake_hub.Repo()
     encoder.add(fake_hub.folder_files(nc.build_encoder(root / "encoder")))
     server.repos["org/tiny-xlmr"] = encoder
-    comet, made = fake_hub.Repo(), {}
+    comet, made = fake_hub.Repo(), dict[str, Path | str]()
     for seed in (1, 5):
         folder = nc.build_regression(root / f"comet{seed}", seed, pretrained_model="org/tiny-xlmr")
         files = {k: v for k, v in fake_hub.folder_files(folder).items() if not k.startswith("encoder/")}
@@ -41,13 +41,16 @@ def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[fake_hub.Hub
     gated.add(files)
     server.repos["org/gated-comet"] = gated
     for name in ("src", "ref", "mt"):
-        made[name] = root / f"{name}.txt"
-        made[name].write_text("\n".join(s[name] for s in SAMPLES) + "\n", encoding="utf-8")  # type: ignore[union-attr]
+        text = root / f"{name}.txt"
+        text.write_text("\n".join(s[name] for s in SAMPLES) + "\n", encoding="utf-8")
+        made[name] = text
     yield server, made
     server.close()
 
 
-def _score(hub: fake_hub.Hub, files: dict[str, Path | str], home: Path, model: str, **env: str):  # type: ignore[no-untyped-def]
+def _score(
+    hub: fake_hub.Hub, files: dict[str, Path | str], home: Path, model: str, **env: str
+) -> subprocess.CompletedProcess[str]:
     argv = [
         sys.executable,
         "-m",

@@ -15,6 +15,7 @@ import sqlite3
 from html import escape
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import numpy as np
 import pytest
@@ -119,7 +120,8 @@ def test_decoding_keeps_the_reference_codes_quirks() -> None:
     tokenizer = SimpleNamespace(pad_id=1, decode=lambda ids: " ".join(map(str, ids)))
     metric = XCOMET.__new__(XCOMET)
     metric._tokens = {"mt": ([], [(k, k + 1) for k in range(len(tags))])}
-    spans = metric._decode(SimpleNamespace(tokenizer=tokenizer), list(range(100, 105)), probs, "mt")
+    model: Any = SimpleNamespace(tokenizer=tokenizer)  # what _decode reads of a model
+    spans = metric._decode(model, list(range(100, 105)), probs, "mt")
     assert [(s.text, s.severity, s.start, s.end) for s in spans] == [
         ("101 102", "minor", 1, 3),
         ("104 1", "critical", 4, 6),  # past the sequence's end: pad ids, as the reference reads

@@ -131,7 +131,7 @@ def test_chrf_is_nltks(
     pairs: list[tuple[str, str]], lengths: tuple[int, int], beta: float, ignore_whitespace: bool
 ) -> None:
     refs, hyps = [r for r, _ in pairs], [h for _, h in pairs]
-    args = (*lengths, beta, ignore_whitespace)
+    args: tuple[Any, ...] = (*lengths, beta, ignore_whitespace)
     assert chrf_score.corpus_chrf(refs, hyps, *args) == nltk_chrf.corpus_chrf(refs, hyps, *args)
     tokens = [r.split() for r in refs], [h.split() for h in hyps]
     assert chrf_score.corpus_chrf(*tokens, *args) == nltk_chrf.corpus_chrf(*tokens, *args)

@@ -74,13 +74,17 @@ def _sha256(path: Path) -> str:
 
 
 @pytest.mark.parametrize("config", [*CHRF_CONFIGS[1:4], *TER_CONFIGS[1:4]], ids=str)
-def test_every_path_on_wmt17_options(config: MetricConfig, wmt17_ref: list[str], wmt17_systems: dict) -> None:
+def test_every_path_on_wmt17_options(
+    config: MetricConfig, wmt17_ref: list[str], wmt17_systems: dict[str, list[str]]
+) -> None:
     hyps = wmt17_systems["online-A"][:600]
     assert_parity(config, hyps, [wmt17_ref[:600]], sentences=40)
 
 
 @pytest.mark.parametrize("config", [*defaults(), CHRFConfig(word_order=2)], ids=str)
-def test_every_path_on_wmt17(config: MetricConfig, wmt17_ref: list[str], wmt17_systems: dict) -> None:
+def test_every_path_on_wmt17(
+    config: MetricConfig, wmt17_ref: list[str], wmt17_systems: dict[str, list[str]]
+) -> None:
     assert_parity(config, wmt17_systems["uedin-nmt"], [wmt17_ref], sentences=200)
 
 

@@ -7,6 +7,8 @@ compared with ``==`` (bit-identical), which is stricter than the 1e-9 that is re
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from typing import Any, cast
 
 import numpy as np
 import pytest
@@ -89,8 +91,8 @@ def test_multiple_references_with_missing_ones(
     rng = random.Random(7)
     second = [r if rng.random() > 0.2 else None for r in wmt17_systems["online-B"]]
     third = [r if rng.random() > 0.5 else "" for r in wmt17_systems["KIT"]]
-    refs = [wmt17_ref, second, third]
-    theirs = SacreBLEU(tokenize=tokenize, references=refs)
+    refs: list[Sequence[str | None]] = [wmt17_ref, second, third]
+    theirs = SacreBLEU(tokenize=tokenize, references=cast(Any, refs))  # None: no reference, as here
     ours = BLEU(tokenize=tokenize, references=refs)
     for name in ("uedin-nmt", "PROMT-Rule-based", "online-A"):
         hyps = wmt17_systems[name]

@@ -40,7 +40,8 @@ TOKENIZE = Tokenizer13a()
 
 
 def _words(line: str) -> list[str]:
-    return TOKENIZE(line.rstrip()).split()
+    words: list[str] = TOKENIZE(line.rstrip()).split()
+    return words
 
 
 def test_reference_lengths_are_sacrebleus_token_counts() -> None:

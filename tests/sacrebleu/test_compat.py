@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -90,7 +91,9 @@ def test_corpus_score_with_bootstrap_gives_sacrebleus_interval(monkeypatch: pyte
 def test_paired_test_gives_sacrebleus_results(
     wmt17_ref: list[str], wmt17_systems: dict[str, list[str]], test_type: str, n_ar_confidence: int
 ) -> None:
-    named = [(name, hyps[:400]) for name, hyps in list(wmt17_systems.items())[:3]]
+    named: list[tuple[str, Sequence[str]]] = [
+        (name, hyps[:400]) for name, hyps in list(wmt17_systems.items())[:3]
+    ]
     refs = [wmt17_ref[:400]]
     n = 100 if test_type == "bs" else 300
     theirs_sigs, theirs = sacrebleu.significance.PairedTest(

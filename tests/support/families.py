@@ -10,7 +10,7 @@ is tested by adding its entry; ``metrics/test_registry.py`` fails while one is m
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,7 +24,7 @@ from understudy.metrics.gleu import GLEUConfig
 from understudy.metrics.nist import NISTConfig
 from understudy.metrics.wer import WERConfig
 
-Refs = list[list[str | None]]
+Refs = Sequence[Sequence[str | None]]
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,10 @@ class TestFamily:
     the whole reference corpus) and its oracle, mteval-v13a.pl, is a fixture: tests/metrics/test_nist.py."""
 
 
-def _sacrebleu_bleu(c: BLEUConfig, references: Refs | None) -> Any:
+# sacrebleu's annotations say str where its code takes None for a missing reference too.
+
+
+def _sacrebleu_bleu(c: BLEUConfig, references: Any) -> Any:
     return SacreBLEU(
         tokenize=c.tokenize,
         lowercase=c.lowercase,
@@ -54,13 +57,12 @@ def _sacrebleu_bleu(c: BLEUConfig, references: Refs | None) -> Any:
     )
 
 
-def _sacrebleu_chrf(c: CHRFConfig, references: Refs | None) -> Any:
-    return SacreCHRF(
-        c.char_order, c.word_order, c.beta, c.lowercase, c.whitespace, c.eps_smoothing, references
-    )
+def _sacrebleu_chrf(c: CHRFConfig, references: Any) -> Any:
+    beta: Any = c.beta  # sacrebleu annotates an int; understudy's signature reads 2 and 2.0 alike
+    return SacreCHRF(c.char_order, c.word_order, beta, c.lowercase, c.whitespace, c.eps_smoothing, references)
 
 
-def _sacrebleu_ter(c: TERConfig, references: Refs | None) -> Any:
+def _sacrebleu_ter(c: TERConfig, references: Any) -> Any:
     return SacreTER(c.normalized, c.no_punct, c.asian_support, c.case_sensitive, references)
 
 
@@ -85,7 +87,9 @@ class JiwerMetric:
 
         self.jiwer = jiwer
         self.config, self.references = config, references
-        steps = [jiwer.ToLowerCase()] * config.lowercase + [jiwer.RemovePunctuation()] * config.no_punct
+        steps: list[jiwer.AbstractTransform] = [jiwer.ToLowerCase()] * config.lowercase + [
+            jiwer.RemovePunctuation()
+        ] * config.no_punct
         if config.unit == "characters":
             steps += [jiwer.Strip(), jiwer.ReduceToListOfListOfChars()]
         else:
@@ -101,7 +105,7 @@ class JiwerMetric:
         assert streams is not None
         chosen = []
         for i, hyp in enumerate(hyps):
-            options = [stream[i] for stream in streams if stream[i] is not None]
+            options = [ref for stream in streams if (ref := stream[i]) is not None]
             edits = []
             for ref in options:
                 out = self._process([ref], [hyp])
@@ -161,7 +165,8 @@ class NltkGleu:
         streams = self.references if refs is None else refs
         assert streams is not None
         their_refs = [
-            [self.tokens(stream[i]) for stream in streams if stream[i] is not None] for i in range(len(hyps))
+            [self.tokens(ref) for stream in streams if (ref := stream[i]) is not None]
+            for i in range(len(hyps))
         ]
         return their_refs, [self.tokens(h) for h in hyps]
 

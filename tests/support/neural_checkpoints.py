@@ -92,8 +92,8 @@ def encoder_shapes(size: str = "tiny", xl: bool = False) -> dict[str, tuple[int,
     import torch
     import transformers
 
-    config_class = transformers.XLMRobertaXLConfig if xl else transformers.XLMRobertaConfig
-    model_class = transformers.XLMRobertaXLModel if xl else transformers.XLMRobertaModel
+    config_class: Any = transformers.XLMRobertaXLConfig if xl else transformers.XLMRobertaConfig
+    model_class: Any = transformers.XLMRobertaXLModel if xl else transformers.XLMRobertaModel
     config = config_class(**{k: v for k, v in encoder_config(size, xl).items() if k != "model_type"})
     with torch.device("meta"):
         model = model_class(config, add_pooling_layer=False)
@@ -171,14 +171,14 @@ def build_regression(
         last = f"estimator.ff.{3 * len(config['hidden_sizes'])}"
         state[f"{last}.weight"] = np.float32(score_scale) * state[f"{last}.weight"]
         state[f"{last}.bias"] = state[f"{last}.bias"] + np.float32(score_shift)
-    state = {k: torch.from_numpy(v) for k, v in state.items()}
+    tensors = {k: torch.from_numpy(v) for k, v in state.items()}
     (folder / "checkpoints").mkdir(parents=True, exist_ok=True)
     torch.save(
         {
             "epoch": 0,
             "global_step": 0,
             "pytorch-lightning_version": "2.5.1",
-            "state_dict": state,
+            "state_dict": tensors,
             "hyper_parameters": config,
         },
         folder / "checkpoints" / "model.ckpt",

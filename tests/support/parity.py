@@ -8,6 +8,7 @@ sacrebleu, bit for bit (``==``). The CLI's chunked path has its own tests.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -19,7 +20,7 @@ from understudy.metrics import metric_for
 
 from tests.support.families import TEST_FAMILIES
 
-Refs = list[list[str | None]]
+Refs = Sequence[Sequence[str | None]]
 
 
 def ours(

@@ -144,8 +144,8 @@ def run_sacrebleu(argv: list[str], capfd: pytest.CaptureFixture[str], monkeypatc
     capfd.readouterr()
     monkeypatch.setattr(sys, "argv", ["sacrebleu", "-q", *argv])
     stdin, stdout = sys.stdin, sys.stdout
-    sys.stdin = _Descriptor(os.open(os.devnull, os.O_RDONLY))  # type: ignore[assignment]
-    sys.stdout = _Descriptor(os.dup(stdout.fileno()))  # type: ignore[assignment]
+    sys.stdin = _Descriptor(os.open(os.devnull, os.O_RDONLY))
+    sys.stdout = _Descriptor(os.dup(stdout.fileno()))
     try:
         sb_cli.main()
     except SystemExit as exit:

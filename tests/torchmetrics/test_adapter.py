@@ -17,7 +17,7 @@ import warnings
 from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pytest
@@ -119,7 +119,7 @@ def test_bleu_cases_of_torchmetrics(weights: list[float], n_gram: int, smoothing
 
 def test_bleu_edge_cases_of_torchmetrics() -> None:
     # tests/unittests/text/test_bleu.py: empty input, no 4-gram, default weights are uniform
-    assert us_f.bleu_score([[]], [[[]]]) == torch.tensor(0.0)
+    assert us_f.bleu_score([[]], [[[]]]) == torch.tensor(0.0)  # type: ignore[list-item]
     assert us.BLEUScore()([[]], [[[]]]) == torch.tensor(0.0)
     preds, targets = (
         ["My full pytorch-lightning"],
@@ -164,7 +164,7 @@ CHRF_CASES += [(6, 0, True, True), (4, 0, False, True)]
 def test_chrf_cases_of_torchmetrics(
     char_order: int, word_order: int, lowercase: bool, whitespace: bool
 ) -> None:
-    options = {"lowercase": lowercase, "whitespace": whitespace}
+    options: dict[str, Any] = {"lowercase": lowercase, "whitespace": whitespace}
     oracle = sacrebleu.CHRF(char_order, word_order, eps_smoothing=True, **options)
     reference = partial(sacrebleu_score, oracle)
     check_class(us.CHRFScore(char_order, word_order, **options), PREDS, TARGETS, reference)
@@ -180,10 +180,11 @@ def test_chrf_and_ter_edge_cases_of_torchmetrics() -> None:
     assert us_f.translation_edit_rate(["python"], [[]]) == torch.tensor(0.0)
     assert us.TranslationEditRate()(["python"], [[]]) == torch.tensor(0.0)
     preds, targets = [HYP_B], [[REF_1B, REF_2B]]
-    for ours, theirs in [
+    pairs: list[tuple[Any, Any]] = [
         (us_f.chrf_score, tm_f.chrf_score),
         (us_f.translation_edit_rate, tm_f.translation_edit_rate),
-    ]:
+    ]
+    for ours, theirs in pairs:
         corpus, sentences = ours(preds, targets, return_sentence_level_score=True)
         expected = theirs(preds, targets, return_sentence_level_score=True)
         assert type(sentences) is type(expected[1]) and repr(sentences) == repr(expected[1])
@@ -213,7 +214,7 @@ def test_ter_cases_of_torchmetrics(
         asian_support=asian_support,
         case_sensitive=not lowercase,
     )
-    args = {"normalize": normalize, "no_punctuation": no_punctuation}
+    args: dict[str, Any] = {"normalize": normalize, "no_punctuation": no_punctuation}
     args |= {"asian_support": asian_support, "lowercase": lowercase}
     reference = partial(sacrebleu_score, oracle)
     check_class(us.TranslationEditRate(**args), PREDS, TARGETS, reference)
@@ -248,7 +249,7 @@ def test_inputs_are_checked_as_torchmetrics_checks_them() -> None:
     with pytest.raises(ValueError, match="weights"):
         us.BLEUScore(n_gram=2, weights=[1.0])
     with pytest.raises(InputTypeError):
-        us_f.word_error_rate([1, 2], ["a", "b"])  # type: ignore[list-item]
+        us_f.word_error_rate([1, 2], ["a", "b"])
     with pytest.raises(InputTypeError, match="not NoneType"):
         us.BLEUScore()(None, [["a"]])
     with pytest.raises(ValueError, match="at least 1"):
@@ -343,7 +344,10 @@ def test_sacrebleu_score_is_torchmetrics_bit_for_bit_on_300_random_corpora() -> 
     rng = random.Random(8)
     for _ in range(300):
         preds, targets = random_corpus(rng, 1)
-        args = {"tokenize": rng.choice(["13a", "intl", "none", "char"]), "lowercase": rng.random() < 0.5}
+        args: dict[str, Any] = {
+            "tokenize": rng.choice(["13a", "intl", "none", "char"]),
+            "lowercase": rng.random() < 0.5,
+        }
         expected = tm.SacreBLEUScore(n_gram=2, **args)(preds, targets)
         assert torch.equal(us.SacreBLEUScore(n_gram=2, **args)(preds, targets), expected), (
             preds,
@@ -357,7 +361,7 @@ def test_chrf_is_torchmetrics_bit_for_bit_on_300_random_corpora() -> None:
     for _ in range(300):
         # Tabs and empty predictions (which match nothing) meet torchmetrics' bugs, tested below.
         preds, targets = random_corpus(rng, 1, spaces=(" ", "  "), min_words=1)
-        args = {
+        args: dict[str, Any] = {
             "n_char_order": rng.randint(1, 6),
             "n_word_order": rng.randint(0, 2),
             "beta": rng.choice([1.0, 2.0, 3.0]),
@@ -488,8 +492,10 @@ def test_smoothing_scores_a_corpus_with_an_unmatched_order() -> None:
 @pytest.mark.parametrize("space", ["\u00a0", "\t", "\u2009"])
 def test_chrf_leaves_out_every_unicode_space(space: str) -> None:
     preds, targets = [f"the{space}cat sat"], [["the cat sat"]]
-    assert float(tm_f.chrf_score(preds, targets, n_word_order=0)) < 1.0  # torchmetrics keeps the space
-    assert float(us_f.chrf_score(preds, targets, n_word_order=0)) == 1.0  # as sacrebleu
+    assert (
+        float(cast("torch.Tensor", tm_f.chrf_score(preds, targets, n_word_order=0))) < 1.0
+    )  # torchmetrics keeps the space
+    assert float(cast("torch.Tensor", us_f.chrf_score(preds, targets, n_word_order=0))) == 1.0  # as sacrebleu
     assert sacrebleu.CHRF().corpus_score(preds, _by_stream(targets)).score == 100.0
 
 
@@ -504,9 +510,11 @@ def test_chrf_counts_the_reference_of_a_prediction_that_matches_nothing() -> Non
 def test_ter_shifts_are_sacrebleus() -> None:
     preds, targets = ["a d b d a e b d d"], [["b c b b d c a d e"]]  # found by a random search
     expected = sacrebleu.TER().corpus_score(preds, _by_stream(targets)).score / 100
-    assert float(tm_f.translation_edit_rate(preds, targets)) == pytest.approx(5 / 9)
+    assert float(cast("torch.Tensor", tm_f.translation_edit_rate(preds, targets))) == pytest.approx(5 / 9)
     assert (
-        float(us_f.translation_edit_rate(preds, targets)) == pytest.approx(expected) == pytest.approx(6 / 9)
+        float(cast("torch.Tensor", us_f.translation_edit_rate(preds, targets)))
+        == pytest.approx(expected)
+        == pytest.approx(6 / 9)
     )
 
 

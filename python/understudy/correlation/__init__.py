@@ -149,9 +149,7 @@ class Comparison:
         return json.dumps(self.to_dict(), indent=1, ensure_ascii=False)
 
 
-def _oriented(
-    scores: Mapping[str, Sequence[float]], higher: Mapping[str, bool]
-) -> dict[str, NDArray[np.float64]]:
+def _oriented(scores: Mapping[str, Scores], higher: Mapping[str, bool]) -> dict[str, NDArray[np.float64]]:
     return {
         m: np.asarray(s, dtype=np.float64) * (1.0 if higher.get(m, True) else -1.0) for m, s in scores.items()
     }
@@ -264,8 +262,8 @@ def outliers(human: Scores, names: Sequence[str]) -> tuple[str, ...]:
 
 
 def correlate(
-    scores: Mapping[str, Sequence[float]],
-    human: Sequence[float],
+    scores: Mapping[str, Scores],
+    human: Scores,
     items: Sequence[str],
     level: str = "system",
     statistics: Sequence[str] = DEFAULT_STATISTICS,
@@ -321,9 +319,9 @@ def correlate(
 
 
 def compare(
-    a: tuple[str, Sequence[float]],
-    b: tuple[str, Sequence[float]],
-    human: Sequence[float],
+    a: tuple[str, Scores],
+    b: tuple[str, Scores],
+    human: Scores,
     statistic: str = "pearson",
     n: int = 1000,
     seed: int = DEFAULT_SEED,
@@ -383,7 +381,7 @@ def _standardized(values: NDArray[np.float64]) -> NDArray[np.float64]:
     return centred / spread if spread > 0 else centred
 
 
-def unscored_notes(human: Sequence[float], unscored: Mapping[str, float], width: int = 3) -> list[str]:
+def unscored_notes(human: Scores, unscored: Mapping[str, float], width: int = 3) -> list[str]:
     """What a human file scores that was not scored here (a reference, often), and whether it is
     judged worse than every scored system: then the choice of reference matters.
 

@@ -22,7 +22,8 @@ from typing import Any
 
 from understudy import registry
 from understudy.config import MetricConfig
-from understudy.metric import Family, Metric, RefStreams
+from understudy.metric import Family, Metric
+from understudy.tokens import Refs
 
 FAMILIES: dict[str, Family] = {name: registry.family(name) for name in registry.TEXT_FAMILIES}
 """Every family that scores text, by name, in the order sacrebleu prints them (``-m``)."""
@@ -73,7 +74,7 @@ def metric_names() -> dict[str, tuple[Family, Mapping[str, Any]]]:
 
 
 def metric_for(
-    config: MetricConfig, references: RefStreams | None = None, threads: int | None = None
+    config: MetricConfig, references: Refs | None = None, threads: int | None = None
 ) -> Metric[Any, Any]:
     """The metric object (``BLEU``, ``CHRF``, ``TER``, ...) of ``config``."""
     return METRICS[config.metric].from_config(config, references, threads)

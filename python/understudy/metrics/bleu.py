@@ -47,6 +47,7 @@ from understudy.normalization import normalize
 from understudy.result import Result
 from understudy.signature import Signature
 from understudy.stats import Stats
+from understudy.tokens import Refs
 
 # -- configuration ---------------------------------------------------------------------------
 
@@ -475,7 +476,7 @@ class BLEU(Metric[BLEUStats, BLEUResult]):
         effective_order: bool = BLEUConfig.effective_order,
         trg_lang: str = "",
         force: bool = False,
-        references: RefStreams | None = None,
+        references: Refs | None = None,
         threads: int | None = None,
         normalize_unicode: str = TextConfig.normalize_unicode,
     ) -> None:

@@ -38,6 +38,7 @@ from understudy.metric import Family, Metric, RefStreams
 from understudy.result import Result
 from understudy.signature import Signature
 from understudy.stats import Stats
+from understudy.tokens import Refs
 
 # -- configuration ---------------------------------------------------------------------------
 
@@ -339,7 +340,7 @@ class CHRF(Metric[CHRFStats, CHRFResult]):
         lowercase: bool = CHRFConfig.lowercase,
         whitespace: bool = CHRFConfig.whitespace,
         eps_smoothing: bool = CHRFConfig.eps_smoothing,
-        references: RefStreams | None = None,
+        references: Refs | None = None,
         threads: int | None = None,
         *,
         normalize_unicode: str = TextConfig.normalize_unicode,

@@ -38,6 +38,7 @@ from understudy.metric import Family, Metric, RefStreams
 from understudy.result import Result
 from understudy.signature import Signature
 from understudy.stats import Stats
+from understudy.tokens import Refs
 
 # -- configuration ---------------------------------------------------------------------------
 
@@ -222,7 +223,7 @@ class GLEU(Metric[GLEUStats, GLEUResult]):
         lowercase: bool = GLEUConfig.lowercase,
         min_len: int = GLEUConfig.min_len,
         max_len: int = GLEUConfig.max_len,
-        references: RefStreams | None = None,
+        references: Refs | None = None,
         threads: int | None = None,
         *,
         normalize_unicode: str = TextConfig.normalize_unicode,

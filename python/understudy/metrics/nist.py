@@ -42,6 +42,7 @@ from understudy.metric import Family, Metric, RefStreams
 from understudy.result import Result
 from understudy.signature import Signature
 from understudy.stats import Stats
+from understudy.tokens import Refs
 
 # -- configuration ---------------------------------------------------------------------------
 
@@ -223,7 +224,7 @@ class NIST(Metric[NISTStats, NISTResult]):
         self,
         preserve_case: bool = NISTConfig.preserve_case,
         fix_zero: bool = NISTConfig.fix_zero,
-        references: RefStreams | None = None,
+        references: Refs | None = None,
         threads: int | None = None,
         *,
         normalize_unicode: str = TextConfig.normalize_unicode,

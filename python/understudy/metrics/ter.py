@@ -31,6 +31,7 @@ from understudy.metric import Family, Metric, RefStreams
 from understudy.result import Result
 from understudy.signature import Signature
 from understudy.stats import Stats
+from understudy.tokens import Refs
 
 # -- configuration ---------------------------------------------------------------------------
 
@@ -284,7 +285,7 @@ class TER(Metric[TERStats, TERResult]):
         no_punct: bool = TERConfig.no_punct,
         asian_support: bool = TERConfig.asian_support,
         case_sensitive: bool = TERConfig.case_sensitive,
-        references: RefStreams | None = None,
+        references: Refs | None = None,
         threads: int | None = None,
         tokenizer: str = TERConfig.tokenizer,
         *,

@@ -35,6 +35,7 @@ from understudy.normalization import normalize
 from understudy.result import Result
 from understudy.signature import Signature
 from understudy.stats import Stats
+from understudy.tokens import Refs
 
 # -- configuration ---------------------------------------------------------------------------
 
@@ -282,7 +283,7 @@ class WER(Metric[WERStats, WERResult]):
         unit: str = WERConfig.unit,
         lowercase: bool = WERConfig.lowercase,
         no_punct: bool = WERConfig.no_punct,
-        references: RefStreams | None = None,
+        references: Refs | None = None,
         threads: int | None = None,
         *,
         normalize_unicode: str = TextConfig.normalize_unicode,
@@ -320,7 +321,7 @@ class CER(WER):
         self,
         lowercase: bool = WERConfig.lowercase,
         no_punct: bool = WERConfig.no_punct,
-        references: RefStreams | None = None,
+        references: Refs | None = None,
         threads: int | None = None,
         *,
         normalize_unicode: str = TextConfig.normalize_unicode,
