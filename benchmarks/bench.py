@@ -109,7 +109,7 @@ def median_time(fn: Callable[[], object], repeat: int) -> float:
 
 
 def read(path: str) -> list[str]:
-    from understudy.io import read_lines
+    from understudy.inputs.files import read_lines
 
     return read_lines(path)
 

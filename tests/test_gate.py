@@ -22,7 +22,7 @@ from tests.support.paths import ONLINE_A, PROMT, REF, UEDIN
 
 
 def _lines(path: Path) -> list[str]:
-    from understudy.io import read_lines
+    from understudy.inputs.files import read_lines
 
     return read_lines(str(path))
 

@@ -15,7 +15,7 @@ import sacrebleu
 from sacrebleu.metrics import BLEU as SacreBLEU
 from sacrebleu.significance import PairedTest
 from understudy import BLEU, BLEUStats, ConfigError, EmptyInputError
-from understudy.io import read_lines
+from understudy.inputs.files import read_lines
 from understudy.metrics.scores import GivenScores
 from understudy.significance import all_pairs, block_ttest, bootstrap_ci, paired_test, student_t_p_value
 

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from understudy import BLEU, InputFileError
 from understudy.cli import stream
-from understudy.io import LineReader, decode_lines, read_lines
+from understudy.inputs.files import LineReader, decode_lines, read_lines
 
 from tests.support.cli import run_cli as run
 from tests.support.paths import SAMPLE, read_raw

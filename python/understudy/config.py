@@ -30,7 +30,7 @@ from typing import Any, ClassVar, TypeVar
 from understudy import _core
 from understudy._moved import forwarding
 from understudy.errors import ConfigError, InputTypeError, SignatureError
-from understudy.tokens import TokenWriter
+from understudy.inputs.tokens import TokenWriter
 
 C = TypeVar("C", bound="MetricConfig")
 
@@ -211,7 +211,7 @@ class MetricConfig:
 
     def for_tokens(self: C) -> tuple[C, TokenWriter]:
         """This configuration as token input is scored (each field that declares a ``tokens``
-        value takes it), and the writer of the tokens as words (:mod:`understudy.tokens`).
+        value takes it), and the writer of the tokens as words (:mod:`understudy.inputs.tokens`).
 
         >>> from understudy import BLEUConfig
         >>> config, writer = BLEUConfig(lowercase=True).for_tokens()

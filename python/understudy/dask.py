@@ -34,7 +34,7 @@ from numpy.typing import NDArray
 
 from understudy.config import MetricConfig, check_parts
 from understudy.errors import EmptyInputError, InputError, LengthMismatchError, MissingExtraError
-from understudy.io import read_lines
+from understudy.inputs.files import read_lines
 from understudy.metric import Metric
 from understudy.metrics import metric_for
 from understudy.result import Result

@@ -36,10 +36,7 @@ from understudy.errors import (
     LengthMismatchError,
     NoReferenceError,
 )
-from understudy.result import Result
-from understudy.stats import Stats
-from understudy.threads import resolve_threads
-from understudy.tokens import (
+from understudy.inputs.tokens import (
     Hyps,
     Refs,
     TokenSegment,
@@ -49,6 +46,9 @@ from understudy.tokens import (
     is_tokens,
     refs_are_tokens,
 )
+from understudy.result import Result
+from understudy.stats import Stats
+from understudy.threads import resolve_threads
 
 RefStreams = Sequence[Sequence[str | None]]
 """Reference streams: ``refs[k][i]`` is the k-th reference of segment i (``None``: none)."""
@@ -350,7 +350,7 @@ class Metric(ABC, Generic[S, R]):
     def segment_stats(self, hyps: Hyps, refs: Refs | None = None) -> S:
         """Per-segment sufficient statistics of ``hyps`` against ``refs`` (or the cached ones).
 
-        Text or tokens (see :mod:`understudy.tokens`): a token list per segment, or token ids.
+        Text or tokens (see :mod:`understudy.inputs.tokens`): a token list per segment, or token ids.
 
         >>> from understudy import BLEU
         >>> BLEU().segment_stats([[5, 6, 7, 8]], [[[5, 6, 7, 8]]]).rows.tolist()  # lengths, matches, totals

@@ -245,13 +245,13 @@ def test_segment_level_from_a_constructed_file(
 
 
 def test_the_papers_analyses_by_hand() -> None:
-    from understudy.correlation.human import HumanScores
     from understudy.correlation.paper import (
         adjacent_differences,
         range_normalized,
         reference_subsets,
         regression,
     )
+    from understudy.inputs.human import HumanScores
 
     human = HumanScores(
         {"A": -1.5, "B": -0.5, "C": 0.0},
@@ -299,7 +299,7 @@ def test_correlate_paper_analyses_on_two_references(ted: Path, capfd: pytest.Cap
 
 def test_segment_resampling_rescores_every_system(ted: Path) -> None:
     from understudy.correlation import segment_resampler
-    from understudy.correlation.human import HumanScores
+    from understudy.inputs.human import HumanScores
 
     refs = [(ted / "ref-B.txt").read_text(encoding="utf-8").splitlines()[:50]]
     systems = [(ted / f"{s}.txt").read_text(encoding="utf-8").splitlines()[:50] for s in SYSTEMS[:4]]
@@ -417,8 +417,8 @@ def test_reference_subsets_are_bounded() -> None:
 
 
 def test_human_score_tables_say_one_line_for_any_content(tmp_path: Path) -> None:
-    from understudy.correlation.human import read_human
     from understudy.errors import InputFileError
+    from understudy.inputs.human import read_human
 
     path = tmp_path / "human.tsv"
     for content, said in [

@@ -101,6 +101,23 @@ def test_names_that_moved_to_a_family_module_are_still_found() -> None:
         stats.NISTStats  # noqa: B018
 
 
+def test_modules_moved_into_the_input_room_are_found_at_their_old_addresses() -> None:
+    import importlib
+
+    from understudy.inputs import files, human, score_files, tokens
+
+    for old, new, name in [
+        ("understudy.io", files, "read_lines"),
+        ("understudy.tokens", tokens, "TokenWriter"),
+        ("understudy.score_files", score_files, "read_scores"),
+        ("understudy.correlation.human", human, "HumanScores"),
+    ]:
+        with pytest.warns(DeprecationWarning, match=rf"{old}\.{name} is {new.__name__}\.{name} now"):
+            found = getattr(importlib.import_module(old), name)
+        assert found is getattr(new, name)
+        assert set(new.__all__) <= {n for n in dir(new) if not n.startswith("_")}
+
+
 def test_an_old_address_warns_with_the_new_one() -> None:
     from understudy import stats
 

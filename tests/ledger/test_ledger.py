@@ -512,7 +512,7 @@ def test_compare_and_report_log_what_they_scored(tmp_path: Path, capsys: pytest.
 
 
 def _texts(system: str, ref: str) -> tuple[list[str], list[list[str]]]:
-    from understudy.io import read_lines
+    from understudy.inputs.files import read_lines
 
     return read_lines(system), [read_lines(ref)]
 

@@ -179,7 +179,7 @@ def test_what_is_not_provided_says_why() -> None:
 def test_ter_with_many_references_is_sacrebleus_to_the_bit(n_refs: int) -> None:
 
     from understudy import TER
-    from understudy.io import read_lines
+    from understudy.inputs.files import read_lines
 
     from tests.support.paths import SHARED
 

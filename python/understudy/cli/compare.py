@@ -11,7 +11,6 @@ from dataclasses import replace
 from typing import Any
 
 from understudy.cli import sacrebleu_tables
-from understudy.cli.given import add_scores_options, given_scores, given_stats, wants_scores
 from understudy.cli.inputs import check_stdin_once, read_parallel, warn_reference_as_system
 from understudy.cli.keep import add_log_options, log_scored
 from understudy.cli.messages import CliError
@@ -27,6 +26,7 @@ from understudy.cli.options import (
 )
 from understudy.cli.output import write
 from understudy.cli.score_printers import print_sacrebleu_corpus
+from understudy.cli.scores import add_scores_options, given_scores, given_stats, wants_scores
 from understudy.cli.table import Table, emit, text_table
 from understudy.signature import Signature
 from understudy.significance import (

@@ -11,7 +11,6 @@ from typing import Any
 import numpy as np
 
 from understudy.cli import meta_evaluation
-from understudy.cli.given import add_scores_options, given_scores, given_stats, wants_scores
 from understudy.cli.inputs import read_parallel, read_texts, warn_reference_as_system
 from understudy.cli.messages import CliError
 from understudy.cli.neural import neural_chosen, neural_scores
@@ -25,6 +24,7 @@ from understudy.cli.options import (
     seed_value,
     width_value,
 )
+from understudy.cli.scores import add_scores_options, given_scores, given_stats, wants_scores
 from understudy.cli.systems import system_names
 from understudy.cli.table import Table, emit, text_table
 from understudy.correlation import (
@@ -38,7 +38,6 @@ from understudy.correlation import (
     unscored_notes,
 )
 from understudy.correlation.evalset import read_evalset
-from understudy.correlation.human import HumanScores, read_human
 from understudy.correlation.paper import (
     EVERY_SUBSET_UP_TO,
     adjacent_differences,
@@ -48,10 +47,11 @@ from understudy.correlation.paper import (
 )
 from understudy.correlation.perm_both import Clusters
 from understudy.errors import InputFileError, LengthMismatchError
+from understudy.inputs.human import HumanScores, read_human
+from understudy.inputs.score_files import read_named_scores, select_systems
 from understudy.metric import Metric
 from understudy.metrics import family_titles, lower_is_better
 from understudy.metrics.scores import GivenScores
-from understudy.score_files import read_named_scores, select_systems
 from understudy.stats import Stats
 
 EXAMPLES = """examples:

@@ -40,7 +40,7 @@ def warn_reference_as_system(refs: list[str], systems: list[str]) -> None:
 
 def read_texts(paths: list[str]) -> list[list[str]]:
     """Each file's lines, right-stripped (as sacrebleu reads them)."""
-    from understudy.io import read_lines
+    from understudy.inputs.files import read_lines
 
     return [[line.rstrip() for line in read_lines(path)] for path in paths]
 

@@ -45,7 +45,7 @@ def add_log_options(parser: argparse.ArgumentParser, ledger: bool = True) -> Non
 def sha256_of(paths: list[str]) -> str:
     """``sha256:`` of the bytes read from the files, in order: what was scored, hashed as it was
     read (a pipe or FIFO opened again reads nothing, or waits); "" when one was not read whole."""
-    from understudy.io import digest_of
+    from understudy.inputs.files import digest_of
 
     digest = hashlib.sha256()
     for path in paths:

@@ -15,7 +15,6 @@ from understudy.cli.messages import CliError
 from understudy.cli.table import text_table
 from understudy.correlation import Correlation
 from understudy.correlation.grouped import grouped_statistic
-from understudy.correlation.human import HumanScores
 from understudy.correlation.perm_both import (
     Clusters,
     EarlyStopping,
@@ -27,6 +26,7 @@ from understudy.correlation.perm_both import (
 from understudy.correlation.spa import DEFAULT_SEED as SPA_SEED
 from understudy.correlation.spa import soft_pairwise_accuracy, spa_corpus
 from understudy.correlation.ties import AVERAGE_BY, tie_calibrated_accuracy
+from understudy.inputs.human import HumanScores
 from understudy.stats import Stats
 
 META_STATISTICS = ("spa", "spa-corpus", "acc-eq")

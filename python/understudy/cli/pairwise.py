@@ -22,7 +22,7 @@ from understudy.cli.options import (
 )
 from understudy.cli.output import stdout
 from understudy.cli.progress import Progress
-from understudy.io import read_lines
+from understudy.inputs.files import read_lines
 
 EXAMPLES = """examples:
   understudy pairwise samples.de samples.de -o matrix.npy   MBR: every sample against every other

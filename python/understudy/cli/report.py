@@ -10,13 +10,13 @@ from pathlib import Path
 from typing import Any
 
 from understudy._atomic import atomic_write, writable
-from understudy.cli.given import add_scores_options, given_scores
 from understudy.cli.inputs import read_texts, warn_reference_as_system
 from understudy.cli.keep import add_ledger_option, add_log_options, kept_name, log_scored
 from understudy.cli.messages import CliError
 from understudy.cli.neural import neural_scores
 from understudy.cli.options import add_command, add_metric_options, add_threads_option, scorers, seed_value
 from understudy.cli.progress import Progress
+from understudy.cli.scores import add_scores_options, given_scores
 from understudy.cli.testset import add_cache_options, testset_refs
 from understudy.errors import LengthMismatchError
 from understudy.ledger import Ledger
@@ -202,7 +202,7 @@ def _human(
             raise CliError("--names names the systems of the --human file; give --human too")
         return None
     from understudy.cli.systems import system_names
-    from understudy.correlation.human import read_human
+    from understudy.inputs.human import read_human
 
     if len(args.input) < 3:
         raise CliError(f"--human correlates systems with human scores: give 3 or more, not {len(args.input)}")

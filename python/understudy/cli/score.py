@@ -10,7 +10,6 @@ from typing import Any, TypeVar
 import numpy as np
 
 from understudy.cli.chunks import add_dask_option
-from understudy.cli.given import add_scores_options, given_scores, given_stats, wants_scores
 from understudy.cli.inputs import read_parallel, read_texts
 from understudy.cli.keep import add_log_options, log_scored
 from understudy.cli.messages import CliError
@@ -35,6 +34,7 @@ from understudy.cli.sacrebleu_cli import (
     run_early_action,
 )
 from understudy.cli.score_printers import SentenceWriter, print_corpus
+from understudy.cli.scores import add_scores_options, given_scores, given_stats, wants_scores
 from understudy.cli.stream import score_stream
 from understudy.cli.testset import Refs, add_testset_options, testset_refs
 from understudy.errors import LengthMismatchError

@@ -17,7 +17,7 @@ from understudy.cli.progress import Progress
 from understudy.cli.score_printers import SentenceWriter
 from understudy.cli.testset import Refs
 from understudy.errors import EmptyInputError, LengthMismatchError, UnderstudyError
-from understudy.io import STDIN, LineReader, ListReader
+from understudy.inputs.files import STDIN, LineReader, ListReader
 from understudy.metric import Metric
 from understudy.stats import Stats, Totals
 

@@ -14,13 +14,13 @@ from collections.abc import Collection
 
 from understudy.cli.messages import CliError
 from understudy.errors import InputFileError
-from understudy.score_files import match_systems
+from understudy.inputs.score_files import match_systems
 
 
 def system_names(args: argparse.Namespace, table: Collection[str], what: str) -> list[str]:
     """The systems' names in a human (or metric) file ``table``, in the order of -i: ``--names``
     as given, else each -i path matched to the file's systems by the rule of ``--scores``
-    (:func:`understudy.score_files.match_systems`): a name two systems claim is refused."""
+    (:func:`understudy.inputs.score_files.match_systems`): a name two systems claim is refused."""
     if not args.names:
         try:
             return match_systems(table, args.input, what)

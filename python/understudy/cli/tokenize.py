@@ -7,7 +7,7 @@ from typing import Any
 
 from understudy.cli.options import add_command, add_field_option, add_language_option, target_language
 from understudy.cli.output import write
-from understudy.io import STDIN, read_lines
+from understudy.inputs.files import STDIN, read_lines
 from understudy.metrics.bleu import BLEUConfig, tokenizer_for
 from understudy.tokenizers import tokenize
 

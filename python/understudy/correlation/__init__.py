@@ -33,9 +33,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from understudy._version import __version__
-from understudy.correlation.human import HumanScores, mqm_weight, read_human, read_mqm
 from understudy.correlation.statistics import STATISTICS, Scores
 from understudy.errors import ConfigError, InputError
+from understudy.inputs.human import HumanScores, mqm_weight, read_human, read_mqm
 from understudy.stats import Stats
 
 DEFAULT_STATISTICS = ("pearson", "spearman", "kendall-b")

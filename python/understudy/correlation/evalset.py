@@ -34,9 +34,9 @@ from dataclasses import dataclass
 from os import PathLike
 from pathlib import Path
 
-from understudy.correlation.human import HumanScores
 from understudy.errors import InputFileError
-from understudy.io import finite_number, read_text_file
+from understudy.inputs.files import finite_number, read_text_file
+from understudy.inputs.human import HumanScores
 
 
 @dataclass(frozen=True)

@@ -28,9 +28,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from understudy.correlation.human import HumanScores
 from understudy.correlation.statistics import STATISTICS, Scores, scipy_stats
 from understudy.errors import ConfigError, InputError
+from understudy.inputs.human import HumanScores
 
 
 @dataclass(frozen=True)

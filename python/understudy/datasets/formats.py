@@ -32,7 +32,7 @@ import zlib
 from dataclasses import dataclass, field
 
 from understudy.errors import DatasetFormatError, InputFileError
-from understudy.io import decode_lines
+from understudy.inputs.files import decode_lines
 
 _SEG = re.compile(r"<seg.*?>(.*)</seg>.*?")
 _ATTRIBUTE = re.compile(r'([\w:.-]+)="([^"]*)"')

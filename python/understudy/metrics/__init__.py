@@ -22,8 +22,8 @@ from typing import Any
 
 from understudy import registry
 from understudy.config import MetricConfig
+from understudy.inputs.tokens import Refs
 from understudy.metric import Family, Metric
-from understudy.tokens import Refs
 
 FAMILIES: dict[str, Family] = {name: registry.family(name) for name in registry.TEXT_FAMILIES}
 """Every family that scores text, by name, in the order sacrebleu prints them (``-m``)."""

@@ -42,12 +42,12 @@ from understudy.external_tokenizers import (
     external_tokenizer,
     pretokenize,
 )
+from understudy.inputs.tokens import Refs
 from understudy.metric import Family, Metric, RefStreams, _Preparing, _Scorer, check_hyps, check_refs
 from understudy.normalization import normalize
 from understudy.result import Result
 from understudy.signature import Signature
 from understudy.stats import Stats
-from understudy.tokens import Refs
 
 # -- configuration ---------------------------------------------------------------------------
 

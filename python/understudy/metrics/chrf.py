@@ -34,11 +34,11 @@ from understudy.config import (
     read_number,
 )
 from understudy.errors import ConfigError, InputError
+from understudy.inputs.tokens import Refs
 from understudy.metric import Family, Metric, RefStreams
 from understudy.result import Result
 from understudy.signature import Signature
 from understudy.stats import Stats
-from understudy.tokens import Refs
 
 # -- configuration ---------------------------------------------------------------------------
 

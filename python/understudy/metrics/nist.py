@@ -38,11 +38,11 @@ from numpy.typing import NDArray
 from understudy import _core
 from understudy.config import TextConfig, check_bool, option
 from understudy.errors import ConfigError
+from understudy.inputs.tokens import Refs
 from understudy.metric import Family, Metric, RefStreams
 from understudy.result import Result
 from understudy.signature import Signature
 from understudy.stats import Stats
-from understudy.tokens import Refs
 
 # -- configuration ---------------------------------------------------------------------------
 

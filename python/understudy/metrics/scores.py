@@ -444,10 +444,10 @@ class GivenScores:
         lower_is_better: bool | None = None,
         score_range: tuple[float | None, float | None] | None = None,
     ) -> GivenScores:
-        """Scores read from one file of a named format (see :mod:`understudy.score_files`);
+        """Scores read from one file of a named format (see :mod:`understudy.inputs.score_files`);
         ``systems`` keeps those systems, in that order (a missing one is an error). ``name``
         defaults to the file's name without its extension."""
-        from understudy.score_files import read_named_scores, select_systems
+        from understudy.inputs.score_files import read_named_scores, select_systems
 
         table = read_named_scores(path, format)
         chosen = table if systems is None else select_systems(table, systems, fspath(path))

@@ -5,7 +5,7 @@ NLTK's functions with NLTK's arguments and NLTK's numbers bit for bit (its conve
 under its names: at least one n-gram per sentence, 1e-154 for an unsmoothed zero precision,
 smoothing methods 0-7, several weight tuples at once); ``gleu_score``, ``chrf_score`` and
 ``nist_score`` the same for GLEU, NLTK's chrF and NLTK's NIST. The n-grams are counted by
-understudy's Rust core, from the tokens as given (strings or integers; see :mod:`understudy.tokens`).
+understudy's Rust core, from the tokens as given (strings or integers; see :mod:`understudy.inputs.tokens`).
 
 >>> from understudy.nltk import bleu
 >>> bleu([["a", "b", "c", "d"]], ["a", "b", "c", "d"])

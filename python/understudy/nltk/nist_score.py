@@ -29,8 +29,8 @@ from typing import Any
 import numpy as np
 
 from understudy import _core
+from understudy.inputs.tokens import TokenWriter
 from understudy.nltk._layout import Tokens, as_tokens, streams
-from understudy.tokens import TokenWriter
 
 
 def nist_length_penalty(ref_len: int, hyp_len: int) -> float:

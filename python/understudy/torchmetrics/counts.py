@@ -4,7 +4,7 @@ prediction) read into lists, and each metric's statistics rows, as integers.
 torchmetrics counts in Python loops and keeps float32 sums; here the core counts and the sums
 stay int64, so they are exact at any corpus size and across processes. Text is split as
 torchmetrics splits it: ``str.split`` (the core's ``none`` tokenizer for BLEU; words scored as
-tokens, :mod:`understudy.tokens`, for the error rates) or sacrebleu's tokenizers.
+tokens, :mod:`understudy.inputs.tokens`, for the error rates) or sacrebleu's tokenizers.
 
 >>> bleu_rows(BLEU(max_ngram_order=2), ["the cat sat"], [["the cat sat", "a cat"]]).tolist()
 [[3, 3, 3, 2, 3, 2]]

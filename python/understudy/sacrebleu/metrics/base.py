@@ -16,6 +16,7 @@ import secrets
 from collections.abc import Sequence
 from typing import Any
 
+from understudy.inputs.tokens import TokenSegment
 from understudy.metric import Metric, RefStreams
 from understudy.metrics.bleu import BLEUResult
 from understudy.metrics.chrf import CHRFConfig, CHRFResult
@@ -24,7 +25,6 @@ from understudy.result import sacrebleu_text
 from understudy.signature import Signature as _Signature
 from understudy.significance import bootstrap_ci
 from understudy.stats import Stats
-from understudy.tokens import TokenSegment
 
 SEED_ENV = "SACREBLEU_SEED"
 """The environment variable sacrebleu reads its resampling seed from (``none``: random)."""

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 import scipy.stats
 from understudy.errors import InputFileError
+from understudy.inputs.score_files import detect_format, read_named_scores, read_system_scores
 from understudy.metrics.scores import GivenScores
-from understudy.score_files import detect_format, read_named_scores, read_system_scores
 
 from tests.support.cli import run_cli, run_process, write_scores
 from tests.support.paths import ONLINE_A, PROMT, REF, UEDIN

@@ -1,7 +1,7 @@
 """Given segment scores on the command line: ``--scores NAME=FILE`` beside ``-m``.
 
 Each NAME is a metric column like BLEU's: its scores are read (see
-:mod:`understudy.score_files` for the formats) and matched to the systems of ``-i``: by
+:mod:`understudy.inputs.score_files` for the formats) and matched to the systems of ``-i``: by
 name for files that name their systems, in ``-i`` order for files of one system each. With
 no text at all, the systems are the files' own.
 """
@@ -16,9 +16,9 @@ from typing import Any
 from understudy.cli.messages import CliError
 from understudy.cli.options import chosen_metrics
 from understudy.errors import LengthMismatchError, SignatureError
+from understudy.inputs.score_files import FORMATS, read_scores, select_systems
 from understudy.metrics import metric_names
 from understudy.metrics.scores import PRESETS, GivenScores, decode_range, preset
-from understudy.score_files import FORMATS, read_scores, select_systems
 from understudy.stats import Stats
 
 HELP = (

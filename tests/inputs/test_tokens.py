@@ -21,9 +21,9 @@ from hypothesis import strategies as st
 from nltk.translate.gleu_score import corpus_gleu as nltk_corpus_gleu
 from understudy import BLEU, CER, CHRF, TER, WER
 from understudy.errors import ConfigError, InputTypeError
+from understudy.inputs.tokens import TokenWriter
 from understudy.metrics.gleu import GLEU
 from understudy.metrics.nist import NIST
-from understudy.tokens import TokenWriter
 
 Token = str | int
 TOKEN: st.SearchStrategy[Token] = st.one_of(

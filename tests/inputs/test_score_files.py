@@ -1,4 +1,4 @@
-"""Score files (understudy.score_files): one line for any content."""
+"""Score files (understudy.inputs.score_files): one line for any content."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ import pytest
 )
 def test_score_file_readers_say_one_line_for_any_content(tmp_path: Path, content: str, said: str) -> None:
     from understudy.errors import InputFileError
-    from understudy.score_files import read_scores
+    from understudy.inputs.score_files import read_scores
 
     path = tmp_path / "scores.txt"
     path.write_text(content, encoding="utf-8")
