@@ -11,6 +11,7 @@ rather than text: :data:`GIVEN`, in :data:`EVERY_FAMILY` but not a ``-m`` choice
 >>> from understudy.metrics.ter import TERConfig
 >>> metric_for(TERConfig()).corpus_score(["a b"], [["a b c"]]).score  # sacrebleu: 33.33...
 33.33333333333333
+>>> from understudy.metrics import METRICS
 >>> list(METRICS)
 ['bleu', 'chrf', 'ter', 'wer', 'gleu', 'nist']
 """
@@ -25,20 +26,50 @@ from understudy.config import MetricConfig
 from understudy.inputs.tokens import Refs
 from understudy.metric import Family, Metric
 
-FAMILIES: dict[str, Family] = {name: registry.family(name) for name in registry.TEXT_FAMILIES}
+# The tables are built on first use (PEP 562): importing one family's module (``from
+# understudy import BLEU``) imports this package first, and should not import every family.
+
+FAMILIES: dict[str, Family]
 """Every family that scores text, by name, in the order sacrebleu prints them (``-m``)."""
 
-GIVEN: Family = registry.family(registry.GIVEN_FAMILY)
+GIVEN: Family
 """The family of given segment scores (``--scores NAME=FILE``)."""
 
-EVERY_FAMILY: dict[str, Family] = {**FAMILIES, GIVEN.name: GIVEN}
+EVERY_FAMILY: dict[str, Family]
 """Every family by name: those that score text, then given scores (saved files, signatures)."""
 
-METRICS: dict[str, type[Metric[Any, Any]]] = {name: f.metric for name, f in FAMILIES.items()}
+METRICS: dict[str, type[Metric[Any, Any]]]
 """Every family's metric object type by name."""
 
-CONFIGS: dict[str, type[MetricConfig]] = {name: f.config for name, f in FAMILIES.items()}
+CONFIGS: dict[str, type[MetricConfig]]
 """Every family's configuration type by name."""
+
+
+def _tables() -> dict[str, Any]:
+    """The tables above, built from the registry (importing every family) and kept."""
+    families = {name: registry.family(name) for name in registry.TEXT_FAMILIES}
+    given = registry.family(registry.GIVEN_FAMILY)
+    tables: dict[str, Any] = {
+        "FAMILIES": families,
+        "GIVEN": given,
+        "EVERY_FAMILY": {**families, given.name: given},
+        "METRICS": {name: f.metric for name, f in families.items()},
+        "CONFIGS": {name: f.config for name, f in families.items()},
+    }
+    globals().update(tables)
+    return tables
+
+
+def __getattr__(name: str) -> Any:
+    """A table, built on first use."""
+    if name in ("FAMILIES", "GIVEN", "EVERY_FAMILY", "METRICS", "CONFIGS"):
+        return _tables()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _families() -> dict[str, Family]:
+    families: dict[str, Family] = globals().get("FAMILIES") or _tables()["FAMILIES"]
+    return families
 
 
 def family_titles() -> str:
@@ -47,7 +78,7 @@ def family_titles() -> str:
     >>> family_titles()
     'BLEU, chrF, TER, WER, GLEU and NIST'
     """
-    titles = [f.config.title for f in FAMILIES.values()]
+    titles = [f.config.title for f in _families().values()]
     return ", ".join(titles[:-1]) + f" and {titles[-1]}" if len(titles) > 1 else titles[0]
 
 
@@ -57,7 +88,7 @@ def lower_is_better() -> list[str]:
     >>> lower_is_better()
     ['TER', 'WER']
     """
-    return [f.config.title for f in FAMILIES.values() if not f.config.higher_is_better]
+    return [f.config.title for f in _families().values() if not f.config.higher_is_better]
 
 
 def metric_names() -> dict[str, tuple[Family, Mapping[str, Any]]]:
@@ -67,7 +98,7 @@ def metric_names() -> dict[str, tuple[Family, Mapping[str, Any]]]:
     ['bleu', 'chrf', 'chrfpp', 'ter', 'wer', 'cer', 'mer', 'wil', 'wip', 'gleu', 'nist']
     """
     names: dict[str, tuple[Family, Mapping[str, Any]]] = {}
-    for name, family in FAMILIES.items():
+    for name, family in _families().items():
         names[name] = (family, {})
         names |= {alias: (family, fields) for alias, fields in family.aliases.items()}
     return names
@@ -77,4 +108,7 @@ def metric_for(
     config: MetricConfig, references: Refs | None = None, threads: int | None = None
 ) -> Metric[Any, Any]:
     """The metric object (``BLEU``, ``CHRF``, ``TER``, ...) of ``config``."""
-    return METRICS[config.metric].from_config(config, references, threads)
+    if config.metric not in registry.TEXT_FAMILIES:
+        raise KeyError(config.metric)  # given scores are not scored from text
+    metric: Metric[Any, Any] = registry.family(config.metric).metric.from_config(config, references, threads)
+    return metric
