@@ -97,3 +97,8 @@ class LedgerError(UnderstudyError):
 
 class IncomparableError(LedgerError, ValueError):
     """Two results that must not be compared: their signatures or test sets differ."""
+
+
+class JudgeAnswerError(InputError):
+    """An LLM judge's answer that cannot be read as its answer format says (kept as a failure,
+    never scored); the message says what was expected."""
