@@ -48,3 +48,43 @@ def test_the_rule_by_hand() -> None:
     assert gemba_mqm_score('Minor: \n fluency/grammar - "x" \r\nmajor:\nno error here') == -1.0
     with pytest.raises(JudgeAnswerError, match="errors"):
         parse_gemba_mqm('{"improved translation": "x", "errors": ["critical"]}')
+
+
+def test_each_error_keeps_its_line_as_written() -> None:
+    for case in CASES:
+        if "raises" in case["errors"] or case["answer"].startswith('{"improved translation"'):
+            continue
+        answer = parse_gemba_mqm(case["answer"])
+        for level, lines in answer.errors.items():
+            assert [w.lower() for w in answer.written[level]] == list(lines)
+
+
+def test_spans_are_found_in_the_hypothesis_with_its_offsets() -> None:
+    hypothesis = "Nach İstanbul fährt die KATZE, die Katze."
+    answer = parse_gemba_mqm(
+        "Critical:\nno-error\n"
+        'Major:\nAccuracy/Mistranslation - "İstanbul"\nfluency/spelling - "katze"\n'
+        'Minor:\nstyle/awkward - "Hund"\nother\nnon-translation - ""'
+    )
+    spans = answer.spans(hypothesis)
+    assert [(s.severity, s.category, s.text) for s in spans] == [
+        ("critical", "non-translation", ""),
+        ("major", "accuracy/mistranslation", "İstanbul"),
+        ("major", "fluency/spelling", "katze"),
+        ("minor", "style/awkward", "Hund"),
+        ("minor", "other", ""),
+    ]
+    for span in spans:
+        if span.found:
+            assert span.start is not None and span.end is not None
+            assert hypothesis[span.start : span.end].casefold() == span.text.casefold()
+    # As written first (İ lowercases to two characters), then ignoring case; else not found.
+    assert [(s.start, s.end) for s in spans] == [(None, None), (5, 13), (24, 29), (None, None), (None, None)]
+
+
+def test_json_answers_give_their_spans_too() -> None:
+    text = (
+        '{"improved translation": "x", "errors": {"minor": [{"class": "fluency/grammar", "span": "Katze"}]}}'
+    )
+    (span,) = parse_gemba_mqm(text).spans("die Katze")
+    assert (span.severity, span.category, span.text, span.start) == ("minor", "fluency/grammar", "Katze", 4)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from understudy.errors import JudgeAnswerError
@@ -48,6 +48,66 @@ JSON_START = '{"improved translation"'
 
 
 @dataclass(frozen=True)
+class ErrorSpan:
+    """One error of an answer: its severity, its category (``accuracy/mistranslation``,
+    lowercased), the span it quotes, and where that span is in the hypothesis (``None``: not
+    found, or no span quoted).
+
+    >>> ErrorSpan("minor", "style/awkward", "x", 0, 1).found
+    True
+    """
+
+    severity: str
+    category: str
+    text: str
+    start: int | None
+    end: int | None
+
+    @property
+    def found(self) -> bool:
+        """Whether the span was found in the hypothesis."""
+        return self.start is not None
+
+
+_ERROR_LINE = re.compile(r'^(?P<category>[^"]*?)\s*-\s*"(?P<span>.*)"\s*$')
+
+
+def split_error(line: str) -> tuple[str, str]:
+    """An error line's category (lowercased) and quoted span; a line of another shape is all
+    category, with no span.
+
+    >>> split_error('Fluency/Grammar - "the the"')
+    ('fluency/grammar', 'the the')
+    >>> split_error("other")
+    ('other', '')
+    """
+    match = _ERROR_LINE.match(line.strip())
+    if match is None:
+        return line.strip().lower(), ""
+    return match["category"].strip().lower(), match["span"]
+
+
+def locate(span: str, hypothesis: str) -> int | None:
+    """Where ``span`` first occurs in ``hypothesis``: as written, else ignoring case (character
+    by character, so that offsets stay the hypothesis's); ``None`` if nowhere or empty.
+
+    >>> locate("KATZE", "Die Katze"), locate("Hund", "Die Katze")
+    (4, None)
+    """
+    if not span:
+        return None
+    at = hypothesis.find(span)
+    if at >= 0:
+        return at
+    folded = span.casefold()
+    width = len(span)
+    return next(
+        (k for k in range(len(hypothesis) - width + 1) if hypothesis[k : k + width].casefold() == folded),
+        None,
+    )
+
+
+@dataclass(frozen=True)
 class MQMAnswer:
     """The errors of one answer by severity: the lowercased lines (or, from a JSON answer, the
     error objects) in the order the judge gave them.
@@ -57,6 +117,25 @@ class MQMAnswer:
     """
 
     errors: dict[str, tuple[Any, ...]]
+    written: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """The same errors' lines as the judge wrote them (before lowercasing), for their spans."""
+
+    def spans(self, hypothesis: str) -> list[ErrorSpan]:
+        """Each error's category and quoted span, found in ``hypothesis`` (case-insensitively
+        where not as written); a span not in it has no offsets, and is kept.
+
+        >>> answer = parse_gemba_mqm('Major:\\nAccuracy/Mistranslation - "sitzt"')
+        >>> answer.spans("Die Katze sitzt.")
+        [ErrorSpan(severity='major', category='accuracy/mistranslation', text='sitzt', start=10, end=15)]
+        """
+        found = []
+        for level in SEVERITIES:
+            for line in self.written.get(level, ()):
+                category, text = split_error(line)
+                start = locate(text, hypothesis)
+                end = None if start is None else start + len(text)
+                found.append(ErrorSpan(level, category, text, start, end))
+        return found
 
     def counted(self) -> list[str]:
         """The severities of the errors that count, in counting order (five at the most)."""
@@ -88,18 +167,26 @@ def parse_gemba_mqm(answer: str) -> MQMAnswer:
     ('non-translation - "x"',)
     """
     if answer.startswith(JSON_START):
-        return MQMAnswer(_json_errors(answer))
+        objects = _json_errors(answer)
+        return MQMAnswer(objects, {level: tuple(map(_json_line, found)) for level, found in objects.items()})
     errors: dict[str, list[str]] = {level: [] for level in SEVERITIES}
+    written: dict[str, list[str]] = {level: [] for level in SEVERITIES}
     level: str | None = None
-    for raw in answer.lower().split("\n"):
+    # Lowercasing keeps the line count: line k of the answer is line k of its lowercase.
+    for raw, as_written in zip(answer.lower().split("\n"), answer.split("\n"), strict=True):
         line = raw.strip()
         if not line or "no-error" in line or "no error" in line:
             continue
         if line in ("critical:", "major:", "minor:"):
             level = line[:-1]
         elif level is not None:
-            errors["critical" if "non-translation" in line else level].append(line)
-    return MQMAnswer({key: tuple(found) for key, found in errors.items()})
+            severity = "critical" if "non-translation" in line else level
+            errors[severity].append(line)
+            written[severity].append(as_written.strip())
+    return MQMAnswer(
+        {key: tuple(found) for key, found in errors.items()},
+        {key: tuple(found) for key, found in written.items()},
+    )
 
 
 def gemba_mqm_score(answer: str) -> float:
@@ -121,6 +208,18 @@ def _json_errors(answer: str) -> dict[str, tuple[Any, ...]]:
         raise JudgeAnswerError('a JSON answer without an "errors" object of severities')
     errors = found["errors"]
     return {level: tuple(errors[level]) for level in SEVERITIES if level in errors}
+
+
+def _json_line(error: Any) -> str:
+    """A JSON answer's error object as an error line (``class - "span"``)."""
+    if not isinstance(error, dict):
+        return str(error)
+    span = error.get("span")
+    return (
+        f'{error.get("class", "other")} - "{span}"'
+        if isinstance(span, str)
+        else str(error.get("class", "other"))
+    )
 
 
 def _broken_json_errors(answer: str) -> dict[str, list[Any]]:
@@ -152,7 +251,10 @@ __all__ = [
     "COUNTED",
     "SEVERITIES",
     "WEIGHTS",
+    "ErrorSpan",
     "MQMAnswer",
     "gemba_mqm_score",
+    "locate",
     "parse_gemba_mqm",
+    "split_error",
 ]
