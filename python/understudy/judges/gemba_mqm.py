@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from understudy.errors import JudgeAnswerError
+from understudy.judges.spans import ErrorSpan, located
 
 SEVERITIES = ("critical", "major", "minor")
 """GEMBA-MQM's severities, in the order its errors are counted."""
@@ -45,28 +46,6 @@ CAP = 25
 
 JSON_START = '{"improved translation"'
 """How an answer in GEMBA's JSON form starts (matched before lowercasing, as GEMBA does)."""
-
-
-@dataclass(frozen=True)
-class ErrorSpan:
-    """One error of an answer: its severity, its category (``accuracy/mistranslation``,
-    lowercased), the span it quotes, and where that span is in the hypothesis (``None``: not
-    found, or no span quoted).
-
-    >>> ErrorSpan("minor", "style/awkward", "x", 0, 1).found
-    True
-    """
-
-    severity: str
-    category: str
-    text: str
-    start: int | None
-    end: int | None
-
-    @property
-    def found(self) -> bool:
-        """Whether the span was found in the hypothesis."""
-        return self.start is not None
 
 
 _ERROR_LINE = re.compile(r'^(?P<category>[^"]*?)\s*-\s*"(?P<span>.*)"\s*$')
@@ -85,26 +64,6 @@ def split_error(line: str) -> tuple[str, str]:
     if match is None:
         return line.strip().lower(), ""
     return match["category"].strip().lower(), match["span"]
-
-
-def locate(span: str, hypothesis: str) -> int | None:
-    """Where ``span`` first occurs in ``hypothesis``: as written, else ignoring case (character
-    by character, so that offsets stay the hypothesis's); ``None`` if nowhere or empty.
-
-    >>> locate("KATZE", "Die Katze"), locate("Hund", "Die Katze")
-    (4, None)
-    """
-    if not span:
-        return None
-    at = hypothesis.find(span)
-    if at >= 0:
-        return at
-    folded = span.casefold()
-    width = len(span)
-    return next(
-        (k for k in range(len(hypothesis) - width + 1) if hypothesis[k : k + width].casefold() == folded),
-        None,
-    )
 
 
 @dataclass(frozen=True)
@@ -131,10 +90,7 @@ class MQMAnswer:
         found = []
         for level in SEVERITIES:
             for line in self.written.get(level, ()):
-                category, text = split_error(line)
-                start = locate(text, hypothesis)
-                end = None if start is None else start + len(text)
-                found.append(ErrorSpan(level, category, text, start, end))
+                found.append(located(level, *split_error(line), hypothesis))
         return found
 
     def counted(self) -> list[str]:
@@ -251,10 +207,8 @@ __all__ = [
     "COUNTED",
     "SEVERITIES",
     "WEIGHTS",
-    "ErrorSpan",
     "MQMAnswer",
     "gemba_mqm_score",
-    "locate",
     "parse_gemba_mqm",
     "split_error",
 ]
