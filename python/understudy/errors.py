@@ -102,3 +102,8 @@ class IncomparableError(LedgerError, ValueError):
 class JudgeAnswerError(InputError):
     """An LLM judge's answer that cannot be read as its answer format says (kept as a failure,
     never scored); the message says what was expected."""
+
+
+class JudgeEndpointError(UnderstudyError):
+    """An LLM judge's endpoint that cannot be reached, refuses the key, or keeps failing after
+    its retries; the message names the endpoint and what it answered, never the key."""

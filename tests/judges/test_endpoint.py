@@ -1,0 +1,125 @@
+"""The judges' endpoint against a stand-in server on 127.0.0.1: answers, retries with the same
+settings (waiting as Retry-After says), dropped connections, timeouts, refusals, and the key,
+which goes in the Authorization header and nowhere else."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from understudy.errors import JudgeEndpointError
+from understudy.judges.endpoint import Endpoint
+
+from tests.support.chat_server import ChatServer, Reply
+
+KEY = "sk-understudy-test-0123456789"
+MESSAGES = [{"role": "user", "content": "Score this."}]
+SETTINGS = {"temperature": 0.0, "seed": 7, "max_tokens": 64}
+
+
+@pytest.fixture
+def server() -> Iterator[ChatServer]:
+    chat = ChatServer()
+    yield chat
+    chat.close()
+
+
+def _endpoint(server: ChatServer, waits: list[float], **options: float) -> Endpoint:
+    return Endpoint(server.url, "judge-model", sleep=waits.append, **options)  # type: ignore[arg-type]
+
+
+def test_an_answer_and_what_was_sent(server: ChatServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("UNDERSTUDY_JUDGE_KEY", KEY)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-the-other-one")
+    server.script.append(Reply(text="Critical:\nno-error"))
+    assert _endpoint(server, []).chat(MESSAGES, **SETTINGS) == "Critical:\nno-error"
+    (request,) = server.requests
+    assert request.path == "/v1/chat/completions"
+    assert request.body == {"model": "judge-model", "messages": MESSAGES, **SETTINGS}
+    assert request.headers["Authorization"] == f"Bearer {KEY}"  # UNDERSTUDY_JUDGE_KEY first
+
+
+def test_no_key_sends_no_header(server: ChatServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("UNDERSTUDY_JUDGE_KEY", raising=False)
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    _endpoint(server, []).chat(MESSAGES)
+    assert "Authorization" not in server.requests[0].headers
+
+
+def test_busy_and_failing_servers_are_asked_again_with_the_same_settings(server: ChatServer) -> None:
+    waits: list[float] = []
+    server.script.extend(
+        [
+            Reply(status=429, headers={"Retry-After": "3"}, body=b'{"error": "slow down"}'),
+            Reply(status=500, body=b"oops"),
+            Reply(status=503, headers={"Retry-After": "Wed, 21 Oct 2015 07:28:00 GMT"}),  # past: now
+            Reply(text="x", drop=True),  # half an answer, then the connection closes
+            Reply(text="Minor:\nother"),
+        ]
+    )
+    assert _endpoint(server, waits).chat(MESSAGES, **SETTINGS) == "Minor:\nother"
+    # Retry-After's seconds, then 2^attempt, then the past date's zero, then 2^3.
+    assert waits == [3.0, 2.0, 0.0, 8.0]
+    assert len(server.requests) == 5 and all(r.body == server.requests[0].body for r in server.requests)
+
+
+def test_a_server_that_keeps_failing_is_one_error_after_its_retries(
+    server: ChatServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("UNDERSTUDY_JUDGE_KEY", KEY)
+    server.default = Reply(status=502, body=KEY.encode())  # even an echoed key is not repeated
+    waits: list[float] = []
+    with pytest.raises(JudgeEndpointError, match=r"answered 502, 3 attempts") as caught:
+        _endpoint(server, waits, retries=2).chat(MESSAGES)
+    assert waits == [1.0, 2.0] and len(server.requests) == 3
+    assert KEY not in str(caught.value)
+
+
+def test_a_slow_answer_times_out_and_is_asked_again(server: ChatServer) -> None:
+    server.script.append(Reply(text="late", delay=2.0))
+    waits: list[float] = []
+    assert _endpoint(server, waits, timeout=0.3).chat(MESSAGES) == "ok"
+    assert waits == [1.0] and len(server.requests) == 2
+
+
+@pytest.mark.parametrize("status", [401, 403])
+def test_a_refused_key_names_the_variables_and_not_the_key(
+    server: ChatServer, monkeypatch: pytest.MonkeyPatch, status: int
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    monkeypatch.delenv("UNDERSTUDY_JUDGE_KEY", raising=False)
+    server.default = Reply(status=status, body=b'{"error": "invalid key"}')
+    with pytest.raises(JudgeEndpointError, match="set UNDERSTUDY_JUDGE_KEY or OPENAI_API_KEY") as caught:
+        _endpoint(server, []).chat(MESSAGES)
+    assert len(server.requests) == 1 and KEY not in str(caught.value) and KEY not in repr(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("reply", "message"),
+    [
+        (Reply(status=400, body=b'{"error": "bad model"}'), 'answered 400: \'{"error": "bad model"}\''),
+        (Reply(status=200, body=b"<html>"), "not a chat completion: '<html>'"),
+        (Reply(status=200, body=b'{"choices": []}'), "not a chat completion"),
+        (Reply(status=200, body=b'{"choices": [{"message": {"content": null}}]}'), "has no text"),
+    ],
+)
+def test_answers_that_are_no_chat_completion_are_named(
+    server: ChatServer, reply: Reply, message: str
+) -> None:
+    server.default = reply
+    with pytest.raises(JudgeEndpointError, match=message.replace("(", r"\(")):
+        _endpoint(server, []).chat(MESSAGES)
+    assert len(server.requests) == 1
+
+
+def test_no_server_and_bad_settings_are_one_line_each(monkeypatch: pytest.MonkeyPatch) -> None:
+    waits: list[float] = []
+    dead = Endpoint("http://127.0.0.1:9/v1", "m", retries=1, sleep=waits.append)
+    with pytest.raises(JudgeEndpointError, match=r"no answer \(ConnectionRefusedError.*2 attempts"):
+        dead.chat(MESSAGES)
+    with pytest.raises(JudgeEndpointError, match="expected http:// or https://"):
+        Endpoint("127.0.0.1:8000/v1", "m")
+    with pytest.raises(JudgeEndpointError, match="--judge-model"):
+        Endpoint("http://127.0.0.1:8000/v1", "")
+    monkeypatch.setenv("UNDERSTUDY_JUDGE_KEY", KEY)
+    assert KEY not in repr(Endpoint("http://127.0.0.1:8000/v1", "m"))
