@@ -8,6 +8,7 @@ import json
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -45,6 +46,8 @@ class ChatServer:
     def __init__(self, default: Reply | None = None) -> None:
         self.script: deque[Reply] = deque()
         self.default = default or Reply(text="ok")
+        self.respond: Callable[[dict[str, Any]], Reply] | None = None
+        """Replies made from the request's body (when set, the script is not read)."""
         self.requests: list[Request] = []
         server = self
 
@@ -56,7 +59,10 @@ class ChatServer:
                 length = int(self.headers.get("Content-Length", "0"))
                 body = json.loads(self.rfile.read(length) or b"{}")
                 server.requests.append(Request(self.path, dict(self.headers), body))
-                reply = server.script.popleft() if server.script else server.default
+                if server.respond is not None:
+                    reply = server.respond(body)
+                else:
+                    reply = server.script.popleft() if server.script else server.default
                 time.sleep(reply.delay)
                 data = reply.payload()
                 self.send_response(reply.status)

@@ -21,8 +21,10 @@ from understudy.metrics.scores import GivenScores
 if TYPE_CHECKING:
     from understudy.neural.base import NeuralMetric
 
-NEURAL_METRICS = ("comet", "cometkiwi", "xcomet", "metricx")
-"""The ``-m`` names of the neural metrics (torch, transformers: the ``neural`` extra)."""
+NEURAL_METRICS = ("comet", "cometkiwi", "xcomet", "metricx", "gemba-mqm", "esa")
+"""The ``-m`` names of the metrics computed from the source by a model: the neural metrics (torch,
+transformers: the ``neural`` extra) and the LLM judges (an endpoint: no extra)."""
+JUDGES = ("gemba-mqm", "esa")
 DEFAULT_COMET = "Unbabel/wmt22-comet-da"
 DEFAULT_COMETKIWI = "Unbabel/wmt22-cometkiwi-da"
 DEFAULT_XCOMET = "Unbabel/XCOMET-XL"
@@ -52,6 +54,25 @@ def add_neural_options(parser: argparse.ArgumentParser) -> None:
     )
     _checkpoint_options(group)
     _run_options(group)
+    _judge_options(parser.add_argument_group("LLM judges (-m gemba-mqm esa: any OpenAI-compatible endpoint)"))
+
+
+def _judge_options(group: argparse._ArgumentGroup) -> None:
+    """The endpoint, its model, and how many requests at once (the key: an environment variable)."""
+    group.add_argument(
+        "--judge-url",
+        metavar="URL",
+        help="the endpoint's base URL, up to /v1 (OpenAI, vLLM, llama.cpp's server, Ollama); the key is"
+        " read from UNDERSTUDY_JUDGE_KEY, else OPENAI_API_KEY",
+    )
+    group.add_argument("--judge-model", metavar="NAME", help="the endpoint's model name (in the signature)")
+    group.add_argument(
+        "--judge-concurrency",
+        type=_positive,
+        default=4,
+        metavar="N",
+        help="requests in flight at once (default: 4)",
+    )
 
 
 def _checkpoint_options(group: argparse._ArgumentGroup) -> None:
@@ -160,6 +181,7 @@ def neural_scores(
         metric = _metric(args, name)
         # CometKiwi is reference-free: the references go only to a checkpoint that reads them.
         given = None if name == "cometkiwi" and "ref" not in getattr(metric, "segments", []) else refs[0]
+        given = None if name in JUDGES else given
         scored.append(
             _scored(metric, names, None if name == "xcomet" and args.xcomet_qe else given, systems, sources)
         )
@@ -184,6 +206,8 @@ def _metric(args: argparse.Namespace, name: str) -> NeuralMetric:
     """The metric object of one ``-m`` name, as the options say."""
     from understudy.neural import COMET, XCOMET, CometKiwi, MetricX
 
+    if name in JUDGES:
+        return _judge(args, name)
     common: dict[str, Any] = {"device": args.device, "cache": None if args.no_cache else "default"}
     if name == "comet":
         return COMET(
@@ -206,6 +230,24 @@ def _metric(args: argparse.Namespace, name: str) -> NeuralMetric:
         batch_size=args.batch_size,
         precision=args.precision,
         **common,
+    )
+
+
+def _judge(args: argparse.Namespace, name: str) -> NeuralMetric:
+    """An LLM judge of ``-m``, as --judge-url, --judge-model and -l say."""
+    from understudy.judges.metric import ESA, GembaMQM
+
+    if not args.judge_url or not args.judge_model:
+        raise CliError(f"-m {name} needs --judge-url URL (up to /v1) and --judge-model NAME")
+    if not getattr(args, "langpair", None):
+        raise CliError(f"-m {name} needs the language pair: -l SRC-TRG (the prompt names both languages)")
+    kind = GembaMQM if name == "gemba-mqm" else ESA
+    return kind(
+        args.judge_url,
+        args.judge_model,
+        pair=args.langpair,
+        concurrency=args.judge_concurrency,
+        cache=None if args.no_cache else "default",
     )
 
 

@@ -61,6 +61,8 @@ PRESETS: dict[str, tuple[str, bool, tuple[float | None, float | None]]] = {
     "metricx24": ("MetricX-24", True, (0.0, 25.0)),
     "metricxqe": ("MetricX-QE", True, (0.0, 25.0)),
     "metricx24qe": ("MetricX-24-QE", True, (0.0, 25.0)),
+    "gembamqm": ("GEMBA-MQM", False, (-25.0, 0.0)),
+    "esa": ("ESA", False, (0.0, 100.0)),
 }
 """Known metrics by their name folded (lower case, no ``-``/``_``/space): the name they print,
 whether lower is better, and their range (the report's histograms)."""

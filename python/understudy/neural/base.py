@@ -8,6 +8,7 @@ time (an interrupted run loses at most one block).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from os import PathLike
 from typing import Any, ClassVar
@@ -210,9 +211,9 @@ class NeuralMetric:
                 values = self.score_block(block, progress)
             computed = {keys[i]: s for i, s in zip(block, values, strict=True)}
             if self.cache is not None:
-                self.cache.put_many(
-                    computed, {keys[i]: details[keys[i]] for i in block} if self.detailed else None
-                )
+                # A segment that failed (NaN: a judge's unreadable answer) is not kept: a re-run asks again.
+                kept = {key: value for key, value in computed.items() if math.isfinite(value)}
+                self.cache.put_many(kept, {key: details[key] for key in kept} if self.detailed else None)
             scores |= computed
         table = {system: [scores[keys[i]] for i in per] for system, per in items.items()}
         if self.detailed:

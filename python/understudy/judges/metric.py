@@ -1,0 +1,195 @@
+"""LLM judges as metrics: GEMBA-MQM and ESA scores of segments, asked of an OpenAI-compatible
+endpoint, cached, and handed on as given scores whose signature pins the endpoint's model, the
+template (name, version, hash) and the decoding settings.
+
+Each distinct (language pair, source, hypothesis) is asked once, ``concurrency`` requests at a
+time, with temperature 0 and a fixed seed; an answer that cannot be read is asked again with
+the same settings, at most ``answer_retries`` times, then recorded as a failure. Failures are
+never dropped from a mean and never cached: the call ends with a
+:class:`~understudy.errors.JudgeAnswerError` counting them, the answers that were read kept in
+the cache, so that a re-run asks only for the failed ones.
+
+>>> judge = GembaMQM("http://127.0.0.1:8000/v1", "my-model", pair="en-de", cache=None)
+>>> judge.name, judge.computed_by()["revision"][:12]
+('GEMBA-MQM', 'gemba-mqm-v1')
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict
+from os import PathLike
+from typing import ClassVar
+
+from understudy.errors import InputError, JudgeAnswerError
+from understudy.judges.endpoint import Endpoint
+from understudy.judges.esa import parse_esa
+from understudy.judges.gemba_mqm import parse_gemba_mqm
+from understudy.judges.prompts import Template
+from understudy.judges.spans import ErrorSpan
+from understudy.metrics.scores import GivenScores
+from understudy.neural.base import Item, NeuralMetric, Progress, open_cache
+from understudy.neural.cache import ScoreCache
+
+
+def _gemba_mqm(answer: str, hypothesis: str) -> tuple[float, list[ErrorSpan]]:
+    parsed = parse_gemba_mqm(answer)
+    return float(-parsed.penalty()), parsed.spans(hypothesis)
+
+
+def _esa(answer: str, hypothesis: str) -> tuple[float, list[ErrorSpan]]:
+    parsed = parse_esa(answer)
+    return parsed.score, parsed.spans(hypothesis)
+
+
+class Judge(NeuralMetric):
+    """What GEMBA-MQM and ESA share; a subclass names its template and how it reads answers."""
+
+    template_name: ClassVar[str]
+    title: ClassVar[str]
+    detailed = True
+    block = 256
+
+    def __init__(
+        self,
+        url: str,
+        model: str,
+        *,
+        pair: str,
+        concurrency: int = 4,
+        answer_retries: int = 2,
+        seed: int = 0,
+        max_tokens: int = 1024,
+        timeout: float = 120.0,
+        cache: ScoreCache | str | PathLike[str] | None = "default",
+    ) -> None:
+        if not isinstance(concurrency, int) or concurrency < 1:
+            raise InputError(f"concurrency must be a whole number from 1, got {concurrency!r}")
+        self.endpoint = Endpoint(url, model, timeout=timeout)
+        self.template = Template.load(self.template_name)
+        self.template.messages(pair, "", "")  # the pair checked now, not after the first answers
+        self.pair, self.concurrency, self.answer_retries = pair, concurrency, answer_retries
+        self.settings = {"temperature": 0.0, "seed": seed, "max_tokens": max_tokens}
+        self.cache = open_cache(cache)
+        self.truncated = self.computed = 0
+        self.details: dict[str, list[str]] = {}
+        self.failures: list[str] = []
+        """The last call's unreadable answers: what was wrong with each."""
+
+    @property
+    def name(self) -> str:
+        """The metric's name as results print it."""
+        return self.title
+
+    def computed_by(self) -> dict[str, str]:
+        """The endpoint's model, the template (name, version, hash) and the decoding settings."""
+        template = self.template
+        return {
+            "model": self.endpoint.model,
+            "revision": f"{template.name}-v{template.version}-{template.sha256[:16]}",
+            "dtype": "t{temperature:g}-seed{seed}-max{max_tokens}".format(**self.settings),
+            "reference": "no",
+        }
+
+    def read(self, answer: str, hypothesis: str) -> tuple[float, list[ErrorSpan]]:
+        """An answer's score and its spans located in ``hypothesis``."""
+        raise NotImplementedError
+
+    def uses_reference(self) -> bool:
+        """A judge reads the source and the hypothesis."""
+        return False
+
+    def item(self, source: str | None, hypothesis: str, reference: str | None) -> Item:
+        """The language pair, the source and the hypothesis."""
+        if source is None:
+            raise InputError(f"{self.title} needs the source segments (sources=, or --source)")
+        return (self.pair, source, hypothesis)
+
+    def detailed_block(self, items: list[Item], progress: Progress | None) -> tuple[list[float], list[str]]:
+        """Each item asked of the endpoint, ``concurrency`` at a time, in the items' order."""
+        with ThreadPoolExecutor(max_workers=self.concurrency) as pool:
+            results = []
+            for result in pool.map(self._judged, items):
+                results.append(result)
+                if progress is not None:
+                    progress(1)
+        return [score for score, _ in results], [detail for _, detail in results]
+
+    def _judged(self, item: Item) -> tuple[float, str]:
+        """One segment's score and spans (JSON); NaN and the reason when no answer could be read."""
+        _, source, hypothesis = item
+        messages = self.template.messages(self.pair, source, hypothesis)
+        problem = ""
+        for _ in range(self.answer_retries + 1):
+            answer = self.endpoint.chat(messages, **self.settings)
+            try:
+                score, spans = self.read(answer, hypothesis)
+            except JudgeAnswerError as err:
+                problem = str(err)
+                continue
+            return score, json.dumps([asdict(span) for span in spans], ensure_ascii=False)
+        self.failures.append(problem)
+        return float("nan"), json.dumps({"failure": problem})
+
+    def system_scores(
+        self,
+        systems: Mapping[str, Sequence[str]],
+        refs: Sequence[str] | None,
+        sources: Sequence[str] | None,
+        progress: Progress | None = None,
+    ) -> GivenScores:
+        """Every system's segment scores; any answer that could not be read ends the call with a
+        :class:`~understudy.errors.JudgeAnswerError` counting them (the others are cached)."""
+        self.failures = []
+        try:
+            return super().system_scores(systems, refs, sources, progress)
+        except InputError:
+            if not self.failures:
+                raise
+        attempts = self.answer_retries + 1
+        raise JudgeAnswerError(
+            f"{self.title}: {len(self.failures)} of {self.computed} answers could not be read after"
+            f" {attempts} attempt(s) each (first: {self.failures[0]}); the answers read are cached,"
+            " and a re-run asks only for these"
+        )
+
+    def marks(self) -> dict[str, list[list[tuple[str, str]]]]:
+        """The last call's spans as ``(severity, text)``, by system and segment."""
+        return {system: [_marks(detail) for detail in per] for system, per in self.details.items()}
+
+
+def _marks(detail: str) -> list[tuple[str, str]]:
+    """A segment's spans as ``(severity, text)`` (none for a failed answer)."""
+    spans = json.loads(detail)
+    return [(span["severity"], span["text"]) for span in spans] if isinstance(spans, list) else []
+
+
+class GembaMQM(Judge):
+    """GEMBA-MQM (Kocmi and Federmann, 2023) through an OpenAI-compatible endpoint: 0 is best,
+    -25 worst (GEMBA's rule, :mod:`understudy.judges.gemba_mqm`)."""
+
+    template_name = "gemba-mqm"
+    title = "GEMBA-MQM"
+    kind = "judge-gemba-mqm"
+
+    def read(self, answer: str, hypothesis: str) -> tuple[float, list[ErrorSpan]]:
+        """GEMBA's score of the answer, and its spans."""
+        return _gemba_mqm(answer, hypothesis)
+
+
+class ESA(Judge):
+    """ESA-style scores (0 to 100, with minor and major error spans) through an OpenAI-compatible
+    endpoint (:mod:`understudy.judges.esa`)."""
+
+    template_name = "esa"
+    title = "ESA"
+    kind = "judge-esa"
+
+    def read(self, answer: str, hypothesis: str) -> tuple[float, list[ErrorSpan]]:
+        """The answer's checked score, and its spans."""
+        return _esa(answer, hypothesis)
+
+
+__all__ = ["ESA", "GembaMQM", "Judge"]
