@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import signal
 import tempfile
 from collections.abc import Iterator
 
@@ -19,6 +20,14 @@ if "PYTEST_XDIST_WORKER" in os.environ:
     os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 collect_ignore_glob = [] if importlib.util.find_spec("torchmetrics") else ["python/understudy/torchmetrics/*"]
+
+
+@pytest.fixture(autouse=True)
+def _sigpipe_ignored() -> None:
+    """SIGPIPE ignored, as Python starts: importing sacrebleu's command line module (the tests run
+    it in process) sets it to the default, and a stand-in server then writing to a client that
+    gave up would kill the whole worker instead of raising BrokenPipeError."""
+    signal.signal(signal.SIGPIPE, signal.SIG_IGN)
 
 
 @pytest.fixture(autouse=True)

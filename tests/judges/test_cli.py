@@ -8,9 +8,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from understudy.judges.mock import ChatServer, Reply
 
 from tests.judges.test_metric import MQM, SOURCES, SYSTEM_A, SYSTEM_B, hypothesis_of
-from tests.support.chat_server import ChatServer, Reply
 from tests.support.cli import run_cli
 
 KEY = "sk-cli-key-not-to-be-seen-7"

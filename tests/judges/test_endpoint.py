@@ -9,8 +9,7 @@ from collections.abc import Iterator
 import pytest
 from understudy.errors import JudgeEndpointError
 from understudy.judges.endpoint import Endpoint
-
-from tests.support.chat_server import ChatServer, Reply
+from understudy.judges.mock import ChatServer, Reply
 
 KEY = "sk-understudy-test-0123456789"
 MESSAGES = [{"role": "user", "content": "Score this."}]
@@ -76,9 +75,9 @@ def test_a_server_that_keeps_failing_is_one_error_after_its_retries(
 
 
 def test_a_slow_answer_times_out_and_is_asked_again(server: ChatServer) -> None:
-    server.script.append(Reply(text="late", delay=2.0))
+    server.script.append(Reply(text="late", delay=1.0))
     waits: list[float] = []
-    assert _endpoint(server, waits, timeout=0.3).chat(MESSAGES) == "ok"
+    assert _endpoint(server, waits, timeout=0.2).chat(MESSAGES) == "ok"
     assert waits == [1.0] and len(server.requests) == 2
 
 

@@ -12,10 +12,9 @@ from typing import Any
 import pytest
 from understudy.errors import JudgeAnswerError
 from understudy.judges.metric import ESA, GembaMQM
+from understudy.judges.mock import ChatServer, Reply
 from understudy.judges.prompts import Template
 from understudy.neural.cache import ScoreCache
-
-from tests.support.chat_server import ChatServer, Reply
 
 KEY = "sk-judge-key-never-kept-42"
 SOURCES = ["The cat sat.", "It rains.", "Good morning."]
