@@ -45,6 +45,8 @@ class Reply:
     delay: float = 0.0
     drop: bool = False
     """Send the headers and half the body, then close the connection."""
+    hold: threading.Event | None = None
+    """Answer only once this is set (at most 60 s): a client that gives up first has timed out."""
 
     def payload(self) -> bytes:
         """The body sent: a chat completion holding ``text``, else ``body``."""
@@ -95,6 +97,8 @@ class ChatServer:
                 else:
                     reply = server.script.popleft() if server.script else server.default
                 time.sleep(reply.delay)
+                if reply.hold is not None:
+                    reply.hold.wait(60)
                 data = reply.payload()
                 try:
                     self.send_response(reply.status)
