@@ -104,6 +104,12 @@ class JudgeAnswerError(InputError):
     never scored); the message says what was expected."""
 
 
+class JudgeTooLongError(JudgeAnswerError):
+    """A segment the endpoint refused as longer than its model's context, or whose answer was
+    cut at ``max_tokens``: the segment's failure, counted, not asked again (the same request
+    gets the same refusal)."""
+
+
 class JudgeEndpointError(UnderstudyError):
     """An LLM judge's endpoint that cannot be reached, refuses the key, or keeps failing after
     its retries; the message names the endpoint and what it answered, never the key."""

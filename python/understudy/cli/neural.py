@@ -260,10 +260,11 @@ def _scored(
 ) -> GivenScores:
     """One metric's scores of the systems, with a progress bar and a word on truncation."""
     done = [0]
-    with Progress(metric.name, unit="inputs") as bar:
+    with Progress(metric.name, unit=metric.unit) as bar:
 
         def advance(count: int) -> None:
             done[0] += count
+            bar.note(metric.status())
             bar.update(done[0])
 
         scores = metric.system_scores(dict(zip(names, systems, strict=True)), refs, sources, progress=advance)

@@ -74,6 +74,11 @@ class Progress:
             self._bar.total = total
         self._bar.update(done - self._bar.n)
 
+    def note(self, text: str) -> None:
+        """Show ``text`` after the rate (``12.0 req/s, 1 failed``), from the next redraw."""
+        if self._bar is not None and text:
+            self._bar.set_postfix_str(text, refresh=False)
+
     def close(self) -> None:
         """Erase the bar."""
         if self._bar is not None:

@@ -7,6 +7,13 @@ none); it goes in the request's ``Authorization`` header and nowhere else: not i
 ``Retry-After`` says, else 1, 2, 4, ... seconds, capped at 60), connections refused or dropped
 mid-answer, and timeouts. Not retried: 401/403 (the key), other 4xx (the request).
 
+A request longer than the model's context is refused by most servers with a 400 that says so
+(OpenAI's ``context_length_exceeded``, vLLM's "maximum context length", llama.cpp's "exceeds the
+available context size"); that, and an answer the server cut at ``max_tokens`` (its
+``finish_reason`` is ``length``), is a :class:`~understudy.errors.JudgeTooLongError`: the
+segment's failure, not the run's. understudy never cuts a text to make it fit. (Ollama cuts an
+overlong prompt itself, silently, at its ``num_ctx``: give it a context that holds the prompt.)
+
 >>> endpoint = Endpoint("http://127.0.0.1:8000/v1", "llama-3")
 >>> endpoint.chat_url
 'http://127.0.0.1:8000/v1/chat/completions'
@@ -18,6 +25,8 @@ import email.utils
 import http.client
 import json
 import os
+import re
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -25,7 +34,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from understudy.errors import JudgeEndpointError
+from understudy.errors import JudgeEndpointError, JudgeTooLongError
 
 KEY_VARIABLES = ("UNDERSTUDY_JUDGE_KEY", "OPENAI_API_KEY")
 """Where the key is read from, in this order."""
@@ -34,6 +43,8 @@ RETRIED = frozenset({408, 409, 429, 500, 502, 503, 504})
 """HTTP statuses answered by asking again, after a wait."""
 
 MAX_WAIT = 60.0
+OVER_CONTEXT = re.compile(r"context|too long|too many tokens|maximum.{0,40}length", re.I)
+"""What a 400 or 413 answer says when the request is longer than the model's context."""
 """The longest wait between two attempts, in seconds, whatever ``Retry-After`` asks."""
 
 Message = dict[str, str]
@@ -83,6 +94,9 @@ class Endpoint:
     retries: int = 5
     sleep: Callable[[float], None] = field(default=time.sleep, repr=False)
     """How to wait between attempts (tests record the waits instead)."""
+    sent: int = field(default=0, init=False, repr=False)
+    """Requests sent so far, retries included (for a progress bar's rate)."""
+    _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
 
     def __post_init__(self) -> None:
         if not self.url.startswith(("http://", "https://")):
@@ -103,7 +117,11 @@ class Endpoint:
         for attempt in range(self.retries + 1):
             status, headers, data, problem = self._send(body)
             if status == 200:
-                return _content(data, self.chat_url)
+                return _content(data, self.chat_url, settings.get("max_tokens"))
+            if status in (400, 413) and OVER_CONTEXT.search(data.decode("utf-8", "replace")):
+                raise JudgeTooLongError(
+                    f"over the model's context: {self.chat_url} answered {status}: {_short(data)}"
+                )
             if status in (401, 403):
                 variables = " or ".join(KEY_VARIABLES)
                 raise JudgeEndpointError(f"{self.chat_url} refused the key ({status}): set {variables}")
@@ -121,6 +139,8 @@ class Endpoint:
         if key:
             headers["Authorization"] = f"Bearer {key}"
         request = urllib.request.Request(self.chat_url, data=body, headers=headers, method="POST")
+        with self._lock:
+            self.sent += 1
         try:
             with urllib.request.urlopen(request, timeout=self.timeout) as answer:
                 return answer.status, dict(answer.headers), answer.read(), ""
@@ -132,15 +152,17 @@ class Endpoint:
             return None, {}, b"", f"no answer ({type(reason).__name__}: {reason})"
 
 
-def _content(data: bytes, url: str) -> str:
-    """The answer's text: ``choices[0].message.content``."""
+def _content(data: bytes, url: str, max_tokens: object) -> str:
+    """The answer's text: ``choices[0].message.content``, unless the server cut it."""
     try:
-        answer = json.loads(data)
-        content = answer["choices"][0]["message"]["content"]
-    except (ValueError, KeyError, IndexError, TypeError):
+        choice = json.loads(data)["choices"][0]
+        content, finish = choice["message"]["content"], choice.get("finish_reason")
+    except (ValueError, KeyError, IndexError, TypeError, AttributeError):
         raise JudgeEndpointError(f"{url}: not a chat completion: {_short(data)}") from None
     if not isinstance(content, str):
         raise JudgeEndpointError(f"{url}: the answer has no text (content is {content!r})")
+    if finish == "length":
+        raise JudgeTooLongError(f"the answer was cut at max_tokens={max_tokens}: {_short(data)}")
     return content
 
 

@@ -17,13 +17,14 @@ the cache, so that a re-run asks only for the failed ones.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import asdict
 from os import PathLike
 from typing import ClassVar
 
-from understudy.errors import InputError, JudgeAnswerError
+from understudy.errors import InputError, JudgeAnswerError, JudgeTooLongError
 from understudy.judges.endpoint import Endpoint
 from understudy.judges.esa import parse_esa
 from understudy.judges.gemba_mqm import parse_gemba_mqm
@@ -50,7 +51,9 @@ class Judge(NeuralMetric):
     template_name: ClassVar[str]
     title: ClassVar[str]
     detailed = True
-    block = 256
+    unit = "segments"
+    block = 1024
+    """Answers cached at a time; an interrupted block keeps the answers it read."""
 
     def __init__(
         self,
@@ -77,6 +80,7 @@ class Judge(NeuralMetric):
         self.details: dict[str, list[str]] = {}
         self.failures: list[str] = []
         """The last call's unreadable answers: what was wrong with each."""
+        self.started = time.monotonic()
 
     @property
     def name(self) -> str:
@@ -108,14 +112,24 @@ class Judge(NeuralMetric):
         return (self.pair, source, hypothesis)
 
     def detailed_block(self, items: list[Item], progress: Progress | None) -> tuple[list[float], list[str]]:
-        """Each item asked of the endpoint, ``concurrency`` at a time, in the items' order."""
-        with ThreadPoolExecutor(max_workers=self.concurrency) as pool:
-            results = []
-            for result in pool.map(self._judged, items):
-                results.append(result)
+        """Each item asked of the endpoint, ``concurrency`` at a time. When the run stops early
+        (Ctrl-C, the endpoint gone), the answers already read are cached before it ends, so
+        that a re-run continues where this one stopped."""
+        done: dict[int, tuple[float, str]] = {}
+        pool = ThreadPoolExecutor(max_workers=self.concurrency)
+        asked = {pool.submit(self._judged, item): k for k, item in enumerate(items)}
+        try:
+            for future in as_completed(asked):
+                done[asked[future]] = future.result()
                 if progress is not None:
                     progress(1)
-        return [score for score, _ in results], [detail for _, detail in results]
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)
+            read = {self.cache_key(items[k]): result for k, result in done.items()}
+            self.keep({key: s for key, (s, _) in read.items()}, {key: d for key, (_, d) in read.items()})
+            raise
+        pool.shutdown()
+        return [done[k][0] for k in range(len(items))], [done[k][1] for k in range(len(items))]
 
     def _judged(self, item: Item) -> tuple[float, str]:
         """One segment's score and spans (JSON); NaN and the reason when no answer could be read."""
@@ -123,9 +137,11 @@ class Judge(NeuralMetric):
         messages = self.template.messages(self.pair, source, hypothesis)
         problem = ""
         for _ in range(self.answer_retries + 1):
-            answer = self.endpoint.chat(messages, **self.settings)
             try:
-                score, spans = self.read(answer, hypothesis)
+                score, spans = self.read(self.endpoint.chat(messages, **self.settings), hypothesis)
+            except JudgeTooLongError as err:  # the same request would be refused again
+                problem = str(err)
+                break
             except JudgeAnswerError as err:
                 problem = str(err)
                 continue
@@ -142,7 +158,7 @@ class Judge(NeuralMetric):
     ) -> GivenScores:
         """Every system's segment scores; any answer that could not be read ends the call with a
         :class:`~understudy.errors.JudgeAnswerError` counting them (the others are cached)."""
-        self.failures = []
+        self.failures, self.started, self.endpoint.sent = [], time.monotonic(), 0
         try:
             return super().system_scores(systems, refs, sources, progress)
         except InputError:
@@ -154,6 +170,11 @@ class Judge(NeuralMetric):
             f" {attempts} attempt(s) each (first: {self.failures[0]}); the answers read are cached,"
             " and a re-run asks only for these"
         )
+
+    def status(self) -> str:
+        """Requests a second (retries included) and unreadable answers, so far in this call."""
+        rate = self.endpoint.sent / max(time.monotonic() - self.started, 1e-9)
+        return f"{rate:.1f} req/s, {len(self.failures)} failed"
 
     def marks(self) -> dict[str, list[list[tuple[str, str]]]]:
         """The last call's spans as ``(severity, text)``, by system and segment."""

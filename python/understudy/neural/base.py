@@ -83,6 +83,8 @@ class NeuralMetric:
     lower_is_better: ClassVar[bool] = False
     block: ClassVar[int] = 1024
     """Segments computed, then kept in the cache, at a time."""
+    unit: ClassVar[str] = "inputs"
+    """What ``progress`` counts (texts encoded)."""
     detailed: ClassVar[bool] = False
     """Whether each score comes with details (JSON; xCOMET's error spans), kept beside it."""
 
@@ -195,8 +197,7 @@ class NeuralMetric:
             for system, hyps in systems.items()
         }
         distinct = list(dict.fromkeys(i for per in items.values() for i in per))
-        configuration = "|".join((self.kind, *self.computed_by().values()))
-        keys = {i: segment_key(configuration, i) for i in distinct}
+        keys = {i: self.cache_key(i) for i in distinct}
         scores, details = self._cached(list(keys.values()))
         missing = [i for i in distinct if keys[i] not in scores]
         self.computed, self.truncated = len(missing), 0
@@ -210,10 +211,7 @@ class NeuralMetric:
             else:
                 values = self.score_block(block, progress)
             computed = {keys[i]: s for i, s in zip(block, values, strict=True)}
-            if self.cache is not None:
-                # A segment that failed (NaN: a judge's unreadable answer) is not kept: a re-run asks again.
-                kept = {key: value for key, value in computed.items() if math.isfinite(value)}
-                self.cache.put_many(kept, {key: details[key] for key in kept} if self.detailed else None)
+            self.keep(computed, details)
             scores |= computed
         table = {system: [scores[keys[i]] for i in per] for system, per in items.items()}
         if self.detailed:
@@ -225,6 +223,23 @@ class NeuralMetric:
             computed_by=self.computed_by(),
             spans=self.marks() if self.detailed else None,
         )
+
+    def status(self) -> str:
+        """What a progress bar shows beside the count while the call runs (a judge: requests
+        a second and failures so far)."""
+        return ""
+
+    def cache_key(self, item: Item) -> bytes:
+        """The cache's key of an item's score: what computed it (:meth:`computed_by`) and the texts."""
+        return segment_key("|".join((self.kind, *self.computed_by().values())), item)
+
+    def keep(self, scores: Mapping[bytes, float], details: Mapping[bytes, str]) -> None:
+        """Keep ``scores`` (with their ``details``, for a detailed metric) in the cache, in one
+        transaction; a failed segment's NaN is not kept, so that a re-run asks again."""
+        if self.cache is None:
+            return
+        kept = {key: value for key, value in scores.items() if math.isfinite(value)}
+        self.cache.put_many(kept, {key: details[key] for key in kept} if self.detailed else None)
 
     def marks(self) -> dict[str, list[list[tuple[str, str]]]]:
         """The last call's error spans as ``(severity, text)`` by system and segment (a
