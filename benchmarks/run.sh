@@ -21,3 +21,4 @@ run report --tasks report
 run report-large --quick --tasks report-large
 run dask --quick --tasks dask
 run startup --tasks startup
+python benchmarks/judges.py --save "$R/judges.json"

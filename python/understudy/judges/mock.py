@@ -29,7 +29,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -70,6 +70,7 @@ class _Joined(ThreadingHTTPServer):
 
     daemon_threads = False
     block_on_close = True
+    request_queue_size = 128  # a client's concurrency of 16 or 64 connects at once
 
 
 class ChatServer:
@@ -161,6 +162,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=0, help="the port (default: a free one)")
     parser.add_argument("--kind", choices=["gemba-mqm", "esa"], default="gemba-mqm")
     parser.add_argument("--idle", type=float, default=60.0, help="stop after this many idle seconds")
+    parser.add_argument(
+        "--latency",
+        type=float,
+        default=0.0,
+        help="seconds each answer takes, as a model's would (default: 0)",
+    )
     parser.add_argument("--background", action="store_true", help="print the URL and return; serve on")
     args = parser.parse_args(argv)
     if args.background:
@@ -175,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
         for descriptor in (0, 1, 2):  # the caller's $( ) and pipes end when the URL is read
             os.dup2(null, descriptor)
     server = ChatServer()
-    server.respond = lambda body: made_up_answer(body, args.kind)
+    server.respond = lambda body: replace(made_up_answer(body, args.kind), delay=args.latency)
     if args.background:
         os.write(writer, server.url.encode() + b"\n")
         os.close(writer)
