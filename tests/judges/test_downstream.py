@@ -131,3 +131,33 @@ def test_correlate_reads_the_judges_scores(files: dict[str, str], capsys: pytest
     scores = [expected(GOOD), expected(BAD), expected(WORST)]
     assert pearson["metric"] == "GEMBA-MQM"
     assert pearson["value"] == pytest.approx(stats.pearsonr(scores, [0.9, 0.2, 0.1]).statistic, abs=1e-9)
+
+
+def test_the_meta_evaluation_takes_the_judge_as_a_metric(
+    files: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from understudy.correlation.spa import soft_pairwise_accuracy
+
+    systems = {"good": GOOD, "bad": BAD, "worst": WORST}
+    rng = np.random.default_rng(3)
+    human = {name: -rng.random(N) * (1, 3, 2)[k] for k, name in enumerate(systems)}  # bad below worst
+    table = Path(files["ref"]).parent / "human.seg.tsv"
+    rows = [
+        f"{name}\t{k + 1}\t{float(value)!r}"
+        for name, values in human.items()
+        for k, value in enumerate(values)
+    ]
+    table.write_text("system\tsegment\tscore\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    argv = ["correlate", files["ref"], "-i", *(files[name] for name in systems), "--human", str(table)]
+    argv += ["-m", "gemba-mqm", *_judge(files), "--statistics", "spa", "--permutations", "50", "-f", "json"]
+    status, out, err = run_cli(capsys, *argv)
+    assert status == 0, err
+    spa = next(c for c in json.loads(out)["correlations"] if c["statistic"] == "spa")
+    by_hand = [
+        [-5 if "schlecht" in h else -2 if "sind" in h else -25 if "Sentence" in h else 0 for h in hyps]
+        for hyps in systems.values()
+    ]
+    want = soft_pairwise_accuracy(
+        np.array(by_hand, dtype=float), np.array(list(human.values())), permutations=50
+    )
+    assert spa["metric"] == "GEMBA-MQM" and spa["value"] == want.value
