@@ -26,6 +26,7 @@ from understudy.errors import (
 
 if TYPE_CHECKING:
     from understudy._version import __version__
+    from understudy.judges.metric import ESA, GembaMQM
     from understudy.metrics.bleu import (
         BLEU,
         BLEUConfig,
@@ -131,6 +132,7 @@ _LAZY = {
         "understudy.metrics.wer",
     ),
     **dict.fromkeys(["COMET", "CometKiwi", "MetricX", "XCOMET"], "understudy.neural"),
+    **dict.fromkeys(["ESA", "GembaMQM"], "understudy.judges.metric"),
     "Signature": "understudy.signature",
     "Stats": "understudy.stats",
     "Totals": "understudy.stats",
@@ -158,6 +160,7 @@ __all__ = [
     "CER",
     "CHRF",
     "COMET",
+    "ESA",
     "GLEU",
     "NIST",
     "TER",
@@ -176,6 +179,7 @@ __all__ = [
     "GLEUConfig",
     "GLEUResult",
     "GLEUStats",
+    "GembaMQM",
     "GivenScores",
     "InputError",
     "InputFileError",

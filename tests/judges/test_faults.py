@@ -195,3 +195,21 @@ def test_sigint_stops_the_cli_and_a_rerun_continues(server: ChatServer, tmp_path
     assert len(server.requests) - first == 60 - kept
     fresh = subprocess.run([*argv, "--no-cache"], env=env, capture_output=True, timeout=300, check=True)
     assert json.loads(rerun.stdout) == json.loads(fresh.stdout)
+
+
+def test_spans_the_hypothesis_does_not_hold_are_kept_and_counted(server: ChatServer) -> None:
+    answers = {
+        "Die Katze saß.": 'Major:\naccuracy/mistranslation - "Hund"\nMinor:\nstyle/awkward - "saß"',
+        "Es regnet.": "Critical:\nno-error\nMajor:\nno-error\nMinor:\nno-error",
+        "Guten Morgen.": 'Minor:\nfluency/spelling - "Margen"',
+    }
+    server.respond = lambda body: Reply(text=answers[hypothesis_of(body)])
+    judge = _gemba(server, None)
+    spans = judge.error_spans(SYSTEM_A, sources=SOURCES)
+    assert [[(s.text, s.start) for s in per] for per in spans] == [
+        [("Hund", None), ("saß", 10)],
+        [],
+        [("Margen", None)],
+    ]
+    assert judge.notices() == ["GEMBA-MQM: 2 of 3 error spans quote text the hypothesis does not hold"]
+    assert judge.sentence_scores(SYSTEM_A, None, sources=SOURCES) == [-6.0, 0.0, -1.0]  # counted all the same

@@ -258,7 +258,7 @@ def _scored(
     systems: list[list[str]],
     sources: list[str],
 ) -> GivenScores:
-    """One metric's scores of the systems, with a progress bar and a word on truncation."""
+    """One metric's scores of the systems, with a progress bar and the metric's notices."""
     done = [0]
     with Progress(metric.name, unit=metric.unit) as bar:
 
@@ -268,10 +268,6 @@ def _scored(
             bar.update(done[0])
 
         scores = metric.system_scores(dict(zip(names, systems, strict=True)), refs, sources, progress=advance)
-    if metric.truncated:
-        warnings.warn(
-            f"{metric.name}: {metric.truncated} input(s) longer than the model's limit were cut at it,"
-            " as the reference code cuts them",
-            stacklevel=1,
-        )
+    for notice in metric.notices():
+        warnings.warn(notice, stacklevel=1)
     return scores

@@ -1,4 +1,6 @@
-"""LLM judges: prompts sent to a chat model, and its answers read and scored.
+"""LLM judges: prompts sent to a chat model through an OpenAI-compatible endpoint, its answers
+read and scored, as metrics (:class:`~understudy.judges.metric.GembaMQM`,
+:class:`~understudy.judges.metric.ESA`, also importable from ``understudy``).
 
 :mod:`~understudy.judges.gemba_mqm` reads GEMBA-MQM's answers (Kocmi and Federmann, 2023) and
 scores them exactly as GEMBA's own parser does.

@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import asdict
 from os import PathLike
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from understudy.errors import InputError, JudgeAnswerError, JudgeTooLongError
 from understudy.judges.endpoint import Endpoint
@@ -171,20 +171,39 @@ class Judge(NeuralMetric):
             " and a re-run asks only for these"
         )
 
+    def notices(self) -> list[str]:
+        """Spans the answers quote that their hypothesis does not hold (kept, without offsets)."""
+        spans = [span for per in self.details.values() for detail in per for span in _spans(detail)]
+        lost = sum(1 for span in spans if span["text"] and span["start"] is None)
+        if not lost:
+            return []
+        return [f"{self.title}: {lost} of {len(spans)} error spans quote text the hypothesis does not hold"]
+
     def status(self) -> str:
         """Requests a second (retries included) and unreadable answers, so far in this call."""
         rate = self.endpoint.sent / max(time.monotonic() - self.started, 1e-9)
         return f"{rate:.1f} req/s, {len(self.failures)} failed"
+
+    def error_spans(self, hyps: Sequence[str], *, sources: Sequence[str]) -> list[list[ErrorSpan]]:
+        """Each segment's error spans (severity, category, the quoted text, where it is in the
+        hypothesis), as the answers give them; a failed answer ends the call, as scores do."""
+        self.system_scores({"system": hyps}, None, sources)
+        return [[ErrorSpan(**span) for span in _spans(detail)] for detail in self.details["system"]]
 
     def marks(self) -> dict[str, list[list[tuple[str, str]]]]:
         """The last call's spans as ``(severity, text)``, by system and segment."""
         return {system: [_marks(detail) for detail in per] for system, per in self.details.items()}
 
 
-def _marks(detail: str) -> list[tuple[str, str]]:
-    """A segment's spans as ``(severity, text)`` (none for a failed answer)."""
+def _spans(detail: str) -> list[dict[str, Any]]:
+    """A segment's spans as stored (none for a failed answer)."""
     spans = json.loads(detail)
-    return [(span["severity"], span["text"]) for span in spans] if isinstance(spans, list) else []
+    return spans if isinstance(spans, list) else []
+
+
+def _marks(detail: str) -> list[tuple[str, str]]:
+    """A segment's spans as ``(severity, text)``."""
+    return [(span["severity"], span["text"]) for span in _spans(detail)]
 
 
 class GembaMQM(Judge):

@@ -224,6 +224,15 @@ class NeuralMetric:
             spans=self.marks() if self.detailed else None,
         )
 
+    def notices(self) -> list[str]:
+        """What the last call should tell its user (inputs cut at the model's limit)."""
+        if not self.truncated:
+            return []
+        return [
+            f"{self.name}: {self.truncated} input(s) longer than the model's limit were cut at it,"
+            " as the reference code cuts them"
+        ]
+
     def status(self) -> str:
         """What a progress bar shows beside the count while the call runs (a judge: requests
         a second and failures so far)."""
