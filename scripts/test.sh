@@ -10,7 +10,7 @@ cargo test --workspace
 ruff format --check .
 ruff check .
 mypy
-python -m mypy.stubtest understudy._core  # and its five submodules, each stubbed in _core/
+python -m mypy.stubtest understudy._core  # and its six submodules, each stubbed in _core/
 # The documentation site, strictly (a broken link or reference fails), into a folder thrown away.
 site=$(mktemp -d) && NO_MKDOCS_2_WARNING=1 mkdocs build --strict --quiet --site-dir "$site" && rm -rf "$site"
 python scripts/sacrebleu_suite.py fetch  # sacrebleu's own tests, run by tests/sacrebleu/test_suite.py

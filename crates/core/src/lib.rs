@@ -9,7 +9,9 @@
 //!   stores;
 //! - [`metrics`]: one module per family, BLEU a room of its own ([`metrics::bleu`]);
 //! - [`metaeval`]: SPA, the swapped sums, the tie search and the Mersenne Twister;
-//! - [`analysis`]: the report's matched n-grams and tokens, and NIST's ordered overlaps.
+//! - [`analysis`]: the report's matched n-grams and tokens, and NIST's ordered overlaps;
+//! - [`segmentation`]: a hypothesis text cut into its references' segments (mwerSegmenter's
+//!   minimum-edit resegmentation).
 //!
 //! Shared by all: [`error`] (the one error type), [`parallel`] (serial or a rayon pool),
 //! and two small private helpers (`cpu`, `smallmap`).
@@ -21,6 +23,7 @@ pub mod family;
 pub mod metaeval;
 pub mod metrics;
 pub mod parallel;
+pub mod segmentation;
 mod smallmap;
 #[cfg(test)]
 mod testing;

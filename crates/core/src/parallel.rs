@@ -8,6 +8,11 @@
 
 use rayon::prelude::*;
 
+/// The caller's check, asked between pieces of long work: `true` stops the work with
+/// [`crate::CoreError::Interrupted`] (Python's Ctrl-C; a corpus of a million segments, or a
+/// resegmentation of a long stream, takes a minute).
+pub type Stop<'s> = &'s mut dyn FnMut() -> bool;
+
 /// Where per-segment work runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Exec {

@@ -100,7 +100,7 @@ type Overlap<'py> = Bound<'py, PyArray1<i64>>;
 /// `work` without the GIL, stopped by Ctrl-C: its check takes the GIL back for a moment to
 /// ask Python for pending signals, and the signal's exception (KeyboardInterrupt, or the
 /// command line's SIGTERM) is what the call raises.
-fn interruptible<T: Send>(
+pub(crate) fn interruptible<T: Send>(
     py: Python<'_>,
     work: impl FnOnce(analysis::Stop<'_>) -> std::result::Result<T, CoreError> + Send,
 ) -> Result<T> {

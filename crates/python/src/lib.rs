@@ -8,11 +8,11 @@
 //! One scorer class serves every family ([`scorer`], through [`any_family`]); each family's
 //! file in [`families`] reads its configuration by name. [`text`] holds BLEU's tokenizer and
 //! the C library's `log` and `exp`; [`fixed_point`] given scores as rows; [`analysis`] the
-//! report's corpus analyses; [`correlation`] acc_eq's search and SPA's counts; [`oom`] the
+//! report's corpus analyses; [`segmentation`] a hypothesis cut to its references' lines; [`correlation`] acc_eq's search and SPA's counts; [`oom`] the
 //! allocator that reports a failed allocation as one line instead of aborting.
 //!
 //! Python sees one submodule per concern (`understudy._core.text`, `.families`,
-//! `.arithmetic`, `.analysis`, `.metaeval`), each with its stub in `python/understudy/_core/`;
+//! `.arithmetic`, `.analysis`, `.segmentation`, `.metaeval`), each with its stub in `python/understudy/_core/`;
 //! the top level keeps `VERSION` and `pool_threads`.
 
 mod analysis;
@@ -25,6 +25,7 @@ mod fixed_point;
 mod oom;
 mod pools;
 mod scorer;
+mod segmentation;
 mod text;
 
 use pyo3::prelude::*;
@@ -64,6 +65,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
         m.add_function(wrap_pyfunction!(analysis::ngram_matches, m)?)?;
         m.add_function(wrap_pyfunction!(analysis::matched_tokens, m)?)?;
         m.add_function(wrap_pyfunction!(analysis::ordered_overlaps, m)?)
+    })?;
+    submodule(m, "segmentation", |m| {
+        m.add_function(wrap_pyfunction!(segmentation::resegment, m)?)?;
+        m.add_function(wrap_pyfunction!(segmentation::resegment_methods, m)?)
     })?;
     submodule(m, "metaeval", |m| {
         m.add_class::<correlation::SpaMixtures>()?;

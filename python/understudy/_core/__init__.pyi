@@ -4,9 +4,19 @@ from understudy._core import analysis as analysis
 from understudy._core import arithmetic as arithmetic
 from understudy._core import families as families
 from understudy._core import metaeval as metaeval
+from understudy._core import segmentation as segmentation
 from understudy._core import text as text
 
-__all__ = ["VERSION", "analysis", "arithmetic", "families", "metaeval", "pool_threads", "text"]
+__all__ = [
+    "VERSION",
+    "analysis",
+    "arithmetic",
+    "families",
+    "metaeval",
+    "pool_threads",
+    "segmentation",
+    "text",
+]
 
 VERSION: str
 """The package's version (the workspace's Cargo.toml)."""

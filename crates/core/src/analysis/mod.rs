@@ -30,9 +30,7 @@ pub struct NgramCounts {
     pub counts: Vec<[i64; 3]>,
 }
 
-/// The caller's check, asked every [`CHECK_EVERY`] segments: `true` stops the work with
-/// [`CoreError::Interrupted`] (Python's Ctrl-C; corpora of a million segments take a minute).
-pub type Stop<'s> = &'s mut dyn FnMut() -> bool;
+pub use crate::parallel::Stop;
 
 /// Segments between two calls of the caller's [`Stop`] check.
 pub const CHECK_EVERY: usize = 4096;

@@ -1,0 +1,72 @@
+//! Resegmentation: each document's hypothesis text cut into its reference lines.
+
+use pyo3::prelude::*;
+use pyo3::types::PyString;
+use understudy_core::segmentation::{self as core, Case, Method, Split};
+use understudy_core::CoreError;
+
+use crate::analysis::interruptible;
+use crate::convert::borrow_all;
+use crate::errors::Result;
+
+/// Each document's hypothesis (`hyps[d]`, any segmentation) cut into as many segments as the
+/// references have lines for it (`sizes[d]` lines of every reference stream in `refs`, in
+/// order): one string a reference line, its words joined by single spaces. The GIL is
+/// released; Ctrl-C stops the work.
+#[pyfunction]
+#[pyo3(signature = (refs, hyps, sizes, split, case, method))]
+pub fn resegment<'py>(
+    py: Python<'py>,
+    refs: Vec<Vec<Bound<'py, PyString>>>,
+    hyps: Vec<Bound<'py, PyString>>,
+    sizes: Vec<usize>,
+    split: &str,
+    case: &str,
+    method: &str,
+) -> Result<Vec<String>> {
+    let method = Method::parse(method)?;
+    let words = (Split::parse(split)?, Case::parse(case)?);
+    let streams = refs
+        .iter()
+        .map(|s| borrow_all(s))
+        .collect::<PyResult<Vec<_>>>()?;
+    let hyps = borrow_all(&hyps)?;
+    let lines: usize = sizes.iter().sum();
+    if let Some(stream) = streams.iter().find(|s| s.len() != lines) {
+        return Err(CoreError::LengthMismatch {
+            what: "the documents' reference lines".into(),
+            expected: lines,
+            other: "a reference stream".into(),
+            found: stream.len(),
+        }
+        .into());
+    }
+    if hyps.len() != sizes.len() {
+        return Err(CoreError::LengthMismatch {
+            what: "documents".into(),
+            expected: sizes.len(),
+            other: "hypothesis documents".into(),
+            found: hyps.len(),
+        }
+        .into());
+    }
+    interruptible(py, |stop| {
+        let mut out = Vec::with_capacity(lines);
+        let mut start = 0;
+        for (hyp, &size) in hyps.iter().zip(&sizes) {
+            let part: Vec<Vec<&str>> = streams
+                .iter()
+                .map(|s| s[start..start + size].to_vec())
+                .collect();
+            out.extend(core::resegment(&part, hyp, words, method, &mut *stop)?);
+            start += size;
+        }
+        Ok(out)
+    })
+}
+
+/// The resegmentation methods' names.
+#[pyfunction]
+pub fn resegment_methods() -> Vec<&'static str> {
+    Method::NAMES.to_vec()
+}

@@ -1,0 +1,11 @@
+"""Segmentation: a hypothesis text in any segmentation (one line, paragraphs, a stream) cut into
+its references' segments (:mod:`~understudy.segmentation.resegmentation`).
+
+>>> from understudy.segmentation import resegment
+>>> resegment("the cat sat it rained", ["The cat sat.", "It rained."])
+['the cat sat', 'it rained']
+"""
+
+from understudy.segmentation.resegmentation import CASES, METHODS, SPLITS, Documents, documents, resegment
+
+__all__ = ["CASES", "METHODS", "SPLITS", "Documents", "documents", "resegment"]
