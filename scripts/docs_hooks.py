@@ -19,6 +19,7 @@ RESULTS = Path(__file__).resolve().parent.parent / "benchmarks" / "results"
 BENCH = re.compile(r"<!-- bench: (?P<file>[\w.-]+\.json) (?P<tasks>[\w -]+?) -->")
 NEURAL = re.compile(r"<!-- bench-neural: (?P<file>[\w.-]+\.json) -->")
 JUDGE = re.compile(r"<!-- bench-judge: (?P<file>[\w.-]+\.json) -->")
+RESEGMENT = re.compile(r"<!-- bench-reseg: (?P<file>[\w.-]+\.json) -->")
 
 
 def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:
@@ -28,7 +29,8 @@ def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:
         markdown = markdown.replace(MARKER, command_reference())
     markdown = BENCH.sub(lambda m: bench_tables(m.group("file"), m.group("tasks").split()), markdown)
     markdown = NEURAL.sub(lambda m: neural_table(m.group("file")), markdown)
-    return JUDGE.sub(lambda m: judge_table(m.group("file")), markdown)
+    markdown = JUDGE.sub(lambda m: judge_table(m.group("file")), markdown)
+    return RESEGMENT.sub(lambda m: resegment_table(m.group("file")), markdown)
 
 
 def bench_tables(file: str, tasks: list[str]) -> str:
@@ -94,6 +96,33 @@ def judge_table(file: str) -> str:
     lines.append(f"| the bound: rounds of the endpoint's latency | {bound:.1f} s | 1x |")
     lines.append(f"| understudy, cold (no cache) | {cold:.1f} s | {record['cold_over_bound']:.2f}x |")
     lines.append(f"| understudy, re-run (the cache filled) | {cached:.2f} s | no request |")
+    lines += ["", f"*{record['task']}; the median of {record['runs']} runs (`benchmarks/results/{file}`).*"]
+    return "\n".join(lines)
+
+
+RESEGMENT_CASES = {
+    "stream": "one stream",
+    "stream-1000": "one stream, the first 1,000 segments",
+    "documents": "20-line documents (--docids)",
+    "stream-x10": "one stream, the test set ten times over",
+}
+
+
+def resegment_table(file: str) -> str:
+    """The table of a ``benchmarks/resegment.py`` result: each case, both tools' wall time and
+    peak memory, the ratio."""
+    record = json.loads((RESULTS / file).read_text(encoding="utf-8"))
+    lines = [
+        "| case | segments | words | understudy | mweralign 1.4.1 | faster | peak: understudy | mweralign |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for name, label in RESEGMENT_CASES.items():
+        case = record["cases"][name]
+        ours, theirs = case["understudy"], case.get("mweralign")
+        cells = [label, f"{case['segments']:,}", f"{case['words']:,}", f"{ours['seconds']:.2f} s"]
+        cells += [f"{theirs['seconds']:.2f} s", f"{case['speedup']:.1f}x"] if theirs else ["", ""]
+        cells += [f"{ours['peak_mb']:.0f} MB", f"{theirs['peak_mb']:.0f} MB" if theirs else ""]
+        lines.append("| " + " | ".join(cells) + " |")
     lines += ["", f"*{record['task']}; the median of {record['runs']} runs (`benchmarks/results/{file}`).*"]
     return "\n".join(lines)
 

@@ -43,6 +43,7 @@ def test_speed_page_has_no_typed_timings() -> None:
 def test_every_marker_renders_from_an_existing_result() -> None:
     markers = docs_hooks.BENCH.findall(SPEED) + docs_hooks.NEURAL.findall(SPEED)
     assert len(markers) >= 25 and docs_hooks.JUDGE.findall(SPEED) == ["judges.json"]
+    assert docs_hooks.RESEGMENT.findall(SPEED) == ["resegment.json"]
     rendered = docs_hooks.on_page_markdown(SPEED, page=None)
     assert "<!-- bench" not in rendered
     record = json.loads((REPO / "benchmarks" / "results" / "bleu.json").read_text(encoding="utf-8"))
@@ -51,6 +52,9 @@ def test_every_marker_renders_from_an_existing_result() -> None:
     assert f"| {first['tool']} | {first['seconds'] * 1000:.1f} ms | 1x |" in rendered
     judged = json.loads((REPO / "benchmarks" / "results" / "judges.json").read_text(encoding="utf-8"))
     assert f"| understudy, cold (no cache) | {judged['cold_seconds']:.1f} s |" in rendered
+    cut = json.loads((REPO / "benchmarks" / "results" / "resegment.json").read_text(encoding="utf-8"))
+    stream = cut["cases"]["stream"]
+    assert f"| {stream['understudy']['seconds']:.2f} s | {stream['mweralign']['seconds']:.2f} s |" in rendered
 
 
 def test_a_marker_naming_a_missing_task_is_an_error() -> None:

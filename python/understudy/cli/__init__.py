@@ -33,6 +33,7 @@ COMMANDS: dict[str, str] = {
     "report": "understudy.cli.report",
     "pairwise": "understudy.cli.pairwise",
     "tokenize": "understudy.cli.tokenize",
+    "resegment": "understudy.cli.resegment",
     "testset": "understudy.cli.testset",
     "ledger": "understudy.cli.ledger",
     "gate": "understudy.cli.gate",

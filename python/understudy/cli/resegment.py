@@ -1,0 +1,102 @@
+"""``understudy resegment``: a hypothesis in any segmentation cut into the reference's lines."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import warnings
+from typing import Any
+
+from understudy._atomic import atomic_write, writable
+from understudy.cli.inputs import check_stdin_once
+from understudy.cli.messages import CliError
+from understudy.cli.options import add_command
+from understudy.cli.output import stdout
+from understudy.inputs.files import read_lines
+from understudy.segmentation import CASES, METHODS, SPLITS, resegment
+
+EXAMPLES = """examples:
+  understudy resegment ref.de stream.de -o hyp.de          the stream cut into ref.de's lines
+  understudy resegment ref.de paragraphs.de --docids ids -o hyp.de
+                                      line d of paragraphs.de is document d of ids (one id a ref line)
+  understudy resegment ref.de stream.de --more-refs ref2.de -o hyp.de   each segment's closest
+  understudy resegment ref.de stream.de -f json           each line's words, offsets and document
+
+Without --docids the hypothesis file is one stream, its line breaks ignored. The cut is
+mweralign 1.4.1's (mwerSegmenter's minimum edit, its ties and its extra cost at the first
+word); --method min-edit takes the least cost itself. Words split at ASCII whitespace and
+compare with A-Z folded, as mweralign's alignment does (--split unicode, --case unicode or
+sensitive otherwise). OUT has exactly as many lines as REF and is written whole or not at all.
+"""
+
+
+def add_parser(commands: Any) -> None:
+    """Register the ``resegment`` subcommand."""
+    p = add_command(
+        commands,
+        "resegment",
+        "cut a hypothesis stream or documents into the reference's lines",
+        "Cut HYP (one stream, or one document a line with --docids) into as many segments as REF "
+        "has lines, by the minimum-edit alignment of mwerSegmenter (Matusov et al., 2005).",
+        EXAMPLES,
+    )
+    p.add_argument("ref", metavar="REF", help="the reference, one segment a line")
+    p.add_argument("hyp", metavar="HYP", help="the hypothesis: a stream (any line breaks), or documents")
+    p.add_argument("-o", "--output", metavar="OUT", help="where the segments go (default: standard output)")
+    p.add_argument(
+        "--docids", metavar="FILE", help="one document id a line of REF; HYP holds one document a line"
+    )
+    p.add_argument("--more-refs", nargs="+", default=[], metavar="REF", help="more references, as many lines")
+    p.add_argument(
+        "--method", choices=METHODS, default="mweralign", help="which cut of least cost (default: mweralign)"
+    )
+    p.add_argument(
+        "--case", choices=CASES, default="ascii", help="how words compare (default: ascii, mweralign's)"
+    )
+    p.add_argument(
+        "--split", choices=SPLITS, default="ascii", help="where words split (default: ascii, mweralign's)"
+    )
+    p.add_argument("-f", "--format", choices=["text", "json"], default="text", help="segments (text) or JSON")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Read, cut, write."""
+    if args.output is not None:
+        writable(args.output)
+    check_stdin_once([(args.ref, "REF"), (args.hyp, "HYP"), *((r, "--more-refs") for r in args.more_refs)])
+    refs = [read_lines(path, allow_empty=True) for path in [args.ref, *args.more_refs]]
+    hyps = read_lines(args.hyp, allow_empty=True)
+    docids = None if args.docids is None else read_lines(args.docids)
+    if docids is not None and len(docids) != len(refs[0]):
+        raise CliError(f"{args.docids} has {len(docids)} lines but {args.ref} has {len(refs[0])}")
+    if not any(line.strip() for line in hyps):
+        warnings.warn(f"{args.hyp} has no words: every segment is empty", stacklevel=1)
+    options = {"method": args.method, "case": args.case, "split": args.split}
+    segments = resegment(hyps, refs if args.more_refs else refs[0], docids=docids, **options)
+    text = _json(segments, docids) if args.format == "json" else "".join(s + "\n" for s in segments)
+    if args.output is None:
+        stdout().write(text.encode("utf-8"))
+        return 0
+    try:
+        with atomic_write(args.output) as out:
+            out.write(text.encode("utf-8"))
+    except OSError as err:
+        raise CliError(f"{args.output}: cannot write: {err.strerror or err}") from err
+    return 0
+
+
+def _json(segments: list[str], docids: list[str] | None) -> str:
+    """Each line's segment, its document, and its words' positions in the document's hypothesis."""
+    names = [None] * len(segments) if docids is None else docids
+    rows, start, previous = [], 0, object()
+    for line, (segment, name) in enumerate(zip(segments, names, strict=True), start=1):
+        if name != previous:
+            start, previous = 0, name
+        count = len(segment.split(" ")) if segment else 0  # words joined by single spaces
+        rows.append({"line": line, "document": name, "words": [start, start + count], "text": segment})
+        start += count
+    return "[\n" + ",\n".join(json.dumps(row, ensure_ascii=False) for row in rows) + "\n]\n"
+
+
+__all__ = ["add_parser", "run"]
