@@ -20,6 +20,7 @@ BENCH = re.compile(r"<!-- bench: (?P<file>[\w.-]+\.json) (?P<tasks>[\w -]+?) -->
 NEURAL = re.compile(r"<!-- bench-neural: (?P<file>[\w.-]+\.json) -->")
 JUDGE = re.compile(r"<!-- bench-judge: (?P<file>[\w.-]+\.json) -->")
 RESEGMENT = re.compile(r"<!-- bench-reseg: (?P<file>[\w.-]+\.json) -->")
+RESEGMENTED_SCORES = "<!-- resegmented-scores: scripts/resegmented_scores.py -->"
 
 
 def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:
@@ -30,6 +31,8 @@ def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:
     markdown = BENCH.sub(lambda m: bench_tables(m.group("file"), m.group("tasks").split()), markdown)
     markdown = NEURAL.sub(lambda m: neural_table(m.group("file")), markdown)
     markdown = JUDGE.sub(lambda m: judge_table(m.group("file")), markdown)
+    if RESEGMENTED_SCORES in markdown:
+        markdown = markdown.replace(RESEGMENTED_SCORES, resegmented_scores())
     return RESEGMENT.sub(lambda m: resegment_table(m.group("file")), markdown)
 
 
@@ -125,6 +128,17 @@ def resegment_table(file: str) -> str:
         lines.append("| " + " | ".join(cells) + " |")
     lines += ["", f"*{record['task']}; the median of {record['runs']} runs (`benchmarks/results/{file}`).*"]
     return "\n".join(lines)
+
+
+def resegmented_scores() -> str:
+    """``scripts/resegmented_scores.py``'s table, computed when the site is built (two seconds)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from resegmented_scores import table
+
+    data = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "wmt17-en-de"
+    if not data.is_dir():
+        return "*(The WMT17 data is not beside this clone: run `python scripts/resegmented_scores.py DATA`.)*"
+    return table(data)
 
 
 def command_reference() -> str:

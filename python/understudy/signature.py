@@ -43,6 +43,8 @@ _PASSTHROUGH = {
     "lang": "l",
     "origlang": "o",
     "subset": "S",
+    "reseg": "R",  # understudy's: the systems were resegmented, and how (understudy.segmentation)
+    "gran": "G",  # understudy's: segments joined into documents (understudy.cli.segments)
 }
 _PASSTHROUGH_LONG = {short: long for long, short in _PASSTHROUGH.items()}
 

@@ -27,6 +27,7 @@ from understudy.cli.options import (
 from understudy.cli.output import write
 from understudy.cli.score_printers import print_sacrebleu_corpus
 from understudy.cli.scores import add_scores_options, given_scores, given_stats, wants_scores
+from understudy.cli.segments import add_segment_options, signature_pairs
 from understudy.cli.table import Table, emit, text_table
 from understudy.signature import Signature
 from understudy.significance import (
@@ -202,6 +203,7 @@ def add_parser(commands: Any) -> None:
     p.add_argument("-sh", "--short", action="store_true", help="abbreviated signature")
     add_threads_option(p)
     add_log_options(p)
+    add_segment_options(p)
     p.set_defaults(run=run)
 
 
@@ -219,6 +221,8 @@ def run(args: argparse.Namespace) -> int:
         else:
             test: Test = "ar" if args.paired_ar else "bs"
             results.append(all_pairs(stats, names, test, args.n, args.seed, args.p_values, args.alpha))
+    if signature_pairs(args):
+        results = [replace(r, signature=r.signature.with_extras(signature_pairs(args))) for r in results]
     if args.format == "csv":
         if args.blocks is not None:
             raise CliError("-f csv is for the clusters; the block test prints text, JSON or LaTeX")
@@ -256,7 +260,7 @@ def _all_stats(args: argparse.Namespace) -> tuple[list[str], list[list[Stats[Any
         + [(p, f"system {k + 1} (-i)") for k, p in enumerate(args.input)]
     )
     warn_reference_as_system(args.refs, args.input)
-    refs, systems = read_parallel(args.refs, args.input)
+    refs, systems = read_parallel(args.refs, args.input, args)
     per_metric: list[list[Stats[Any, Any]]] = []
     if metrics_named(args) or not wants_scores(args):
         per_metric += [

@@ -3,6 +3,7 @@ length, standard input used once, and a system file that is also a reference war
 
 from __future__ import annotations
 
+import argparse
 import os
 import warnings
 
@@ -45,11 +46,18 @@ def read_texts(paths: list[str]) -> list[list[str]]:
     return [[line.rstrip() for line in read_lines(path)] for path in paths]
 
 
-def read_parallel(refs: list[str], inputs: list[str]) -> tuple[list[list[str]], list[list[str]]]:
-    """The reference files' and the system files' lines, every file as long as the first reference."""
+def read_parallel(
+    refs: list[str], inputs: list[str], args: argparse.Namespace | None = None
+) -> tuple[list[list[str]], list[list[str]]]:
+    """The reference files' and the system files' lines, every file as long as the first reference
+    (with ``--resegment`` or ``--granularity document`` in ``args``, as :mod:`understudy.cli.segments`
+    reshapes them: cut into the references' lines, joined into documents)."""
+    from understudy.cli.segments import reshape, reshaping
     from understudy.errors import LengthMismatchError
 
     references, systems = read_texts(refs), read_texts(inputs)
+    if args is not None and reshaping(args):
+        references, systems = reshape(args, references, systems)
     for path, lines in zip([*inputs, *refs], [*systems, *references], strict=True):
         if len(lines) != len(references[0]):
             raise LengthMismatchError(f"{refs[0]} has {len(references[0])} lines but {path} has {len(lines)}")

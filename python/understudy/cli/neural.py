@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from understudy.cli.inputs import read_texts
 from understudy.cli.messages import CliError
 from understudy.cli.progress import Progress
+from understudy.cli.segments import sources_as_scored
 from understudy.errors import LengthMismatchError
 from understudy.metrics.scores import GivenScores
 
@@ -170,6 +171,7 @@ def neural_scores(
         raise CliError(f"{chosen[0]} takes one reference; {len(refs)} reference files are given")
     if args.source is not None:
         (sources,) = read_texts([args.source])
+        sources = sources_as_scored(args, sources)
     assert sources is not None
     if len(sources) != len(refs[0]):
         where = args.source or "the test set's source"

@@ -17,6 +17,7 @@ from understudy.cli.neural import neural_scores
 from understudy.cli.options import add_command, add_metric_options, add_threads_option, scorers, seed_value
 from understudy.cli.progress import Progress
 from understudy.cli.scores import add_scores_options, given_scores
+from understudy.cli.segments import add_segment_options, reshape, reshaping
 from understudy.cli.testset import add_cache_options, testset_refs
 from understudy.errors import LengthMismatchError
 from understudy.ledger import Ledger
@@ -88,6 +89,7 @@ def add_parser(commands: Any) -> None:
     add_metric_options(p, language=False, neural=True)
     add_scores_options(p)
     add_threads_option(p)
+    add_segment_options(p)
     p.set_defaults(run=run, origlang=None, subset=None)
 
 
@@ -126,6 +128,8 @@ def _scored(args: argparse.Namespace, command: str, progress: Callable[[int, int
         warn_reference_as_system(args.refs, args.input)
         refs = read_texts(args.refs)
     systems = read_texts(args.input)
+    if reshaping(args):
+        refs, systems = reshape(args, refs, systems)
     for path, lines in zip(args.input, systems, strict=True):
         if len(lines) != len(refs[0]):
             raise LengthMismatchError(f"the references have {len(refs[0])} lines but {path} has {len(lines)}")

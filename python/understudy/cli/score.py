@@ -35,6 +35,7 @@ from understudy.cli.sacrebleu_cli import (
 )
 from understudy.cli.score_printers import SentenceWriter, print_corpus
 from understudy.cli.scores import add_scores_options, given_scores, given_stats, wants_scores
+from understudy.cli.segments import add_segment_options, reshape, reshaping, signature_pairs
 from understudy.cli.stream import score_stream
 from understudy.cli.testset import Refs, add_testset_options, testset_refs
 from understudy.errors import LengthMismatchError
@@ -113,6 +114,7 @@ def add_parser(commands: Any) -> None:
     add_dask_option(p)
     add_log_options(p)
     add_sacrebleu_options(p)
+    add_segment_options(p)
     p.set_defaults(run=run)
 
 
@@ -160,6 +162,7 @@ def run(args: argparse.Namespace) -> int:
     if wants_scores(args) and not (args.refs or args.test_set or args.input):
         return _run_given_only(args, paired)
     _check_given(args)
+    reshaping(args)  # its conflicts named before any reading
     if (paired or args.confidence) and args.sentence_level:
         raise CliError("confidence intervals and paired tests are for corpus scores, not -sl")
     if args.log and (args.sentence_level or args.detail):
@@ -173,7 +176,7 @@ def run(args: argparse.Namespace) -> int:
     # The scorers first: a tokenizer's missing extra is named before a test set is fetched.
     metrics = scorers(args, sentence_level=args.sentence_level)
     testset = _testset(args)
-    tag = _Tagger(testset.signature if testset else [])
+    tag = _Tagger((testset.signature if testset else []) + signature_pairs(args))
     if args.detail and (testset is None or paired or args.confidence or args.sentence_level):
         warnings.warn(
             "--detail breaks one system's corpus score of a test set (-t) down; ignored", stacklevel=1
@@ -231,7 +234,7 @@ def _run_neural_only(args: argparse.Namespace, paired: Test | None) -> int:
     refs, systems, sources = _neural_inputs(args, testset)
     given, _ = given_scores(args, args.input, len(refs[0]), with_text=True)
     given += neural_scores(args, args.input, refs, systems, sources)
-    tag = _Tagger(testset.signature if testset else [])
+    tag = _Tagger((testset.signature if testset else []) + signature_pairs(args))
     if args.sentence_level:
         # One metric of one system (checked): its segment scores, as -sl prints any metric's.
         writer = SentenceWriter(args, tag)
@@ -252,9 +255,11 @@ def _neural_inputs(
     """The references, the systems' lines and the test set's source (``None`` for files) the
     neural metrics read, every system as long as the references."""
     if testset is None:
-        return (*read_parallel(args.refs, args.input), None)
+        return (*read_parallel(args.refs, args.input, args), None)
     refs = [lines for _, lines in testset.streams]
     systems = read_texts(args.input)
+    if reshaping(args):
+        refs, systems = reshape(args, refs, systems)
     for path, lines in zip(args.input, systems, strict=True):
         if len(lines) != len(refs[0]):
             raise LengthMismatchError(f"the test set has {len(refs[0])} segments but {path} has {len(lines)}")

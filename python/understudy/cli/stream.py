@@ -11,10 +11,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from understudy.cli.chunks import Chunks, ChunkStats
-from understudy.cli.inputs import check_stdin_once, warn_reference_as_system
+from understudy.cli.inputs import check_stdin_once, read_texts, warn_reference_as_system
 from understudy.cli.messages import CliError
 from understudy.cli.progress import Progress
 from understudy.cli.score_printers import SentenceWriter
+from understudy.cli.segments import reshape, reshaping
 from understudy.cli.testset import Refs
 from understudy.errors import EmptyInputError, LengthMismatchError, UnderstudyError
 from understudy.inputs.files import STDIN, LineReader, ListReader
@@ -111,6 +112,14 @@ def open_sources(
         refs = [source(path, args.num_refs, "references") for path in args.refs]
     if not args.input:
         _say_when_reading_a_terminal()
+    if reshaping(args):
+        names = [name for name, _ in testset.streams] if testset is not None else args.refs
+        lines = [lines for _, lines in testset.streams] if testset is not None else read_texts(args.refs)
+        lines, cuts = reshape(args, lines, read_texts(args.input))
+        refs = [Source(ListReader(r, name), 1, "references") for r, name in zip(lines, names, strict=True)]
+        return refs, [
+            Source(ListReader(c, path), 1, "systems") for c, path in zip(cuts, args.input, strict=True)
+        ]
     systems = (
         [source(path, 1, "systems") for path in args.input]
         if args.input
