@@ -74,7 +74,9 @@ def run(args: argparse.Namespace) -> int:
         warnings.warn(f"{args.hyp} has no words: every segment is empty", stacklevel=1)
     options = {"method": args.method, "case": args.case, "split": args.split}
     segments = resegment(hyps, refs if args.more_refs else refs[0], docids=docids, **options)
-    text = _json(segments, docids) if args.format == "json" else "".join(s + "\n" for s in segments)
+    text = (
+        _json(segments, docids, args.split) if args.format == "json" else "".join(s + "\n" for s in segments)
+    )
     if args.output is None:
         stdout().write(text.encode("utf-8"))
         return 0
@@ -86,14 +88,18 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _json(segments: list[str], docids: list[str] | None) -> str:
-    """Each line's segment, its document, and its words' positions in the document's hypothesis."""
+def _json(segments: list[str], docids: list[str] | None, split: str) -> str:
+    """Each line's segment, its document, and its units' positions (words, or characters with
+    ``--split chars``) in the document's hypothesis."""
     names = [None] * len(segments) if docids is None else docids
     rows, start, previous = [], 0, object()
     for line, (segment, name) in enumerate(zip(segments, names, strict=True), start=1):
         if name != previous:
             start, previous = 0, name
-        count = len(segment.split(" ")) if segment else 0  # words joined by single spaces
+        # Words are joined by single spaces; characters keep theirs.
+        count = (
+            len(segment.replace(" ", "")) if split == "chars" else len(segment.split(" ")) if segment else 0
+        )
         rows.append({"line": line, "document": name, "words": [start, start + count], "text": segment})
         start += count
     return "[\n" + ",\n".join(json.dumps(row, ensure_ascii=False) for row in rows) + "\n]\n"

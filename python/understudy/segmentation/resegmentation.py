@@ -3,7 +3,9 @@ of Matusov et al. (2005) that mwerSegmenter implements: the cut whose segments' 
 distances to their reference segments sum to the least (with several references, each
 segment's closest). Words are split as ``split`` says: ``"ascii"`` (the default) at ASCII
 whitespace, as mweralign's alignment splits (a non-breaking space joins two words into one),
-``"unicode"`` wherever Python's ``str.split()`` splits. They compare as ``case`` says:
+``"unicode"`` wherever Python's ``str.split()`` splits; with ``"chars"`` every character but
+whitespace is a unit, for languages written without spaces (a segment then keeps its text as
+written, whitespace collapsed). They compare as ``case`` says:
 ``"ascii"`` (the default) with A-Z folded to a-z, as mweralign's alignment folds them (so
 "Über" and "über" differ), ``"unicode"`` lowercased as ``str.lower()`` lowercases,
 ``"sensitive"`` as written. The segments keep the words as written, joined by single spaces.
@@ -33,8 +35,9 @@ METHODS = ("mweralign", "min-edit")
 """Which cut of least cost: mweralign 1.4.1's, or the least cost without its extra cost."""
 CASES = ("ascii", "unicode", "sensitive")
 """How words compare: A-Z folded (mweralign's), lowercased as ``str.lower()``, as written."""
-SPLITS = ("ascii", "unicode")
-"""Where words split: at ASCII whitespace (mweralign's), or as ``str.split()`` splits."""
+SPLITS = ("ascii", "unicode", "chars")
+"""The units: words split at ASCII whitespace (mweralign's), words split as ``str.split()``
+splits, or characters (for languages written without spaces; a cut may fall inside a word)."""
 
 
 @dataclass(frozen=True)

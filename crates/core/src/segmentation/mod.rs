@@ -293,22 +293,26 @@ impl Case {
     }
 }
 
-/// Where words split: at ASCII whitespace (space, tab, the line ends, vertical tab, form
-/// feed: C's `isspace`, as mweralign's alignment splits, so a non-breaking space joins two
-/// words into one), or wherever Python's `str.split()` splits.
+/// What the alignment's units are: words split at ASCII whitespace (space, tab, the line ends,
+/// vertical tab, form feed: C's `isspace`, as mweralign's alignment splits, so a non-breaking
+/// space joins two words into one), words split wherever Python's `str.split()` splits, or
+/// characters (every character but Python's whitespace a unit: for languages written without
+/// spaces, and a cut that may fall inside a word).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Split {
     Ascii,
     Unicode,
+    Chars,
 }
 
 impl Split {
-    pub const NAMES: &'static [&'static str] = &["ascii", "unicode"];
+    pub const NAMES: &'static [&'static str] = &["ascii", "unicode", "chars"];
 
     pub fn parse(name: &str) -> Result<Self, CoreError> {
         match name {
             "ascii" => Ok(Split::Ascii),
             "unicode" => Ok(Split::Unicode),
+            "chars" => Ok(Split::Chars),
             _ => Err(CoreError::UnknownChoice {
                 option: "word split",
                 value: name.into(),
@@ -325,6 +329,11 @@ impl Split {
                 .filter(|w| !w.is_empty())
                 .collect(),
             Split::Unicode => python::split(text).collect(),
+            Split::Chars => text
+                .char_indices()
+                .filter(|&(_, c)| !python::is_space(c))
+                .map(|(at, c)| &text[at..at + c.len_utf8()])
+                .collect(),
         }
     }
 }
@@ -393,11 +402,25 @@ pub fn resegment(
     Ok(ends
         .into_iter()
         .map(|end| {
-            let segment = words[start..end].join(" ");
+            let segment = segment_text(hyp, &words[start..end], split);
             start = end;
             segment
         })
         .collect())
+}
+
+/// A segment's text: its words joined by single spaces; its characters as the hypothesis has
+/// them, whitespace between them collapsed to single spaces.
+fn segment_text(hyp: &str, units: &[&str], split: Split) -> String {
+    match (split, units.first(), units.last()) {
+        (Split::Chars, Some(first), Some(last)) => {
+            // The units are slices of `hyp`: their offsets bound the segment's text.
+            let from = first.as_ptr() as usize - hyp.as_ptr() as usize;
+            let to = last.as_ptr() as usize - hyp.as_ptr() as usize + last.len();
+            python::collapse_whitespace(&hyp[from..to])
+        }
+        _ => units.join(" "),
+    }
 }
 
 #[cfg(test)]

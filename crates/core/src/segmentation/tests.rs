@@ -163,6 +163,29 @@ fn ascii_whitespace_keeps_a_non_breaking_space_inside_a_word() {
 }
 
 #[test]
+fn characters_cut_inside_words_and_keep_the_text_as_written() {
+    let refs = [vec!["我喜欢猫", "它很可爱"], vec!["thecat", "sat on it"]];
+    let zh = |hyp| {
+        resegment(
+            &refs[..1],
+            hyp,
+            (Split::Chars, Case::Ascii),
+            Method::Mweralign,
+            &mut || false,
+        )
+    };
+    assert_eq!(zh("我喜欢狗它很可爱").unwrap(), ["我喜欢狗", "它很可爱"]);
+    let en = resegment(
+        &refs[1..],
+        "the cats at  on it",
+        (Split::Chars, Case::Ascii),
+        Method::Mweralign,
+        &mut || false,
+    );
+    assert_eq!(en.unwrap(), ["the cat", "s at on it"]);
+}
+
+#[test]
 fn mweralign_costs_one_more_for_a_segment_ending_before_the_first_word() {
     // The least cost leaves the first segment empty ("e" deleted: 1 edit); mweralign's
     // extra cost makes "a" the first segment (2 edits).
