@@ -92,3 +92,34 @@ def test_an_empty_hypothesis_warns_and_gives_empty_lines(
     with pytest.warns(UserWarning, match="has no words: every segment is empty"):
         status, out, _ = run_cli(capsys, "resegment", files["ref"], str(tmp_path / "empty"))
     assert status == 0 and out == "\n\n\n\n"
+
+
+def test_ctrl_c_stops_a_long_stream_and_writes_nothing(tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from tests.support.paths import REF, UEDIN, read_raw
+
+    refs = [line.lstrip("\ufeff") for line in read_raw(REF)] * 10  # minutes of work, bounded memory
+    (tmp_path / "ref").write_text("".join(line + "\n" for line in refs), encoding="utf-8")
+    (tmp_path / "hyp").write_text(" ".join(read_raw(UEDIN)) * 10 + "\n", encoding="utf-8")
+    out = tmp_path / "out"
+    argv = [sys.executable, "-m", "understudy", "resegment", str(tmp_path / "ref"), str(tmp_path / "hyp")]
+    child = subprocess.Popen([*argv, "-o", str(out)], stderr=subprocess.PIPE)
+    time.sleep(3)  # reading, then into the alignment (not a measure of speed: any moment will do)
+    os.kill(child.pid, signal.SIGINT)
+    _, err = child.communicate(timeout=120)
+    assert child.returncode == 130 and err.decode().strip().endswith("interrupted")
+    assert not out.exists() and not list(tmp_path.glob(".out*"))
+
+
+def test_progress_is_told_all_the_work() -> None:
+    from understudy.segmentation import resegment
+
+    told: list[tuple[int, int]] = []
+    refs = [f"line {k}" for k in range(300)]
+    resegment(" ".join(refs), refs, progress=lambda done, total: told.append((done, total)))
+    assert told[-1] == (600, 600) and [d for d, _ in told] == sorted(d for d, _ in told)

@@ -12,6 +12,7 @@ from understudy.cli.inputs import check_stdin_once
 from understudy.cli.messages import CliError
 from understudy.cli.options import add_command
 from understudy.cli.output import stdout
+from understudy.cli.progress import Progress
 from understudy.inputs.files import read_lines
 from understudy.segmentation import CASES, METHODS, SPLITS, resegment
 
@@ -73,7 +74,13 @@ def run(args: argparse.Namespace) -> int:
     if not any(line.strip() for line in hyps):
         warnings.warn(f"{args.hyp} has no words: every segment is empty", stacklevel=1)
     options = {"method": args.method, "case": args.case, "split": args.split}
-    segments = resegment(hyps, refs if args.more_refs else refs[0], docids=docids, **options)
+    with Progress("resegmenting", total=2 * len(refs[0]), unit="segments") as bar:
+
+        def progress(done: int, total: int) -> None:
+            bar.update(done)
+
+        references = refs if args.more_refs else refs[0]
+        segments = resegment(hyps, references, docids=docids, progress=progress, **options)
     text = (
         _json(segments, docids, args.split) if args.format == "json" else "".join(s + "\n" for s in segments)
     )

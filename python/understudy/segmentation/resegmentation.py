@@ -26,7 +26,7 @@ runs in the Rust core, 64 reference words to a machine word, in memory of a few 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from understudy.errors import ConfigError, EmptyInputError, InputError, InputTypeError, LengthMismatchError
@@ -84,13 +84,15 @@ def resegment(
     method: str = "mweralign",
     case: str = "ascii",
     split: str = "ascii",
+    progress: Callable[[int, int], object] | None = None,
 ) -> list[str]:
     """``hypothesis`` cut into one segment a reference line.
 
     ``references`` is one reference (its lines) or several (a sequence of them, as many lines
     each). Without ``docids`` the hypothesis is one stream (a text, or lines taken together);
     with them (one id a reference line), it is one string a document, in the documents' order,
-    and each document is cut into its own lines.
+    and each document is cut into its own lines. ``progress(done, total)``, if given, is told the
+    work done as it goes (each reference line counts twice: the alignment, then the trace back).
     """
     streams = _streams(references)
     lines = len(streams[0])
@@ -115,7 +117,7 @@ def resegment(
             )
     from understudy._core import segmentation
 
-    return segmentation.resegment(streams, texts, list(sizes), split, case, method)
+    return segmentation.resegment(streams, texts, list(sizes), (split, case, method), progress)
 
 
 def _streams(references: Sequence[str] | Sequence[Sequence[str]]) -> list[list[str]]:

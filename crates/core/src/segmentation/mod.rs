@@ -31,7 +31,6 @@ mod rows;
 use rustc_hash::FxHashMap;
 
 use crate::error::CoreError;
-use crate::parallel::Stop;
 use crate::text as python;
 use columns::{bottom_row, Masks, Table};
 use rows::PackedRow;
@@ -68,8 +67,38 @@ impl Method {
     }
 }
 
-/// Segments between two calls of the caller's Ctrl-C check.
+/// Segments between two calls of the caller's [`Tick`].
 const CHECK_EVERY: usize = 64;
+
+/// The caller's progress and Ctrl-C check: told how many more segments of work are done (each
+/// segment is two: the forward pass and the trace back), it answers whether to stop (the work
+/// then ends with [`CoreError::Interrupted`]).
+pub type Tick<'s> = &'s mut dyn FnMut(usize) -> bool;
+
+/// Work counted a segment at a time, told to the caller's [`Tick`] every [`CHECK_EVERY`].
+struct Ticks<'t, 's> {
+    tick: &'t mut Tick<'s>,
+    pending: usize,
+}
+
+impl Ticks<'_, '_> {
+    fn step(&mut self) -> Result<(), CoreError> {
+        self.pending += 1;
+        if self.pending == CHECK_EVERY {
+            return self.flush();
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> Result<(), CoreError> {
+        let done = std::mem::take(&mut self.pending);
+        if (self.tick)(done) {
+            Err(CoreError::Interrupted)
+        } else {
+            Ok(())
+        }
+    }
+}
 /// The most cells (hypothesis words x reference words) one segment's traced table may hold.
 pub const MAX_CELLS: usize = 1 << 32;
 
@@ -83,9 +112,13 @@ pub fn cut(
     hyp: &[u32],
     vocabulary: usize,
     method: Method,
-    stop: Stop<'_>,
+    mut tick: Tick<'_>,
 ) -> Result<Vec<usize>, CoreError> {
     let segments = check(refs)?;
+    let mut ticks = Ticks {
+        tick: &mut tick,
+        pending: 0,
+    };
     let mut aligner = Aligner {
         refs,
         hyp,
@@ -98,9 +131,7 @@ pub fn cut(
     let mut kept = vec![PackedRow::pack(&row)];
     let mut next = Vec::new();
     for k in 0..segments {
-        if k % CHECK_EVERY == 0 && stop() {
-            return Err(CoreError::Interrupted);
-        }
+        ticks.step()?;
         aligner.forward(k, &row, &mut next);
         std::mem::swap(&mut row, &mut next);
         if (k + 1) % every == 0 {
@@ -115,15 +146,15 @@ pub fn cut(
         let last = (first + every).min(segments);
         let rows = aligner.rows(first, last, &kept[block]);
         for k in (first.max(1)..last).rev() {
-            if k % CHECK_EVERY == 0 && stop() {
-                return Err(CoreError::Interrupted);
-            }
+            ticks.step()?;
             rows[k - first].unpack(&mut row);
             let (start, before) = aligner.start(k, ends[k], &row, cost)?;
             ends[k - 1] = start;
             cost = before;
         }
     }
+    ticks.step()?; // the first segment, which starts at the first word
+    ticks.flush()?;
     Ok(ends)
 }
 
@@ -387,7 +418,7 @@ pub fn resegment(
     hyp: &str,
     words: (Split, Case),
     method: Method,
-    stop: Stop<'_>,
+    tick: Tick<'_>,
 ) -> Result<Vec<String>, CoreError> {
     let (split, case) = words;
     let mut vocabulary = Vocabulary::new(case, split);
@@ -397,7 +428,7 @@ pub fn resegment(
         .collect();
     let words = split.words(hyp);
     let hyp_ids: Vec<u32> = words.iter().map(|w| vocabulary.id(w)).collect();
-    let ends = cut(&ids, &hyp_ids, vocabulary.len(), method, stop)?;
+    let ends = cut(&ids, &hyp_ids, vocabulary.len(), method, tick)?;
     let mut start = 0;
     Ok(ends
         .into_iter()

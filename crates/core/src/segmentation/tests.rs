@@ -98,7 +98,7 @@ fn the_cut_equals_the_full_tables_on_random_cases() {
     for case in 0..1000 {
         let (refs, hyp) = random_case(&mut rng);
         for method in [Method::Mweralign, Method::MinEdit] {
-            let got = cut(&refs, &hyp, 8, method, &mut || false).unwrap();
+            let got = cut(&refs, &hyp, 8, method, &mut |_| false).unwrap();
             assert_eq!(
                 got,
                 by_the_table(&refs, &hyp, method),
@@ -116,7 +116,7 @@ fn mwer_aligns_insertions_at_a_boundary_with_the_segment_before() {
         "A b X c d",
         (Split::Ascii, Case::Ascii),
         Method::Mweralign,
-        &mut || false,
+        &mut |_| false,
     )
     .unwrap();
     assert_eq!(got, ["A b X", "c d"]);
@@ -126,7 +126,7 @@ fn mwer_aligns_insertions_at_a_boundary_with_the_segment_before() {
         "A  b\tX c d",
         (Split::Ascii, Case::Sensitive),
         Method::Mweralign,
-        &mut || false,
+        &mut |_| false,
     );
     assert_eq!(got.unwrap(), ["A b X", "c d"]);
 }
@@ -139,7 +139,7 @@ fn ascii_folding_leaves_umlauts_apart_and_unicode_folding_joins_them() {
     let refs = [vec!["x y z", "Über b"]];
     let cut = |case| {
         let words = (Split::Ascii, case);
-        resegment(&refs, "x y über b", words, Method::Mweralign, &mut || {
+        resegment(&refs, "x y über b", words, Method::Mweralign, &mut |_| {
             false
         })
         .unwrap()
@@ -153,7 +153,7 @@ fn ascii_whitespace_keeps_a_non_breaking_space_inside_a_word() {
     let refs = [vec!["x y z", "a b"]];
     let cut = |split| {
         let words = (split, Case::Ascii);
-        resegment(&refs, "x y a\u{a0}b", words, Method::Mweralign, &mut || {
+        resegment(&refs, "x y a\u{a0}b", words, Method::Mweralign, &mut |_| {
             false
         })
         .unwrap()
@@ -171,7 +171,7 @@ fn characters_cut_inside_words_and_keep_the_text_as_written() {
             hyp,
             (Split::Chars, Case::Ascii),
             Method::Mweralign,
-            &mut || false,
+            &mut |_| false,
         )
     };
     assert_eq!(zh("我喜欢狗它很可爱").unwrap(), ["我喜欢狗", "它很可爱"]);
@@ -180,7 +180,7 @@ fn characters_cut_inside_words_and_keep_the_text_as_written() {
         "the cats at  on it",
         (Split::Chars, Case::Ascii),
         Method::Mweralign,
-        &mut || false,
+        &mut |_| false,
     );
     assert_eq!(en.unwrap(), ["the cat", "s at on it"]);
 }
@@ -195,7 +195,7 @@ fn mweralign_costs_one_more_for_a_segment_ending_before_the_first_word() {
         "a d b",
         (Split::Ascii, Case::Ascii),
         Method::Mweralign,
-        &mut || false,
+        &mut |_| false,
     )
     .unwrap();
     let least = resegment(
@@ -203,7 +203,7 @@ fn mweralign_costs_one_more_for_a_segment_ending_before_the_first_word() {
         "a d b",
         (Split::Ascii, Case::Ascii),
         Method::MinEdit,
-        &mut || false,
+        &mut |_| false,
     )
     .unwrap();
     assert_eq!(
@@ -224,7 +224,7 @@ fn an_empty_hypothesis_gives_empty_segments_and_ctrl_c_stops() {
             " ",
             (Split::Ascii, Case::Ascii),
             Method::Mweralign,
-            &mut || false
+            &mut |_| false
         )
         .unwrap(),
         ["", "", ""]
@@ -234,9 +234,24 @@ fn an_empty_hypothesis_gives_empty_segments_and_ctrl_c_stops() {
         "a b c",
         (Split::Ascii, Case::Ascii),
         Method::Mweralign,
-        &mut || true,
+        &mut |_| true,
     );
     assert_eq!(stopped, Err(CoreError::Interrupted));
+    // Every segment counts twice (forward, then traced back): the caller sees all of it.
+    let mut done = 0;
+    let refs = [vec!["a"; 200]];
+    resegment(
+        &refs,
+        "a a a",
+        (Split::Ascii, Case::Ascii),
+        Method::Mweralign,
+        &mut |n| {
+            done += n;
+            false
+        },
+    )
+    .unwrap();
+    assert_eq!(done, 400);
     let uneven = [vec!["a"], vec!["a", "b"]];
     assert!(matches!(
         resegment(
@@ -244,7 +259,7 @@ fn an_empty_hypothesis_gives_empty_segments_and_ctrl_c_stops() {
             "a b",
             (Split::Ascii, Case::Ascii),
             Method::Mweralign,
-            &mut || { false }
+            &mut |_| { false }
         ),
         Err(CoreError::LengthMismatch { .. })
     ));
