@@ -123,3 +123,13 @@ def test_progress_is_told_all_the_work() -> None:
     refs = [f"line {k}" for k in range(300)]
     resegment(" ".join(refs), refs, progress=lambda done, total: told.append((done, total)))
     assert told[-1] == (600, 600) and [d for d, _ in told] == sorted(d for d, _ in told)
+
+
+def test_a_bom_and_windows_line_ends_are_read_as_text_is(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "ref").write_bytes("\ufeffthe cat sat\r\non the mat\r\n".encode())
+    (tmp_path / "hyp").write_bytes("\ufeffthe cat\r\nsat on\rthe mat\n".encode())
+    status, out, err = run_cli(capsys, "resegment", str(tmp_path / "ref"), str(tmp_path / "hyp"))
+    # The BOM is no word; a lone \r is whitespace, as the line ends are.
+    assert (status, out) == (0, "the cat sat\non the mat\n"), err
