@@ -184,3 +184,34 @@ def test_bad_documents_are_one_line(
     extra = [str(tmp_path / e) if e.isupper() else e for e in extra]
     status, out, err = run_cli(capsys, "score", str(documents["ref"]), "-i", str(documents["a"]), *extra)
     assert status != 0 and out == "" and err.count("\n") == 1 and message in err, err
+
+
+def test_a_test_sets_documents(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import sacrebleu
+
+    from tests.support.testset_server import sgml
+    from tests.support.twin_sets import TwinSet
+
+    refs = ["Der Hund bellt.", "Er ist laut.", "Die Katze schläft.", "Sie ist still.", "Ende."]
+    hyps = ["Der Hund bellt laut.", "Er ist laut.", "Eine Katze schläft.", "Sie ist ruhig.", "Ende."]
+    docs = [
+        ({"docid": "a", "genre": "news", "origlang": "en"}, 2),
+        ({"docid": "b", "genre": "news", "origlang": "en"}, 3),
+    ]
+    served = {"test/src.en.sgm": sgml(["x"] * 5, docs), "test/ref.de.sgm": sgml(refs, docs, "refset")}
+    TwinSet(tmp_path, monkeypatch, "wmt96", "wmt-sgml", served, {"en-de": list(served)})
+    (tmp_path / "hyp").write_text("\n".join(hyps) + "\n", encoding="utf-8")
+    argv = ["score", "-t", "wmt96", "-l", "en-de", "-i", str(tmp_path / "hyp"), "-m", "bleu", "-w", "6"]
+    status, out, err = run_cli(capsys, *argv, "--granularity", "document")
+    assert status == 0, err
+    joined_refs, joined_hyps = (
+        [" ".join(refs[:2]), " ".join(refs[2:])],
+        [" ".join(hyps[:2]), " ".join(hyps[2:])],
+    )
+    result = json.loads(out)
+    assert result["score"] == round(sacrebleu.corpus_bleu(joined_hyps, [joined_refs]).score, 6)
+    assert "|test:wmt96|lang:en-de|gran:document|" in result["signature"]
+    status, _, err = run_cli(capsys, *argv, "--granularity", "document", "--origlang", "en")
+    assert status != 0 and "cannot be combined with --origlang/--subset" in err

@@ -121,15 +121,16 @@ def _scored(args: argparse.Namespace, command: str, progress: Callable[[int, int
     if bool(args.test_set) == bool(args.refs):
         raise CliError("give reference files or -t NAME -l PAIR (one of them)")
     testset: list[tuple[str, str]] = []
+    docids = None
     if args.test_set:
         named = testset_refs(args)
-        refs, testset = [lines for _, lines in named.streams], named.signature
+        refs, testset, docids = [lines for _, lines in named.streams], named.signature, named.docids
     else:
         warn_reference_as_system(args.refs, args.input)
         refs = read_texts(args.refs)
     systems = read_texts(args.input)
     if reshaping(args):
-        refs, systems = reshape(args, refs, systems)
+        refs, systems = reshape(args, refs, systems, docids)
     for path, lines in zip(args.input, systems, strict=True):
         if len(lines) != len(refs[0]):
             raise LengthMismatchError(f"the references have {len(refs[0])} lines but {path} has {len(lines)}")

@@ -35,7 +35,13 @@ from understudy.cli.sacrebleu_cli import (
 )
 from understudy.cli.score_printers import SentenceWriter, print_corpus
 from understudy.cli.scores import add_scores_options, given_scores, given_stats, wants_scores
-from understudy.cli.segments import add_segment_options, reshape, reshaping, signature_pairs
+from understudy.cli.segments import (
+    add_segment_options,
+    reshape,
+    reshaping,
+    signature_pairs,
+    sources_as_scored,
+)
 from understudy.cli.stream import score_stream
 from understudy.cli.testset import Refs, add_testset_options, testset_refs
 from understudy.errors import LengthMismatchError
@@ -259,11 +265,11 @@ def _neural_inputs(
     refs = [lines for _, lines in testset.streams]
     systems = read_texts(args.input)
     if reshaping(args):
-        refs, systems = reshape(args, refs, systems)
+        refs, systems = reshape(args, refs, systems, testset.docids)
     for path, lines in zip(args.input, systems, strict=True):
         if len(lines) != len(refs[0]):
             raise LengthMismatchError(f"the test set has {len(refs[0])} segments but {path} has {len(lines)}")
-    return refs, systems, testset.sources
+    return refs, systems, sources_as_scored(args, testset.sources, testset.docids)
 
 
 def _run_given_only(args: argparse.Namespace, paired: Test | None) -> int:

@@ -37,8 +37,9 @@ def add_segment_options(parser: argparse.ArgumentParser) -> None:
         "--granularity",
         choices=GRANULARITIES,
         default="segment",
-        help="document: each document's segments joined by a space and scored as one segment (needs"
-        " --docids; significance tests resample documents); default: segment",
+        help="document: each document's segments joined by a space and scored as one segment (the"
+        " documents of --docids, or of the test set of -t; significance tests resample documents);"
+        " default: segment",
     )
 
 
@@ -49,9 +50,13 @@ def reshaping(args: argparse.Namespace) -> bool:
     if not (resegmenting or joining):
         return False
     flag = "--resegment" if resegmenting else "--granularity document"
-    if joining and getattr(args, "docids", None) is None:
-        raise CliError("--granularity document needs --docids FILE (each reference line's document)")
+    if joining and getattr(args, "docids", None) is None and not getattr(args, "test_set", None):
+        raise CliError("--granularity document needs --docids FILE (each reference line's document) or -t")
     for other, given in [
+        (
+            "--origlang/--subset",
+            getattr(args, "origlang", None) is not None or getattr(args, "subset", None) is not None,
+        ),
         ("--num-refs", getattr(args, "num_refs", 1) > 1),
         ("--scores", bool(getattr(args, "scores", None))),
         ("--log", bool(getattr(args, "log", False))),
@@ -78,11 +83,14 @@ def signature_pairs(args: argparse.Namespace) -> list[tuple[str, str]]:
 
 
 def reshape(
-    args: argparse.Namespace, refs: list[list[str]], systems: list[list[str]]
+    args: argparse.Namespace, refs: list[list[str]], systems: list[list[str]], docids: list[str] | None = None
 ) -> tuple[list[list[str]], list[list[str]]]:
     """The references and systems as scored: each system cut (``--resegment``), then every
-    stream joined into documents (``--granularity document``)."""
-    docids = _docids(args, len(refs[0]))
+    stream joined into documents (``--granularity document``); the documents are ``--docids``'s,
+    else ``docids`` (a test set's)."""
+    docids = _docids(args, len(refs[0])) or docids
+    if args.granularity == "document" and docids is None:
+        raise CliError("--granularity document: the test set names no documents; give --docids FILE")
     if getattr(args, "resegment", False):
         options = {
             "method": args.resegment_method,
@@ -98,13 +106,17 @@ def reshape(
     return refs, systems
 
 
-def sources_as_scored(args: argparse.Namespace, sources: list[str]) -> list[str]:
+def sources_as_scored(
+    args: argparse.Namespace, sources: list[str], docids: list[str] | None = None
+) -> list[str]:
     """The source segments as the references are scored: joined into documents with
-    ``--granularity document`` (the neural metrics and judges then read whole documents)."""
+    ``--granularity document`` (the neural metrics and judges then read whole documents), the
+    documents ``--docids``'s, else ``docids`` (a test set's)."""
     if getattr(args, "granularity", "segment") != "document":
         return sources
-    docids = _docids(args, len(sources))
-    assert docids is not None
+    docids = _docids(args, len(sources)) or docids
+    if docids is None:
+        raise CliError("--granularity document: the test set names no documents; give --docids FILE")
     return joined(sources, docids)
 
 

@@ -115,7 +115,8 @@ def open_sources(
     if reshaping(args):
         names = [name for name, _ in testset.streams] if testset is not None else args.refs
         lines = [lines for _, lines in testset.streams] if testset is not None else read_texts(args.refs)
-        lines, cuts = reshape(args, lines, read_texts(args.input))
+        docids = testset.docids if testset is not None else None
+        lines, cuts = reshape(args, lines, read_texts(args.input), docids)
         refs = [Source(ListReader(r, name), 1, "references") for r, name in zip(lines, names, strict=True)]
         return refs, [
             Source(ListReader(c, path), 1, "systems") for c, path in zip(cuts, args.input, strict=True)

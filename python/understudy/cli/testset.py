@@ -234,6 +234,8 @@ class Refs:
     signature: list[tuple[str, str]]
     sources: list[str] = field(default_factory=list)
     """The source segments (the neural metrics read them)."""
+    docids: list[str] | None = None
+    """Each segment's document, where every set of ``-t`` names them (``--granularity document``)."""
 
 
 def testset_refs(args: argparse.Namespace) -> Refs:
@@ -243,9 +245,14 @@ def testset_refs(args: argparse.Namespace) -> Refs:
     streams: list[tuple[str, list[str]]] = []
     keep: list[bool] = []
     sources: list[str] = []
+    docids: list[str] | None = []
     for name in args.test_set.split(","):
         fields = load_fields(args, name)
         sources.extend(fields.src)
+        # A set's documents named by the set (two sets may reuse a name: kept apart).
+        docids = (
+            None if docids is None or fields.docid is None else docids + [f"{name}:{d}" for d in fields.docid]
+        )
         if not fields.ref_fields:
             raise CliError(f"test set {name} {args.langpair} has no references to score against")
         if streams and len(fields.ref_fields) != len(streams):
@@ -263,4 +270,4 @@ def testset_refs(args: argparse.Namespace) -> Refs:
         raise CliError(f"{args.test_set} {args.langpair} has no segment with {what}")
     pairs = [("test", args.test_set), ("lang", args.langpair)]
     pairs += [(k, v) for k, v in (("origlang", args.origlang), ("subset", args.subset)) if v is not None]
-    return Refs(streams, keep if filtered else None, pairs, sources)
+    return Refs(streams, keep if filtered else None, pairs, sources, docids)
