@@ -63,7 +63,8 @@ def test_compare_and_report_take_the_cut(
     assert status == 0, err
     refs = files["ref"].read_text(encoding="utf-8").split("\n")[:-1]
     first = resegment(_stream(files["a"]), refs)[0]
-    assert first.split()[0] in page.read_text(encoding="utf-8")
+    html = page.read_text(encoding="utf-8")
+    assert first.split()[0] in html and "nrefs:1|reseg:mweralign|bs:1000|" in html
 
 
 def test_without_resegment_a_stream_is_refused(

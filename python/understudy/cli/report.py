@@ -17,7 +17,7 @@ from understudy.cli.neural import neural_scores
 from understudy.cli.options import add_command, add_metric_options, add_threads_option, scorers, seed_value
 from understudy.cli.progress import Progress
 from understudy.cli.scores import add_scores_options, given_scores
-from understudy.cli.segments import add_segment_options, reshape, reshaping
+from understudy.cli.segments import add_segment_options, reshape, reshaping, signature_pairs
 from understudy.cli.testset import add_cache_options, testset_refs
 from understudy.errors import LengthMismatchError
 from understudy.ledger import Ledger
@@ -156,6 +156,7 @@ def _scored(args: argparse.Namespace, command: str, progress: Callable[[int, int
         keep=(lambda stats: log_scored(args, args.input, list(stats.values()), testset, command))
         if args.log
         else None,
+        extras=signature_pairs(args),
     )
 
 

@@ -267,6 +267,7 @@ def build(
     progress: Callable[[int, int], None] | None = None,
     given: Sequence[GivenScores] = (),
     keep: Callable[[dict[str, list[Stats[Any, Any]]]], object] | None = None,
+    extras: Sequence[tuple[str, str]] = (),
 ) -> Report:
     """The report of ``systems`` (named ``names``) against reference streams ``refs``.
 
@@ -274,11 +275,12 @@ def build(
     ``human``: what a human score file gives (each system's score, and more, see
     :class:`~understudy.report.human.HumanInputs`). ``given``: other metrics' segment scores of
     the systems (by ``names``). ``progress`` is told ``(steps done, steps)`` after each step; ``keep``, every
-    metric's statistics by its name once computed (to log them)."""
+    metric's statistics by its name once computed (to log them); ``extras``, signature keys of what was
+    done to the inputs (``reseg``, ``gran``)."""
     configs = [m.config for m in metrics] + [g.config for g in given]
     tell = steps.step_counter(len(configs) + 2 + (len(names) > 1) + (human is not None), progress)
     per_metric, others = _statistics(metrics, given, names, systems, refs, keep)
-    rankings = [steps.ranked(stats, names, n, seed, tell) for stats in per_metric.values()]
+    rankings = [steps.ranked(stats, names, n, seed, tell, extras) for stats in per_metric.values()]
     first = next(iter(per_metric))
     sentences = [s.for_sentences() for s in per_metric[first]]  # as `score -sl`: Stats.for_sentences
     bleu = _analysis_bleu(metrics)

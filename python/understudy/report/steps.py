@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from understudy.significance import AllPairsResult, all_pairs
@@ -10,12 +11,18 @@ from understudy.stats import Stats
 
 
 def ranked(
-    stats: list[Stats[Any, Any]], names: Sequence[str], n: int, seed: int, tell: Callable[[], None]
+    stats: list[Stats[Any, Any]],
+    names: Sequence[str],
+    n: int,
+    seed: int,
+    tell: Callable[[], None],
+    extras: Sequence[tuple[str, str]] = (),
 ) -> AllPairsResult:
-    """One metric's ranking with clusters (then one more step told done)."""
+    """One metric's ranking with clusters (then one more step told done); its signature with
+    ``extras`` (what was done to the inputs: ``reseg``, ``gran``)."""
     ranking = all_pairs(stats, names, "bs", n, seed)
     tell()
-    return ranking
+    return replace(ranking, signature=ranking.signature.with_extras(list(extras))) if extras else ranking
 
 
 def step_counter(steps: int, progress: Callable[[int, int], None] | None) -> Callable[[], None]:
