@@ -22,8 +22,8 @@
 //! Memory is a few rows, not the table: the forward pass keeps `C_k` every `sqrt(K)`
 //! segments (two bits a position, [`rows`]); the cut points are then read from the last
 //! segment back, a block of rows recomputed at a time, each segment's table recomputed to
-//! trace its path. Time is three passes of `K x |h| / 64` machine-word steps (for a reference
-//! segment of up to 64 words).
+//! trace its path. Time is at most three passes of `K x |h|` machine-word steps, a step a
+//! column of a segment's table (one more for each 64 reference words beyond the first 64).
 
 pub(crate) mod columns;
 mod rows;
