@@ -12,8 +12,8 @@ use crate::errors::Result;
 
 /// Each document's hypothesis (`hyps[d]`, any segmentation) cut into as many segments as the
 /// references have lines for it (`sizes[d]` lines of every reference stream in `refs`, in
-/// order), `how` being the (split, case, method) by name: one string a reference line, its words joined by single spaces. The GIL is
-/// released; Ctrl-C stops the work; `progress(done, total)`, if given, is told the segments of
+/// order), `how` being the (split, case, method) by name: one string a reference line, its
+/// words joined by single spaces. The GIL is released; Ctrl-C stops the work; `progress(done, total)`, if given, is told the segments of
 /// work done (each line counts twice: the forward pass and the trace back).
 #[pyfunction]
 #[pyo3(signature = (refs, hyps, sizes, how, progress=None))]
@@ -33,25 +33,7 @@ pub fn resegment<'py>(
         .map(|s| borrow_all(s))
         .collect::<PyResult<Vec<_>>>()?;
     let hyps = borrow_all(&hyps)?;
-    let lines: usize = sizes.iter().sum();
-    if let Some(stream) = streams.iter().find(|s| s.len() != lines) {
-        return Err(CoreError::LengthMismatch {
-            what: "the documents' reference lines".into(),
-            expected: lines,
-            other: "a reference stream".into(),
-            found: stream.len(),
-        }
-        .into());
-    }
-    if hyps.len() != sizes.len() {
-        return Err(CoreError::LengthMismatch {
-            what: "documents".into(),
-            expected: sizes.len(),
-            other: "hypothesis documents".into(),
-            found: hyps.len(),
-        }
-        .into());
-    }
+    let lines = check(&streams, hyps.len(), &sizes)?;
     let total = 2 * lines;
     // What the progress callback raised (Ctrl-C arrives there as often as in the signal check).
     let failed: Mutex<Option<PyErr>> = Mutex::new(None);
@@ -86,6 +68,33 @@ pub fn resegment<'py>(
         (Err(_), Some(err)) => Err(err.into()),
         (out, _) => out,
     }
+}
+
+/// The number of reference lines, after checking that every stream has the documents' lines
+/// and that there is a hypothesis for each document.
+fn check(
+    streams: &[Vec<&str>],
+    hyps: usize,
+    sizes: &[usize],
+) -> std::result::Result<usize, CoreError> {
+    let lines: usize = sizes.iter().sum();
+    if let Some(stream) = streams.iter().find(|s| s.len() != lines) {
+        return Err(CoreError::LengthMismatch {
+            what: "the documents' reference lines".into(),
+            expected: lines,
+            other: "a reference stream".into(),
+            found: stream.len(),
+        });
+    }
+    if hyps != sizes.len() {
+        return Err(CoreError::LengthMismatch {
+            what: "documents".into(),
+            expected: sizes.len(),
+            other: "hypothesis documents".into(),
+            found: hyps,
+        });
+    }
+    Ok(lines)
 }
 
 /// The resegmentation methods' names.

@@ -127,32 +127,8 @@ pub fn cut(
         scratch: Vec::new(),
     };
     let every = (segments as f64).sqrt().ceil().max(1.0) as usize;
-    let mut row: Vec<i32> = (0..=hyp.len() as i32).collect();
-    let mut kept = vec![PackedRow::pack(&row)];
-    let mut next = Vec::new();
-    for k in 0..segments {
-        ticks.step()?;
-        aligner.forward(k, &row, &mut next);
-        std::mem::swap(&mut row, &mut next);
-        if (k + 1) % every == 0 {
-            kept.push(PackedRow::pack(&row));
-        }
-    }
-    let mut ends = vec![hyp.len(); segments];
-    let mut cost = row[hyp.len()];
-    for block in (0..kept.len()).rev() {
-        // kept[block] is C_first; segment k starts where its path leaves C_k's row.
-        let first = block * every;
-        let last = (first + every).min(segments);
-        let rows = aligner.rows(first, last, &kept[block]);
-        for k in (first.max(1)..last).rev() {
-            ticks.step()?;
-            rows[k - first].unpack(&mut row);
-            let (start, before) = aligner.start(k, ends[k], &row, cost)?;
-            ends[k - 1] = start;
-            cost = before;
-        }
-    }
+    let (kept, cost) = aligner.kept_rows(segments, every, &mut ticks)?;
+    let ends = aligner.trace_back(segments, every, &kept, cost, &mut ticks)?;
     ticks.step()?; // the first segment, which starts at the first word
     ticks.flush()?;
     Ok(ends)
@@ -184,6 +160,56 @@ struct Aligner<'a> {
 }
 
 impl Aligner<'_> {
+    /// The forward pass: `C_k` kept every `every` segments (packed), and the last row's cost
+    /// at the last word (the cut's cost).
+    fn kept_rows(
+        &mut self,
+        segments: usize,
+        every: usize,
+        ticks: &mut Ticks<'_, '_>,
+    ) -> Result<(Vec<PackedRow>, i32), CoreError> {
+        let mut row: Vec<i32> = (0..=self.hyp.len() as i32).collect();
+        let mut kept = vec![PackedRow::pack(&row)];
+        let mut next = Vec::new();
+        for k in 0..segments {
+            ticks.step()?;
+            self.forward(k, &row, &mut next);
+            std::mem::swap(&mut row, &mut next);
+            if (k + 1) % every == 0 {
+                kept.push(PackedRow::pack(&row));
+            }
+        }
+        Ok((kept, row[self.hyp.len()]))
+    }
+
+    /// Where each segment ends, read from the last segment back, a block of rows recomputed
+    /// from the kept ones at a time.
+    fn trace_back(
+        &mut self,
+        segments: usize,
+        every: usize,
+        kept: &[PackedRow],
+        mut cost: i32,
+        ticks: &mut Ticks<'_, '_>,
+    ) -> Result<Vec<usize>, CoreError> {
+        let mut ends = vec![self.hyp.len(); segments];
+        let mut row = Vec::new();
+        for block in (0..kept.len()).rev() {
+            // kept[block] is C_first; segment k starts where its path leaves C_k's row.
+            let first = block * every;
+            let last = (first + every).min(segments);
+            let rows = self.rows(first, last, &kept[block]);
+            for k in (first.max(1)..last).rev() {
+                ticks.step()?;
+                rows[k - first].unpack(&mut row);
+                let (start, before) = self.start(k, ends[k], &row, cost)?;
+                ends[k - 1] = start;
+                cost = before;
+            }
+        }
+        Ok(ends)
+    }
+
     /// `C_{k+1}` (segment `k`, from 0) from `C_k` in `prev`, into `out`.
     fn forward(&mut self, k: usize, prev: &[i32], out: &mut Vec<i32>) {
         let first = clamped(prev);
