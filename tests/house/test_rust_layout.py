@@ -22,7 +22,7 @@ ROOMS = {
     "metrics": {"error", "parallel", "smallmap", "text", "family"},
     "analysis": {"error", "parallel", "text", "family", "metrics"},
     "metaeval": {"cpu", "parallel"},
-    "segmentation": {"error", "parallel", "text"},
+    "segmentation": {"error", "parallel", "text", "metrics"},
 }
 """Each room of the core and what it may import (besides itself)."""
 

@@ -243,7 +243,13 @@ impl Bits {
             // Row 0: d(0, j) = j, so every column's horizontal difference enters block 0 as +1.
             let mut carry = 1i8;
             for k in 0..blocks {
-                carry = advance(eq.map_or(0, |e| e[k]), &mut plus[k], &mut minus[k], carry);
+                carry = advance(
+                    eq.map_or(0, |e| e[k]),
+                    &mut plus[k],
+                    &mut minus[k],
+                    carry,
+                    1 << 63,
+                );
             }
             self.plus.extend_from_slice(&plus);
             self.minus.extend_from_slice(&minus);
@@ -268,8 +274,10 @@ impl Bits {
 
 /// One block of one column (Myers 1999, Fig. 9): the block's vertical differences advanced by
 /// a destination unit matching the source where `eq` is set, with the horizontal difference
-/// `carry` entering at its top row; returns the one leaving at its bottom row.
-fn advance(mut eq: u64, plus: &mut u64, minus: &mut u64, carry: i8) -> i8 {
+/// `carry` entering at its top row; returns the one leaving at its bottom row, the bit `high`
+/// (bit 63 for a full block; resegmentation's last block is shorter).
+#[inline(always)]
+pub(crate) fn advance(mut eq: u64, plus: &mut u64, minus: &mut u64, carry: i8, high: u64) -> i8 {
     let (pv, mv) = (*plus, *minus);
     let xv = eq | mv;
     if carry < 0 {
@@ -278,9 +286,9 @@ fn advance(mut eq: u64, plus: &mut u64, minus: &mut u64, carry: i8) -> i8 {
     let xh = ((eq & pv).wrapping_add(pv) ^ pv) | eq;
     let mut ph = mv | !(xh | pv);
     let mut mh = pv & xh;
-    let out = if ph >> 63 == 1 {
+    let out = if ph & high != 0 {
         1
-    } else if mh >> 63 == 1 {
+    } else if mh & high != 0 {
         -1
     } else {
         0

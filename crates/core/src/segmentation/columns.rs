@@ -2,11 +2,14 @@
 //! (a hypothesis word) at a time, 64 reference words to a machine word (Myers, 1999: the
 //! blocked bit-vector algorithm, with the top row given rather than 0 or `j`).
 //!
-//! A column is the vertical differences of the table's column (`D[r+1][j] - D[r][j]`, each
+//! The column step is WER's ([`crate::metrics::wer::advance`]). A column is the vertical
+//! differences of the table's column (`D[r+1][j] - D[r][j]`, each
 //! -1, 0 or +1) as two bit vectors, `pv` (+1) and `mv` (-1). The top row is the cost of the
 //! segments before ([`super`]), handed in as its horizontal differences; the bottom row,
 //! the cost with this segment too, comes out. Its first column is all +1 (deleting the
 //! reference's words one by one).
+
+use crate::metrics::wer::advance;
 
 /// The segment's words as bit masks: `mask(id)[b]` has bit `i` set where word `64 b + i` of
 /// the reference segment is `id`. Shared by every segment (one table over the vocabulary,
@@ -51,36 +54,6 @@ impl Masks {
     }
 }
 
-/// One column step of one block: the vertical differences `pv`, `mv` move from column
-/// `j - 1` to `j`; `hin` is the horizontal difference entering at the block's top row, and
-/// the one leaving at row `high` (a single bit) is returned.
-#[inline(always)]
-fn advance(pv: &mut u64, mv: &mut u64, eq: u64, hin: i32, high: u64) -> i32 {
-    let (p, m) = (*pv, *mv);
-    let xv = eq | m;
-    let eq = if hin < 0 { eq | 1 } else { eq };
-    let xh = ((eq & p).wrapping_add(p) ^ p) | eq;
-    let mut ph = m | !(xh | p);
-    let mut mh = p & xh;
-    let hout = if ph & high != 0 {
-        1
-    } else if mh & high != 0 {
-        -1
-    } else {
-        0
-    };
-    ph <<= 1;
-    mh <<= 1;
-    if hin < 0 {
-        mh |= 1;
-    } else if hin > 0 {
-        ph |= 1;
-    }
-    *pv = mh | !(xv | ph);
-    *mv = ph & xv;
-    hout
-}
-
 /// The bottom row of the loaded segment's table over `hyp`, given its top row: `first`,
 /// then `top[1..]` (neighbours differing by at most one), into `bottom`; with `keep`, every
 /// column `1..=hyp.len()` is appended to it (`pv` then `mv` of each block). `top[0]` is not
@@ -112,7 +85,7 @@ pub(crate) fn bottom_row(
         let eq = masks.of(word);
         for b in 0..blocks {
             let high = if b + 1 == blocks { last_high } else { 1 << 63 };
-            h = advance(&mut pv[b], &mut mv[b], eq[b], h, high);
+            h = i32::from(advance(eq[b], &mut pv[b], &mut mv[b], h as i8, high));
         }
         value += h;
         bottom.push(value);
