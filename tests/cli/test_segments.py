@@ -77,7 +77,7 @@ def test_without_resegment_a_stream_is_refused(
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        (["--log"], "--resegment cannot be combined with --log"),
+        (["--num-refs", "2"], "--resegment cannot be combined with --num-refs"),
         (["--scores", "X=x.txt"], "--resegment cannot be combined with --scores"),
     ],
 )
@@ -160,6 +160,37 @@ def test_documents_resegmented_then_scored(
     hyps = documents["a-docs"].read_text(encoding="utf-8").split("\n")[:-1]
     cut = resegment(hyps, refs, docids=ids)
     assert json.loads(out)["score"] == round(BLEU().corpus_score(cut, [refs]).score, 6)
+
+
+def test_the_ledger_keeps_documents_apart_from_segments(
+    documents: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ledger = ["--ledger", str(tmp_path / "kept.db")]
+    by_document = ["--docids", str(documents["ids"]), "--granularity", "document"]
+    for system, extra in [("a", by_document), ("b", []), ("b", by_document)]:
+        argv = ["score", str(documents["ref"]), "-i", str(documents[system]), "-m", "bleu", "--log", *ledger]
+        status, _, err = run_cli(capsys, *argv, *extra)
+        assert status == 0, err
+    # Record 1 is of documents, record 2 of segments: never compared, and the message says why.
+    status, out, err = run_cli(capsys, "gate", "--baseline", "ledger:1", "--candidate", "ledger:2", *ledger)
+    assert status == 2 and out == "" and "differ in the signature's gran: document against (none)" in err
+    # A file is gated segment by segment: a record of documents is refused against one.
+    argv = ["gate", str(documents["ref"]), "--baseline", "ledger:1", "--candidate", str(documents["b"])]
+    status, _, err = run_cli(capsys, *argv, *ledger)
+    assert status == 2 and "was scored with gran:document" in err
+    # Two records of documents gate as the files joined by hand do.
+    argv = ["gate", "--baseline", "ledger:1", "--candidate", "ledger:3", "-f", "json", "-n", "200", *ledger]
+    status, out, err = run_cli(capsys, *argv)
+    assert status in (0, 1), err
+    joined = [str(documents["ref-docs"]), "--baseline", str(documents["a-docs"])]
+    argv = ["gate", *joined, "--candidate", str(documents["b-docs"]), "-f", "json", "-n", "200"]
+    expected = run_cli(capsys, *argv)
+    assert status == expected[0]
+    got, want = json.loads(out)["results"][0], json.loads(expected[1])["results"][0]
+    assert {k: got[k] for k in ("baseline", "candidate", "p_value")} == {
+        k: want[k] for k in ("baseline", "candidate", "p_value")
+    }
+    assert got["signature"] == want["signature"].replace("nrefs:1|", "nrefs:1|gran:document|")
 
 
 @pytest.mark.parametrize(

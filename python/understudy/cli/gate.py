@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import re
 import sys
@@ -23,12 +24,14 @@ from understudy.cli.options import (
     seed_value,
 )
 from understudy.cli.output import write
+from understudy.cli.segments import RESHAPED
 from understudy.cli.stream import kept
 from understudy.cli.table import text_table
 from understudy.cli.testset import add_cache_options, add_filter_options, testset_refs
 from understudy.errors import IncomparableError, LengthMismatchError, UnderstudyError
 from understudy.gate import GateResult, GateVerdict, check_gate_options, gate
 from understudy.ledger import Ledger, Record
+from understudy.signature import Signature
 from understudy.significance import Test
 from understudy.stats import Stats
 
@@ -122,9 +125,12 @@ def _named(args: argparse.Namespace) -> list[str]:
     return list(args.metrics) if metrics_named(args) else []
 
 
-def _pairs(args: argparse.Namespace) -> tuple[list[tuple[Stats[Any, Any], Stats[Any, Any]]], str]:
-    """The baseline's and the candidate's statistics, metric by metric, and the test set's name
-    or hash ("" when both come from the ledger)."""
+def _pairs(
+    args: argparse.Namespace,
+) -> tuple[list[tuple[Stats[Any, Any], Stats[Any, Any]]], str, list[tuple[str, str]]]:
+    """The baseline's and the candidate's statistics, metric by metric, the test set's name or
+    hash ("" when both come from the ledger), and how the records' inputs were reshaped (their
+    signatures' ``gran`` and ``reseg``: the verdict's signature says it too)."""
     forms = [_is_ledger_form(args.baseline), _is_ledger_form(args.candidate)]
     if all(forms):
         with Ledger(args.ledger, read_only=True) as ledger:
@@ -138,16 +144,17 @@ def _pairs(args: argparse.Namespace) -> tuple[list[tuple[Stats[Any, Any], Stats[
                 )
             for metric in shared:
                 ledger.check_comparable(base[metric].id, cand[metric].id)
-            return [(ledger.stats(base[m].id), ledger.stats(cand[m].id)) for m in shared], ""
+            extras = [kv for kv in Signature.parse(base[shared[0]].signature).extras if kv[0] in RESHAPED]
+            return [(ledger.stats(base[m].id), ledger.stats(cand[m].id)) for m in shared], "", extras
     files = [w for w, kept in zip([args.baseline, args.candidate], forms, strict=True) if not kept]
     refs, systems, testset = _texts(args, files)
     if any(forms):
-        return _against_kept(args, forms[0], refs, systems[0], testset), testset
+        return _against_kept(args, forms[0], refs, systems[0], testset), testset, []
     pairs = []
     for scorer in scorers(args, sentence_level=False):
         base_stats, cand_stats = scorer.segment_stats_many(systems, refs)
         pairs.append((base_stats, cand_stats))
-    return pairs, testset
+    return pairs, testset, []
 
 
 def _listed(records: dict[str, Record]) -> str:
@@ -171,6 +178,12 @@ def _against_kept(
             raise IncomparableError(
                 f"{which} ({metric}, record {record.id}) was scored on {record.testset}, but the references"
                 f" given are {testset}: gate {path} against the record's own test set"
+            )
+        reshaped = [f"{k}:{v}" for k, v in Signature.parse(record.signature).extras if k in RESHAPED]
+        if reshaped:
+            raise IncomparableError(
+                f"{which} ({metric}, record {record.id}) was scored with {', '.join(reshaped)}; the gate"
+                f" scores {path} segment by segment: keep it the same way (score --log) and gate the records"
             )
         config = kept[metric].config
         if not config.from_text:
@@ -206,6 +219,15 @@ def _texts(args: argparse.Namespace, paths: list[str]) -> tuple[list[list[str]],
     return refs, systems, ":".join(value for _, value in testset.signature)
 
 
+def _signed(result: GateResult, extras: list[tuple[str, str]]) -> GateResult:
+    """``result`` with ``extras`` in its signature."""
+    if not extras:
+        return result
+    return dataclasses.replace(
+        result, signature=Signature.parse(result.signature).with_extras(extras).format()
+    )
+
+
 def _check_options(args: argparse.Namespace) -> None:
     """What can be refused before any work: the JUnit file's place, and the test's settings."""
     if args.junit:
@@ -220,11 +242,13 @@ def run(args: argparse.Namespace) -> int:
     (incomparable systems, a missing file or record, a wrong option)."""
     try:
         _check_options(args)
-        pairs, testset = _pairs(args)
+        pairs, testset, extras = _pairs(args)
         test: Test = "ar" if args.paired_ar else "bs"
         verdict = GateVerdict(
             tuple(
-                gate(b, c, args.alpha, args.max_drop, args.min_score, test, args.n, args.seed)
+                _signed(
+                    gate(b, c, args.alpha, args.max_drop, args.min_score, test, args.n, args.seed), extras
+                )
                 for b, c in pairs
             )
         )

@@ -75,7 +75,9 @@ def log_scored(
 ) -> list[int]:
     """Append every metric's statistics of every system (``stats[metric][system]``) in one
     transaction, all or none; the ids. The test set is its name and pair (``wmt17:en-de``),
-    else the SHA-256 of the reference files as read."""
+    else the SHA-256 of the reference files as read. The records' signatures say how the inputs
+    were reshaped (``gran:document``, ``reseg:mweralign``), as the printed ones do."""
+    from understudy.cli.segments import signature_pairs
     from understudy.ledger import Ledger
 
     where = ":".join(value for _, value in testset) or sha256_of(args.refs)
@@ -87,6 +89,7 @@ def log_scored(
         for k, (name, system) in enumerate(zip(names, per_metric, strict=True))
     ]
     fields = {"tags": args.tag, "note": args.note, "command": kept_name(command), "revision": args.revision}
+    fields["extras"] = signature_pairs(args)
     with Ledger(args.ledger) as ledger:
         ids = ledger.append_many(entries, **fields)
         sys.stderr.write(f"understudy: kept {span(ids)} in {ledger.location}\n")

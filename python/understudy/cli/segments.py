@@ -15,6 +15,8 @@ from understudy.errors import LengthMismatchError
 from understudy.segmentation import CASES, METHODS, SPLITS, documents, resegment
 
 GRANULARITIES = ("segment", "document")
+RESHAPED = ("reseg", "gran")
+"""The signature keys that say how the inputs were reshaped (records differing in them never compare)."""
 JOINER = " "
 """What joins a document's segments into one (a space, as d-BLEU joins them)."""
 
@@ -59,7 +61,6 @@ def reshaping(args: argparse.Namespace) -> bool:
         ),
         ("--num-refs", getattr(args, "num_refs", 1) > 1),
         ("--scores", bool(getattr(args, "scores", None))),
-        ("--log", bool(getattr(args, "log", False))),
         ("-sl", bool(getattr(args, "sentence_level", False)) and resegmenting),
     ]:
         if given:
@@ -150,6 +151,7 @@ def _docids(args: argparse.Namespace, lines: int) -> list[str] | None:
 __all__ = [
     "GRANULARITIES",
     "JOINER",
+    "RESHAPED",
     "add_segment_options",
     "joined",
     "reshape",

@@ -4,7 +4,7 @@ compared and gated (``understudy.ledger`` exports it; see its docstring for an e
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, timedelta
 from os import PathLike
@@ -113,10 +113,12 @@ class Ledger:
         note: str = "",
         command: str = "",
         revision: str = "",
+        extras: Sequence[tuple[str, str]] = (),
     ) -> int:
         """Keep ``stats`` (one system's statistics) as a new record; its id. All or nothing: a
-        record is either whole in the ledger or absent. ``tags``: texts (one text is one tag)."""
-        fields = {"tags": tags, "note": note, "command": command, "revision": revision}
+        record is either whole in the ledger or absent. ``tags``: texts (one text is one tag);
+        ``extras``: signature keys of what was done to the inputs (``gran``, ``reseg``)."""
+        fields = {"tags": tags, "note": note, "command": command, "revision": revision, "extras": extras}
         return self.append_many([(stats, system, testset, hypotheses)], **fields)[0]
 
     @staticmethod
@@ -130,8 +132,10 @@ class Ledger:
         note: str = "",
         command: str = "",
         revision: str = "",
+        extras: Sequence[tuple[str, str]] = (),
     ) -> dict[str, object]:
-        """A record's row, every value checked before anything is written."""
+        """A record's row, every value checked before anything is written. Its signature holds
+        ``extras`` (``gran:document``), so records of inputs reshaped otherwise never compare."""
         if not isinstance(stats, Stats) or len(stats) == 0:
             raise InputTypeError("the ledger keeps the statistics of at least one segment (a Stats)")
         given = {"system": system, "testset": testset, "hypotheses": hypotheses, "command": command}
@@ -140,7 +144,7 @@ class Ledger:
         return row | {
             "created": datetime.now(UTC).isoformat(timespec="microseconds"),
             "metric": stats.config.key,
-            "signature": str(stats.signature),
+            "signature": str(stats.signature.with_extras(list(extras))),
             "score": float(stats.score().score),
             "segments": len(stats),
             "stats": stats.to_bytes(),
@@ -152,7 +156,7 @@ class Ledger:
     ) -> list[int]:
         """Keep several records in one transaction, all or none (a run's records): ``entries``
         are ``(stats, system, testset, hypotheses)``; ``fields`` (``tags``, ``note``, ``command``,
-        ``revision``) are every record's. Their ids, in order.
+        ``revision``, ``extras``) are every record's. Their ids, in order.
 
         >>> from understudy import BLEU
         >>> ledger = Ledger(":memory:")
@@ -294,11 +298,7 @@ class Ledger:
         if a.metric != b.metric:
             metrics = f"({a.metric}, {b.metric})"
             raise IncomparableError(f"records {a.id} and {b.id} are of different metrics {metrics}")
-        if a.testset != b.testset or a.segments != b.segments:
-            raise IncomparableError(
-                f"records {a.id} and {b.id} are of different test sets ({a.testset}, {a.segments} "
-                f"segments; {b.testset}, {b.segments} segments): score both systems on one test set"
-            )
+        # The signature first: segments joined into documents (gran) also change the count.
         left, right = dict(Signature.parse(a.signature).items()), dict(Signature.parse(b.signature).items())
         for key in dict.fromkeys([*left, *right]):
             if left.get(key) != right.get(key):
@@ -306,6 +306,11 @@ class Ledger:
                     f"records {a.id} and {b.id} differ in the signature's {key}: {left.get(key, '(none)')} "
                     f"against {right.get(key, '(none)')}; score both with the same options to compare them"
                 )
+        if a.testset != b.testset or a.segments != b.segments:
+            raise IncomparableError(
+                f"records {a.id} and {b.id} are of different test sets ({a.testset}, {a.segments} "
+                f"segments; {b.testset}, {b.segments} segments): score both systems on one test set"
+            )
 
 
 def _insert(db: Database, row: dict[str, object], tags: list[str]) -> int | None:
