@@ -123,6 +123,33 @@ def test_document_scores_equal_sacrebleu_on_the_joined_documents(
     assert result["BLEU"]["gran"] == "document"
 
 
+def test_paragraph_scores_equal_sacrebleu_on_the_joined_paragraphs(
+    documents: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import sacrebleu
+
+    ids = tmp_path / "ids"  # paragraphs of 5 lines in the documents of 10
+    ids.write_text("".join(f"doc{k // 10}\t{k % 10 // 5}\n" for k in range(3004)), encoding="utf-8")
+    argv = ["score", str(documents["ref"]), "-i", str(documents["a"]), "-m", "bleu", "chrf", "-w", "6"]
+    status, out, err = run_cli(capsys, *argv, "--docids", str(ids), "--granularity", "paragraph")
+    assert status == 0, err
+    result = {r["name"]: r for r in json.loads(out)}
+    lines = {n: documents[n].read_text(encoding="utf-8").split("\n")[:-1] for n in ("ref", "a")}
+    joined = {
+        n: [" ".join(x for x in v[k : k + 5] if x.strip()) for k in range(0, 3004, 5)]
+        for n, v in lines.items()
+    }
+    # Document 300 has 4 lines, so its one paragraph holds them all.
+    assert len(joined["ref"]) == 601
+    assert result["BLEU"]["score"] == round(sacrebleu.corpus_bleu(joined["a"], [joined["ref"]]).score, 6)
+    assert result["chrF2"]["score"] == round(sacrebleu.corpus_chrf(joined["a"], [joined["ref"]]).score, 6)
+    assert result["BLEU"]["gran"] == "paragraph"
+    # The document level of the same file: its first column.
+    status, out, err = run_cli(capsys, *argv, "--docids", str(ids), "--granularity", "document")
+    by_document = ["--docids", str(documents["ids"]), "--granularity", "document"]
+    assert status == 0 and json.loads(out) == json.loads(run_cli(capsys, *argv, *by_document)[1])
+
+
 def test_compare_resamples_documents(documents: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
     by_document = ["--docids", str(documents["ids"]), "--granularity", "document", "-f", "json", "-n", "200"]
     argv = ["compare", str(documents["ref"]), "-i", str(documents["a"]), str(documents["b"]), "-m", "bleu"]
@@ -202,6 +229,14 @@ def test_the_ledger_keeps_documents_apart_from_segments(
             "has 2 document ids but the references have 3004 lines",
         ),
         (["--granularity", "document", "--docids", "APART"], "'x' again after other documents"),
+        (
+            ["--granularity", "paragraph", "--docids", "IDS"],
+            "--granularity paragraph: no paragraphs are known",
+        ),
+        (
+            ["--granularity", "paragraph", "--docids", "MIXED"],
+            "MIXED:2: expected a document id, or a document id",
+        ),
     ],
 )
 def test_bad_documents_are_one_line(
@@ -213,7 +248,8 @@ def test_bad_documents_are_one_line(
 ) -> None:
     (tmp_path / "SHORT").write_text("x\ny\n", encoding="utf-8")
     (tmp_path / "APART").write_text("x\ny\n" + "x\n" * 3002, encoding="utf-8")
-    extra = [str(tmp_path / e) if e.isupper() else e for e in extra]
+    (tmp_path / "MIXED").write_text("x\t1\nx\n" + "x\t1\n" * 3002, encoding="utf-8")
+    extra = [str(documents["ids"]) if e == "IDS" else str(tmp_path / e) if e.isupper() else e for e in extra]
     status, out, err = run_cli(capsys, "score", str(documents["ref"]), "-i", str(documents["a"]), *extra)
     assert status != 0 and out == "" and err.count("\n") == 1 and message in err, err
 

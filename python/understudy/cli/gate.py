@@ -12,7 +12,7 @@ import xml.etree.ElementTree as ET
 from typing import Any
 
 from understudy._atomic import atomic_write, writable
-from understudy.cli.inputs import read_parallel, read_texts
+from understudy.cli.inputs import read_parallel, read_systems
 from understudy.cli.keep import add_ledger_option, add_log_options, kept_name, sha256_of, span
 from understudy.cli.messages import CliError, print_error
 from understudy.cli.options import (
@@ -208,7 +208,7 @@ def _texts(args: argparse.Namespace, paths: list[str]) -> tuple[list[list[str]],
         return refs, systems, sha256_of(args.refs)
     testset = testset_refs(args)
     refs = [lines for _, lines in testset.streams]
-    systems = read_texts(paths)
+    systems = read_systems(paths, testset, args)
     for path, lines in zip(paths, systems, strict=True):
         if len(lines) != len(refs[0]):
             raise LengthMismatchError(

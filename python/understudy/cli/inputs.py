@@ -6,8 +6,12 @@ from __future__ import annotations
 import argparse
 import os
 import warnings
+from typing import TYPE_CHECKING
 
 from understudy.cli.messages import CliError
+
+if TYPE_CHECKING:
+    from understudy.cli.testset import Refs
 
 
 def check_stdin_once(uses: list[tuple[str, str]]) -> None:
@@ -44,6 +48,25 @@ def read_texts(paths: list[str]) -> list[list[str]]:
     from understudy.inputs.files import read_lines
 
     return [[line.rstrip() for line in read_lines(path)] for path in paths]
+
+
+def read_systems(paths: list[str], testset: Refs | None, args: argparse.Namespace) -> list[list[str]]:
+    """Each system's lines: a text file's, or (when ``-t`` is a file of WMT25's JSON lines) a
+    ``.jsonl`` system file's documents a paragraph a line, or with ``--resegment`` a document a
+    line (to be cut into the reference's paragraphs)."""
+    if testset is None or testset.documents is None:
+        return read_texts(paths)
+    from understudy.datasets.local import is_jsonl
+    from understudy.datasets.wmt_jsonl import system_lines
+    from understudy.inputs.files import read_lines
+
+    whole = bool(getattr(args, "resegment", False))
+    return [
+        system_lines(read_lines(path), path, testset.documents, whole)
+        if is_jsonl(path)
+        else read_texts([path])[0]
+        for path in paths
+    ]
 
 
 def read_parallel(

@@ -164,9 +164,10 @@ def metrics_named(args: argparse.Namespace) -> bool:
 
 
 def target_language(args: argparse.Namespace) -> str:
-    """The target side of ``-l src-trg``, which picks the default tokenizer; ``""`` without it."""
+    """The target language of ``-l src-trg``, which picks the default tokenizer; ``""`` without it.
+    A locale's region and script go (WMT25's ``en-ja_JP`` is Japanese: ``ja``)."""
     pair: str | None = getattr(args, "langpair", None)
-    return pair.partition("-")[2] if pair else ""
+    return pair.partition("-")[2].partition("_")[0] if pair else ""
 
 
 def add_threads_option(parser: argparse.ArgumentParser) -> None:

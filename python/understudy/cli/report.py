@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from understudy._atomic import atomic_write, writable
-from understudy.cli.inputs import read_texts, warn_reference_as_system
+from understudy.cli.inputs import read_systems, read_texts, warn_reference_as_system
 from understudy.cli.keep import add_ledger_option, add_log_options, kept_name, log_scored
 from understudy.cli.messages import CliError
 from understudy.cli.neural import neural_scores
@@ -121,16 +121,16 @@ def _scored(args: argparse.Namespace, command: str, progress: Callable[[int, int
     if bool(args.test_set) == bool(args.refs):
         raise CliError("give reference files or -t NAME -l PAIR (one of them)")
     testset: list[tuple[str, str]] = []
-    docids = None
+    named = None
     if args.test_set:
         named = testset_refs(args)
-        refs, testset, docids = [lines for _, lines in named.streams], named.signature, named.docids
+        refs, testset = [lines for _, lines in named.streams], named.signature
     else:
         warn_reference_as_system(args.refs, args.input)
         refs = read_texts(args.refs)
-    systems = read_texts(args.input)
+    systems = read_systems(args.input, named, args)
     if reshaping(args):
-        refs, systems = reshape(args, refs, systems, docids)
+        refs, systems = reshape(args, refs, systems, named.units if named else None)
     for path, lines in zip(args.input, systems, strict=True):
         if len(lines) != len(refs[0]):
             raise LengthMismatchError(f"the references have {len(refs[0])} lines but {path} has {len(lines)}")

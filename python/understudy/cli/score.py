@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from understudy.cli.chunks import add_dask_option
-from understudy.cli.inputs import read_parallel, read_texts
+from understudy.cli.inputs import read_parallel, read_systems
 from understudy.cli.keep import add_log_options, log_scored
 from understudy.cli.messages import CliError
 from understudy.cli.neural import neural_chosen, neural_scores
@@ -263,13 +263,13 @@ def _neural_inputs(
     if testset is None:
         return (*read_parallel(args.refs, args.input, args), None)
     refs = [lines for _, lines in testset.streams]
-    systems = read_texts(args.input)
+    systems = read_systems(args.input, testset, args)
     if reshaping(args):
-        refs, systems = reshape(args, refs, systems, testset.docids)
+        refs, systems = reshape(args, refs, systems, testset.units)
     for path, lines in zip(args.input, systems, strict=True):
         if len(lines) != len(refs[0]):
             raise LengthMismatchError(f"the test set has {len(refs[0])} segments but {path} has {len(lines)}")
-    return refs, systems, sources_as_scored(args, testset.sources, testset.docids)
+    return refs, systems, sources_as_scored(args, testset.sources, testset.units)
 
 
 def _run_given_only(args: argparse.Namespace, paired: Test | None) -> int:

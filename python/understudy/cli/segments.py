@@ -1,24 +1,50 @@
 """What a segment is, for ``score``, ``compare`` and ``report``: systems whose lines are not the
 reference's (a stream, documents) cut into the reference's lines first (``--resegment``, as
-``understudy resegment`` cuts them), and segments joined into their documents before scoring
-(``--granularity document``: d-BLEU and its kin, tests resampling documents). ``--docids FILE``
-names each reference line's document. The signature says what was done (``reseg:mweralign``,
-``gran:document``).
+``understudy resegment`` cuts them), and segments joined into their paragraphs or documents before
+scoring (``--granularity paragraph|document``: d-BLEU and its kin, tests resampling documents).
+``--docids FILE`` names each reference line's document (and, in a second TAB-separated column,
+its paragraph); a test set of ``-t`` names its own. The signature says what was done
+(``reseg:mweralign``, ``gran:document``).
 """
 
 from __future__ import annotations
 
 import argparse
+from dataclasses import dataclass
 
 from understudy.cli.messages import CliError
-from understudy.errors import LengthMismatchError
+from understudy.errors import InputFileError, LengthMismatchError
 from understudy.segmentation import CASES, METHODS, SPLITS, documents, resegment
 
-GRANULARITIES = ("segment", "document")
+GRANULARITIES = ("segment", "paragraph", "document")
 RESHAPED = ("reseg", "gran")
 """The signature keys that say how the inputs were reshaped (records differing in them never compare)."""
 JOINER = " "
-"""What joins a document's segments into one (a space, as d-BLEU joins them)."""
+"""What joins a document's (or a paragraph's) segments into one (a space, as d-BLEU joins them)."""
+
+
+@dataclass(frozen=True)
+class Units:
+    """Each reference line's document and, where known, its paragraph in the document."""
+
+    docids: list[str] | None = None
+    paragraphs: list[str] | None = None
+
+    def of(self, granularity: str) -> list[str]:
+        """Each line's unit at ``granularity`` (``document`` or ``paragraph``): lines of one unit
+        are joined into one segment."""
+        if self.docids is None:
+            raise CliError(
+                f"--granularity {granularity}: the test set names no documents; give --docids FILE"
+            )
+        if granularity == "document":
+            return self.docids
+        if self.paragraphs is None:
+            raise CliError(
+                "--granularity paragraph: no paragraphs are known; give --docids FILE with each line's"
+                " paragraph in a second, TAB-separated column (or -t with a WMT XML or WMT25 JSON-lines set)"
+            )
+        return [f"{d}\t{p}" for d, p in zip(self.docids, self.paragraphs, strict=True)]
 
 
 def add_segment_options(parser: argparse.ArgumentParser) -> None:
@@ -34,26 +60,34 @@ def add_segment_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--resegment-method", choices=METHODS, default="mweralign", help="default: mweralign")
     group.add_argument("--resegment-case", choices=CASES, default="ascii", help="default: ascii")
     group.add_argument("--resegment-split", choices=SPLITS, default="ascii", help="default: ascii")
-    group.add_argument("--docids", metavar="FILE", help="each reference line's document id, one a line")
+    group.add_argument(
+        "--docids",
+        metavar="FILE",
+        help="each reference line's document id, one a line (and its paragraph after a TAB, for"
+        " --granularity paragraph)",
+    )
     group.add_argument(
         "--granularity",
         choices=GRANULARITIES,
         default="segment",
-        help="document: each document's segments joined by a space and scored as one segment (the"
-        " documents of --docids, or of the test set of -t; significance tests resample documents);"
-        " default: segment",
+        help="document (paragraph): each document's (paragraph's) segments joined by a space and"
+        " scored as one segment (those of --docids, or of the test set of -t; significance tests"
+        " resample them); default: segment",
     )
 
 
 def reshaping(args: argparse.Namespace) -> bool:
     """Whether the inputs are cut or joined (checked against what cannot follow)."""
     resegmenting = getattr(args, "resegment", False)
-    joining = getattr(args, "granularity", "segment") == "document"
+    granularity = getattr(args, "granularity", "segment")
+    joining = granularity != "segment"
     if not (resegmenting or joining):
         return False
-    flag = "--resegment" if resegmenting else "--granularity document"
+    flag = "--resegment" if resegmenting else f"--granularity {granularity}"
     if joining and getattr(args, "docids", None) is None and not getattr(args, "test_set", None):
-        raise CliError("--granularity document needs --docids FILE (each reference line's document) or -t")
+        raise CliError(
+            f"--granularity {granularity} needs --docids FILE (each reference line's document) or -t"
+        )
     for other, given in [
         (
             "--origlang/--subset",
@@ -84,14 +118,12 @@ def signature_pairs(args: argparse.Namespace) -> list[tuple[str, str]]:
 
 
 def reshape(
-    args: argparse.Namespace, refs: list[list[str]], systems: list[list[str]], docids: list[str] | None = None
+    args: argparse.Namespace, refs: list[list[str]], systems: list[list[str]], units: Units | None = None
 ) -> tuple[list[list[str]], list[list[str]]]:
-    """The references and systems as scored: each system cut (``--resegment``), then every
-    stream joined into documents (``--granularity document``); the documents are ``--docids``'s,
-    else ``docids`` (a test set's)."""
-    docids = _docids(args, len(refs[0])) or docids
-    if args.granularity == "document" and docids is None:
-        raise CliError("--granularity document: the test set names no documents; give --docids FILE")
+    """The references and systems as scored: each system cut (``--resegment``, document by
+    document where documents are known), then every stream joined into paragraphs or documents
+    (``--granularity``); the units are ``--docids``'s, else ``units`` (a test set's)."""
+    units = _units(args, len(refs[0])) or units or Units()
     if getattr(args, "resegment", False):
         options = {
             "method": args.resegment_method,
@@ -99,26 +131,23 @@ def reshape(
             "split": args.resegment_split,
         }
         references = refs if len(refs) > 1 else refs[0]
-        systems = [resegment(lines, references, docids=docids, **options) for lines in systems]
-    if args.granularity == "document":
-        assert docids is not None
-        refs = [joined(lines, docids) for lines in refs]
-        systems = [joined(lines, docids) for lines in systems]
+        systems = [resegment(lines, references, docids=units.docids, **options) for lines in systems]
+    if args.granularity != "segment":
+        joint = units.of(args.granularity)
+        refs = [joined(lines, joint) for lines in refs]
+        systems = [joined(lines, joint) for lines in systems]
     return refs, systems
 
 
-def sources_as_scored(
-    args: argparse.Namespace, sources: list[str], docids: list[str] | None = None
-) -> list[str]:
-    """The source segments as the references are scored: joined into documents with
-    ``--granularity document`` (the neural metrics and judges then read whole documents), the
-    documents ``--docids``'s, else ``docids`` (a test set's)."""
-    if getattr(args, "granularity", "segment") != "document":
+def sources_as_scored(args: argparse.Namespace, sources: list[str], units: Units | None = None) -> list[str]:
+    """The source segments as the references are scored: joined into paragraphs or documents
+    with ``--granularity`` (the neural metrics and judges then read them whole), the units
+    ``--docids``'s, else ``units`` (a test set's)."""
+    granularity = getattr(args, "granularity", "segment")
+    if granularity == "segment":
         return sources
-    docids = _docids(args, len(sources)) or docids
-    if docids is None:
-        raise CliError("--granularity document: the test set names no documents; give --docids FILE")
-    return joined(sources, docids)
+    units = _units(args, len(sources)) or units or Units()
+    return joined(sources, units.of(granularity))
 
 
 def joined(lines: list[str], docids: list[str]) -> list[str]:
@@ -134,24 +163,34 @@ def joined(lines: list[str], docids: list[str]) -> list[str]:
     return out
 
 
-def _docids(args: argparse.Namespace, lines: int) -> list[str] | None:
-    """``--docids``'s ids, one a reference line (checked)."""
+def _units(args: argparse.Namespace, lines: int) -> Units | None:
+    """``--docids``'s documents (and paragraphs, when every line has a second column), one a
+    reference line (checked)."""
     if getattr(args, "docids", None) is None:
         return None
     from understudy.inputs.files import read_lines
 
-    ids = [line.strip() for line in read_lines(args.docids)]
-    if len(ids) != lines:
+    rows = [line.strip().split("\t") for line in read_lines(args.docids)]
+    if len(rows) != lines:
         raise LengthMismatchError(
-            f"{args.docids} has {len(ids)} document ids but the references have {lines} lines"
+            f"{args.docids} has {len(rows)} document ids but the references have {lines} lines"
         )
-    return ids
+    columns = {len(row) for row in rows}
+    if columns - {1, 2} or len(columns) > 1:
+        number = next(k for k, row in enumerate(rows, 1) if len(row) != len(rows[0]) or len(row) > 2)
+        raise InputFileError(
+            f"{args.docids}:{number}: expected a document id, or a document id and a paragraph after a"
+            f" TAB, on every line alike (line 1 has {len(rows[0])} column(s))"
+        )
+    paragraphs = [row[1] for row in rows] if columns == {2} else None
+    return Units([row[0] for row in rows], paragraphs)
 
 
 __all__ = [
     "GRANULARITIES",
     "JOINER",
     "RESHAPED",
+    "Units",
     "add_segment_options",
     "joined",
     "reshape",

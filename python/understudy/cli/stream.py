@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from understudy.cli.chunks import Chunks, ChunkStats
-from understudy.cli.inputs import check_stdin_once, read_texts, warn_reference_as_system
+from understudy.cli.inputs import check_stdin_once, read_systems, read_texts, warn_reference_as_system
 from understudy.cli.messages import CliError
 from understudy.cli.progress import Progress
 from understudy.cli.score_printers import SentenceWriter
@@ -115,11 +115,17 @@ def open_sources(
     if reshaping(args):
         names = [name for name, _ in testset.streams] if testset is not None else args.refs
         lines = [lines for _, lines in testset.streams] if testset is not None else read_texts(args.refs)
-        docids = testset.docids if testset is not None else None
-        lines, cuts = reshape(args, lines, read_texts(args.input), docids)
+        units = testset.units if testset is not None else None
+        lines, cuts = reshape(args, lines, read_systems(args.input, testset, args), units)
         refs = [Source(ListReader(r, name), 1, "references") for r, name in zip(lines, names, strict=True)]
         return refs, [
             Source(ListReader(c, path), 1, "systems") for c, path in zip(cuts, args.input, strict=True)
+        ]
+    if testset is not None and testset.documents is not None and args.input:
+        # WMT25's JSON lines (a file's documents) read whole, a paragraph a line.
+        read = read_systems(args.input, testset, args)
+        return refs, [
+            Source(ListReader(s, path), 1, "systems") for s, path in zip(read, args.input, strict=True)
         ]
     systems = (
         [source(path, 1, "systems") for path in args.input]

@@ -11,6 +11,7 @@ from understudy.cli.messages import CliError
 from understudy.cli.options import add_command
 from understudy.cli.output import write
 from understudy.cli.progress import Progress
+from understudy.cli.segments import Units
 
 if TYPE_CHECKING:  # understudy.datasets (http, ssl, email, xml) loads when a test set is used
     from understudy.datasets import Cache, DatasetFields, Download
@@ -99,7 +100,8 @@ def add_testset_options(parser: argparse.ArgumentParser) -> None:
         "-t",
         "--test-set",
         metavar="NAME",
-        help="score against a built-in test set (comma-separated: concatenated)",
+        help="score against a built-in test set (comma-separated: concatenated), or a test-set file:"
+        " WMT XML (.xml) or WMT25's JSON lines (.jsonl), whose systems' files may be JSON lines too",
     )
     parser.add_argument(
         "-l",
@@ -234,25 +236,33 @@ class Refs:
     signature: list[tuple[str, str]]
     sources: list[str] = field(default_factory=list)
     """The source segments (the neural metrics read them)."""
-    docids: list[str] | None = None
-    """Each segment's document, where every set of ``-t`` names them (``--granularity document``)."""
+    units: Units = field(default_factory=Units)
+    """Each segment's document and paragraph, where every set of ``-t`` names them (``--granularity``)."""
+    documents: list[str] | None = None
+    """Each segment's document as the file names it, when ``-t`` is one file of WMT25's JSON lines
+    (whose systems' files may be JSON lines too: see :func:`understudy.cli.inputs.read_systems`)."""
 
 
 def testset_refs(args: argparse.Namespace) -> Refs:
     """The references of ``-t`` (sets concatenated) for ``-l``, filtered by ``--origlang``/``--subset``."""
+    from understudy.datasets.local import is_jsonl, is_local, label
+
     if not args.langpair:
         raise CliError("-t needs a language pair (-l); 'understudy testset info NAME' lists them")
     streams: list[tuple[str, list[str]]] = []
     keep: list[bool] = []
     sources: list[str] = []
     docids: list[str] | None = []
-    for name in args.test_set.split(","):
+    paragraphs: list[str] | None = []
+    names = args.test_set.split(",")
+    for name in names:
         fields = load_fields(args, name)
         sources.extend(fields.src)
         # A set's documents named by the set (two sets may reuse a name: kept apart).
         docids = (
             None if docids is None or fields.docid is None else docids + [f"{name}:{d}" for d in fields.docid]
         )
+        paragraphs = None if paragraphs is None or fields.paragraph is None else paragraphs + fields.paragraph
         if not fields.ref_fields:
             raise CliError(f"test set {name} {args.langpair} has no references to score against")
         if streams and len(fields.ref_fields) != len(streams):
@@ -268,6 +278,9 @@ def testset_refs(args: argparse.Namespace) -> Refs:
             f"{k}={v}" for k, v in (("origlang", args.origlang), ("subset", args.subset)) if v is not None
         )
         raise CliError(f"{args.test_set} {args.langpair} has no segment with {what}")
-    pairs = [("test", args.test_set), ("lang", args.langpair)]
+    shown = ",".join(label(name) if is_local(name) else name for name in names)
+    pairs = [("test", shown), ("lang", args.langpair)]
     pairs += [(k, v) for k, v in (("origlang", args.origlang), ("subset", args.subset)) if v is not None]
-    return Refs(streams, keep if filtered else None, pairs, sources, docids)
+    documents = fields.docid if len(names) == 1 and is_jsonl(names[0]) else None
+    units = Units(docids, paragraphs if docids is not None else None)
+    return Refs(streams, keep if filtered else None, pairs, sources, units, documents)

@@ -37,6 +37,8 @@ class DatasetFields:
     origlang: list[str] | None = None
     domain: list[str | None] | None = None
     subsets: Mapping[str, str] | None = field(default=None, repr=False)
+    paragraph: list[str] | None = None
+    """Each segment's paragraph in its document (WMT XML's ``<p>``, WMT25's blank lines)."""
 
     def __len__(self) -> int:
         return len(self.fields["src"])
@@ -123,6 +125,7 @@ class DatasetFields:
             None if self.origlang is None else pick(self.origlang),
             None if self.domain is None else [d for d, k in zip(self.domain, mask, strict=True) if k],
             self.subsets,
+            None if self.paragraph is None else pick(self.paragraph),
         )
 
 
@@ -181,9 +184,9 @@ def _wmt_xml(info: Dataset, pair: str, cache: Cache) -> DatasetFields:
     chosen = [ref_field(r) for r in info.reference_choice(pair)]
     refs = tuple(f for f in dict.fromkeys(chosen) if f in fields)
     has_domain = "domain" in fields
-    return DatasetFields(
-        info.name, pair, fields, refs, xml.docid, xml.origlang, xml.domain if has_domain else None
-    )
+    paragraph = xml.paragraph if any(xml.paragraph) else None
+    domain = xml.domain if has_domain else None
+    return DatasetFields(info.name, pair, fields, refs, xml.docid, xml.origlang, domain, None, paragraph)
 
 
 def _columns(info: Dataset, pair: str, cache: Cache) -> DatasetFields:
@@ -204,11 +207,16 @@ _LOADERS = {"wmt-sgml": _sgml, "iwslt-xml": _sgml, "wmt-xml": _wmt_xml, "plain":
 
 
 def load(name: str, langpair: str, cache: Cache | None = None) -> DatasetFields:
-    """Every field of test set ``name`` for ``langpair``, downloading what is not cached.
+    """Every field of test set ``name`` for ``langpair``, downloading what is not cached; ``name``
+    may be a file of the user's (see :mod:`understudy.datasets.local`).
 
     Raises :class:`~understudy.errors.UnknownDatasetError` for an unknown set or pair,
     and the download, cache and format errors of :mod:`understudy.errors`.
     """
+    from understudy.datasets.local import is_local, load_local
+
+    if is_local(name):
+        return load_local(name, langpair)
     info = dataset(name)
     info.langpair(langpair)
     return _LOADERS[info.format](info, langpair, cache or Cache())

@@ -47,13 +47,19 @@ def collapse(text: str) -> str:
     return " ".join(text.split())
 
 
+def gunzipped(data: bytes, name: str) -> bytes:
+    """A file's bytes, decompressed when its name ends in ``.gz``."""
+    if not name.endswith(".gz"):
+        return data
+    try:
+        return gzip.decompress(data)
+    except (OSError, EOFError, zlib.error) as err:
+        raise DatasetFormatError(f"{name}: not a readable gzip file: {err}") from None
+
+
 def text_lines(data: bytes, name: str) -> list[str]:
     """The lines of a test-set file: gunzipped if ``.gz``, strict UTF-8, a BOM kept."""
-    if name.endswith(".gz"):
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError, zlib.error) as err:
-            raise DatasetFormatError(f"{name}: not a readable gzip file: {err}") from None
+    data = gunzipped(data, name)
     try:
         return decode_lines(data, name, keep_bom=True)
     except InputFileError as err:
@@ -114,6 +120,8 @@ class WmtXml:
     origlang: list[str] = field(default_factory=list)
     domain: list[str | None] = field(default_factory=list)
     systems: dict[str, list[str]] = field(default_factory=dict)
+    paragraph: list[str] = field(default_factory=list)
+    """Each segment's paragraph in its document (the source's ``<p>``, counted from 0; "" outside one)."""
 
     def fields(self) -> dict[str, list[str]]:
         """Every field by name: src, the references, docid, origlang, domain (if any), systems."""
@@ -162,6 +170,11 @@ def parse_wmt_xml(data: bytes, name: str) -> WmtXml:
     out.systems = {system: [] for system in systems}
     for doc in documents:
         source = _segments(doc, ".//src//seg", name)
+        paragraphs = {
+            seg_id: str(k)
+            for k, p in enumerate(doc.iterfind("src/p"))
+            for seg_id in _segments(p, ".//seg", name)
+        }
         refs = {ref_field(r.get("translator")): _segments(r, ".//seg", name) for r in doc.iterfind(".//ref")}
         hyps = {h.get("system") or "": _segments(h, ".//seg", name) for h in doc.iterfind(".//hyp")}
         for seg_id in sorted(source):
@@ -175,4 +188,5 @@ def parse_wmt_xml(data: bytes, name: str) -> WmtXml:
             out.docid.append(doc.get("id", ""))
             out.origlang.append(doc.get("origlang", ""))
             out.domain.append(doc.get("domain"))
+            out.paragraph.append(paragraphs.get(seg_id, ""))
     return out

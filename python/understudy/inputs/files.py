@@ -49,7 +49,8 @@ def digest_of(path: str | PathLike[str]) -> str | None:
     return _DIGESTS.get(fspath(path))
 
 
-def _read_bytes(path: str) -> bytes:
+def read_bytes(path: str) -> bytes:
+    """A file's bytes (``-``: standard input; ``.gz`` decompressed), its SHA-256 noted (:func:`digest_of`)."""
     stream, raw = _open_binary(path)
     try:
         data = stream.read()
@@ -187,7 +188,7 @@ def read_lines(path: str | PathLike[str], allow_empty: bool = False) -> list[str
     with no lines at all unless ``allow_empty``.
     """
     name = fspath(path)
-    lines = decode_lines(_read_bytes(name), "<stdin>" if name == STDIN else name)
+    lines = decode_lines(read_bytes(name), "<stdin>" if name == STDIN else name)
     if not lines and not allow_empty:
         raise EmptyInputError(f"{'<stdin>' if name == STDIN else name}: empty input (no lines)")
     return lines
