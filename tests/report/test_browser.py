@@ -179,6 +179,51 @@ def test_the_diff_filters_work_without_network(
     assert _requests(browser) == {out.as_uri()}
 
 
+def test_the_diff_orders_and_filters_documents(
+    browser: Any, tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    ids = tmp_path / "ids"  # the first 200 segments as 10 documents of 20
+    ids.write_text("".join(f"doc{k // 20}\n" for k in range(200)), encoding="utf-8")
+    files = {}
+    for name, path in (("ref", REF), ("a", SYSTEMS[0]), ("b", SYSTEMS[1])):
+        files[name] = tmp_path / name
+        files[name].write_text(
+            "".join(Path(path).read_text(encoding="utf-8").splitlines(True)[:200]), encoding="utf-8"
+        )
+    out = tmp_path / "report.html"
+    argv = [str(files["ref"]), "-i", str(files["a"]), str(files["b"]), "-n", "20", "--docids", str(ids)]
+    assert run(capfd, "report", *argv, "-o", str(out))[0] == 0
+    browser.get(out.as_uri())
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+    rows = "#diff-table tbody tr:not([hidden])"
+    script = (
+        f"return [...document.querySelectorAll('{rows}')]"
+        ".map(r => [r.className, +r.dataset.doc, +r.dataset.delta])"
+    )
+    assert [r[0] for r in browser.execute_script(script)].count("doc") == 10
+    Select(browser.find_element(By.ID, "diff-order")).select_by_value("document")
+    shown = browser.execute_script(script)
+    heads = [r for r in shown if r[0] == "doc"]
+    # Documents by their difference, largest first, each followed by its 20 segments in order.
+    assert [abs(h[2]) for h in heads] == sorted((abs(h[2]) for h in heads), reverse=True)
+    assert all(
+        shown[21 * k][0] == "doc" and {r[1] for r in shown[21 * k : 21 * k + 21]} == {heads[k][1]}
+        for k in range(10)
+    )
+    Select(browser.find_element(By.ID, "diff-order")).select_by_value("difference")
+    assert all(r[0] != "doc" for r in browser.execute_script(script))
+    # Filtered, a document shows while any of its segments does.
+    Select(browser.find_element(By.ID, "diff-order")).select_by_value("segment")
+    browser.find_element(By.ID, "diff-text").send_keys("Trump")
+    shown = browser.execute_script(script)
+    segments = [r for r in shown if r[0] != "doc"]
+    assert 0 < len(segments) < 200
+    assert sorted(r[1] for r in shown if r[0] == "doc") == sorted({r[1] for r in segments})
+
+
 def test_the_page_prints_in_a_few_pages(
     browser: Any, tmp_path: Path, capfd: pytest.CaptureFixture[str]
 ) -> None:

@@ -7,7 +7,7 @@ import dataclasses
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from understudy._atomic import atomic_write, writable
 from understudy.cli.inputs import read_systems, read_texts, warn_reference_as_system
@@ -17,10 +17,21 @@ from understudy.cli.neural import neural_scores
 from understudy.cli.options import add_command, add_metric_options, add_threads_option, scorers, seed_value
 from understudy.cli.progress import Progress
 from understudy.cli.scores import add_scores_options, given_scores
-from understudy.cli.segments import add_segment_options, reshape, reshaping, signature_pairs
+from understudy.cli.segments import (
+    Units,
+    add_segment_options,
+    cut_origins,
+    reshape,
+    reshaping,
+    row_documents,
+    signature_pairs,
+)
 from understudy.cli.testset import add_cache_options, testset_refs
 from understudy.errors import LengthMismatchError
 from understudy.ledger import Ledger
+
+if TYPE_CHECKING:
+    from understudy.report.documents import Layout
 
 EXAMPLES = """examples:
   understudy report ref.de -i sys*.de -o report.html
@@ -129,14 +140,13 @@ def _scored(args: argparse.Namespace, command: str, progress: Callable[[int, int
         warn_reference_as_system(args.refs, args.input)
         refs = read_texts(args.refs)
     systems = read_systems(args.input, named, args)
-    if reshaping(args):
-        refs, systems = reshape(args, refs, systems, named.units if named else None)
+    # Names as the page shows them: a file name that is not UTF-8 with its bytes escaped.
+    names = [kept_name(path) for path in args.input]
+    refs, systems, layout = _laid_out(args, refs, systems, names, named.units if named else None)
     for path, lines in zip(args.input, systems, strict=True):
         if len(lines) != len(refs[0]):
             raise LengthMismatchError(f"the references have {len(refs[0])} lines but {path} has {len(lines)}")
     metrics = scorers(args, sentence_level=False)
-    # Names as the page shows them: a file name that is not UTF-8 with its bytes escaped.
-    names = [kept_name(path) for path in args.input]
     given, _ = given_scores(args, names, len(refs[0]))
     given += neural_scores(args, names, refs, systems)
     pair = _pair(args.pair, args.input)
@@ -157,7 +167,28 @@ def _scored(args: argparse.Namespace, command: str, progress: Callable[[int, int
         if args.log
         else None,
         extras=signature_pairs(args),
+        layout=layout,
     )
+
+
+def _laid_out(
+    args: argparse.Namespace,
+    refs: list[list[str]],
+    systems: list[list[str]],
+    names: list[str],
+    units: Units | None,
+) -> tuple[list[list[str]], list[list[str]], Layout | None]:
+    """The references and systems as scored (cut, joined), and what the diff shows of their
+    layout: each row's document, and where a cut system's segments came from."""
+    from understudy.report.documents import Layout
+
+    if not reshaping(args):
+        docs = row_documents(args, len(refs[0]), units)
+        return refs, systems, Layout(docs) if docs is not None else None
+    count = len(refs[0])
+    scored_refs, scored = reshape(args, refs, systems, units)
+    layout = Layout(row_documents(args, count, units), cut_origins(args, names, systems, scored))
+    return scored_refs, scored, layout
 
 
 def _from_records(args: argparse.Namespace, command: str, progress: Callable[[int, int], None]) -> Any:

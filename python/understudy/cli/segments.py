@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from understudy.cli.messages import CliError
 from understudy.errors import InputFileError, LengthMismatchError
-from understudy.segmentation import CASES, METHODS, SPLITS, documents, resegment
+from understudy.segmentation import CASES, METHODS, SPLITS, Origin, documents, origins, resegment
 
 GRANULARITIES = ("segment", "paragraph", "document")
 RESHAPED = ("reseg", "gran")
@@ -150,6 +150,35 @@ def sources_as_scored(args: argparse.Namespace, sources: list[str], units: Units
     return joined(sources, units.of(granularity))
 
 
+def row_documents(args: argparse.Namespace, lines: int, units: Units | None = None) -> list[str] | None:
+    """Each scored row's document, where known: every reference line's (``--docids``'s, else
+    ``units``), or with ``--granularity paragraph`` each paragraph's; ``None`` at the document
+    level (a row is a document) or where no document is known. ``lines``: the reference's lines."""
+    granularity = getattr(args, "granularity", "segment")
+    units = _units(args, lines) or units or Units()
+    if units.docids is None or granularity == "document":
+        return None
+    if granularity == "segment":
+        return units.docids
+    return [name.partition("\t")[0] for name in documents(units.of(granularity)).names]
+
+
+def cut_origins(
+    args: argparse.Namespace, names: list[str], given: list[list[str]], cut: list[list[str]]
+) -> dict[str, list[tuple[Origin, ...]]]:
+    """Where each cut system's segments came from in its file's lines (``--resegment`` at the
+    segment level; JSON-lines systems, whose lines are not the file's, are left out)."""
+    if not getattr(args, "resegment", False) or getattr(args, "granularity", "segment") != "segment":
+        return {}
+    from understudy.datasets.local import is_jsonl
+
+    return {
+        name: origins(lines, segments, args.resegment_split)
+        for name, path, lines, segments in zip(names, args.input, given, cut, strict=True)
+        if not is_jsonl(path)
+    }
+
+
 def joined(lines: list[str], docids: list[str]) -> list[str]:
     """Each document's lines joined into one (``JOINER``), in the documents' order.
 
@@ -192,8 +221,10 @@ __all__ = [
     "RESHAPED",
     "Units",
     "add_segment_options",
+    "cut_origins",
     "joined",
     "reshape",
     "reshaping",
+    "row_documents",
     "signature_pairs",
 ]

@@ -28,6 +28,7 @@ from understudy.report.analysis import (
     reference_lengths,
 )
 from understudy.report.bands import BANDS
+from understudy.report.documents import Layout, with_layout
 from understudy.report.edits import FOLD_CHARS, Run, edit_runs
 from understudy.report.human import HumanInputs, with_human_segments
 from understudy.report.human import human_view as report_human
@@ -268,6 +269,7 @@ def build(
     given: Sequence[GivenScores] = (),
     keep: Callable[[dict[str, list[Stats[Any, Any]]]], object] | None = None,
     extras: Sequence[tuple[str, str]] = (),
+    layout: Layout | None = None,
 ) -> Report:
     """The report of ``systems`` (named ``names``) against reference streams ``refs``.
 
@@ -276,7 +278,8 @@ def build(
     :class:`~understudy.report.human.HumanInputs`). ``given``: other metrics' segment scores of
     the systems (by ``names``). ``progress`` is told ``(steps done, steps)`` after each step; ``keep``, every
     metric's statistics by its name once computed (to log them); ``extras``, signature keys of what was
-    done to the inputs (``reseg``, ``gran``)."""
+    done to the inputs (``reseg``, ``gran``); ``layout``, the segments' documents and the cut systems'
+    origins (the diff's document view and cut points)."""
     configs = [m.config for m in metrics] + [g.config for g in given]
     tell = steps.step_counter(len(configs) + 2 + (len(names) > 1) + (human is not None), progress)
     per_metric, others = _statistics(metrics, given, names, systems, refs, keep)
@@ -294,6 +297,7 @@ def build(
     if len(names) > 1:
         best = pair or (names.index(order[0]), names.index(order[1]))
         pair_view = _pair_view(bleu, names, best, systems, refs, sentences, first, seed, (metrics, given))
+        pair_view = with_layout(pair_view, layout, [per_metric[first][k] for k in best])
         tell()
     human_view = None
     if human is not None:

@@ -90,6 +90,23 @@ class DiffRow:
     marks_a: tuple[tuple[str, str], ...] = ()
     marks_b: tuple[tuple[str, str], ...] = ()
     """A metric's error spans in each hypothesis, ``(severity, text)`` (xCOMET's)."""
+    document: int = -1
+    """The segment's document (an index into :attr:`PairView.documents`; -1: none known)."""
+    origin_a: str = ""
+    origin_b: str = ""
+    """Where a cut system's segment came from in its file as given (``--resegment``)."""
+
+
+@dataclass(frozen=True)
+class DocumentView:
+    """One document of the diff: its id, its segments (the first's number, how many), and each
+    system's score of the document (its segments' statistics together)."""
+
+    name: str
+    first: int
+    size: int
+    score_a: float
+    score_b: float
 
 
 @dataclass(frozen=True)
@@ -113,6 +130,8 @@ class PairView:
     """Whether the hypotheses show WER's alignment (else BLEU's matched n-grams)."""
     marked_by: str = ""
     """The metric whose error spans the rows mark (xCOMET's), if any."""
+    documents: tuple[DocumentView, ...] = ()
+    """The documents the rows belong to, where known (the rows are then grouped under them)."""
 
 
 @dataclass(frozen=True)

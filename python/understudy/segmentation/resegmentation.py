@@ -26,10 +26,14 @@ runs in the Rust core, 64 reference words to a machine word, in memory of a few 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from understudy.errors import ConfigError, EmptyInputError, InputError, InputTypeError, LengthMismatchError
+
+Origin = tuple[int, int, int, int]
+"""Part of a line of the hypothesis as given: ``(line, first unit, last unit, units of the line)``."""
 
 METHODS = ("mweralign", "min-edit")
 """Which cut of least cost: mweralign 1.4.1's, or the least cost without its extra cost."""
@@ -118,6 +122,47 @@ def resegment(
     from understudy._core import segmentation
 
     return segmentation.resegment(streams, texts, list(sizes), (split, case, method), progress)
+
+
+_ASCII_SPACE = re.compile(r"[ \t\n\v\f\r]+")
+
+
+def units(text: str, split: str = "ascii") -> int:
+    """How many units (words, or characters with ``split="chars"``) ``text`` holds, counted as
+    :func:`resegment` splits it.
+
+    >>> units("a\u00a0b c"), units("a\u00a0b c", "unicode"), units("漢 字", "chars")
+    (2, 3, 2)
+    """
+    if split == "chars":
+        return sum(not c.isspace() for c in text)
+    return len(text.split() if split == "unicode" else [w for w in _ASCII_SPACE.split(text) if w])
+
+
+def origins(lines: Sequence[str], segments: Sequence[str], split: str = "ascii") -> list[tuple[Origin, ...]]:
+    """Where each segment of a cut came from: the lines of the hypothesis as given (a stream's
+    lines, or one document a line) whose units it holds, each as ``(line, first, last, of)``:
+    the line's number and the units taken from it, counted from 1, of its ``of``. A cut inside a
+    line shows as a part of it.
+
+    >>> origins(["a b c", "d e"], ["a b", "c d e"])
+    [((1, 1, 2, 3),), ((1, 3, 3, 3), (2, 1, 2, 2))]
+    """
+    sizes = [units(line, split) for line in lines]
+    out: list[tuple[Origin, ...]] = []
+    line, used = 0, 0  # the line being taken from, and its units taken so far
+    for segment in segments:
+        need, parts = units(segment, split), []
+        while need > 0:
+            while line < len(sizes) and used == sizes[line]:
+                line, used = line + 1, 0
+            if line == len(sizes):
+                raise InputError("the segments hold more words than the lines they were cut from")
+            take = min(need, sizes[line] - used)
+            parts.append((line + 1, used + 1, used + take, sizes[line]))
+            used, need = used + take, need - take
+        out.append(tuple(parts))
+    return out
 
 
 def _streams(references: Sequence[str] | Sequence[Sequence[str]]) -> list[list[str]]:

@@ -1,15 +1,20 @@
-// The two-system diff's filters: text to look for, which system scores higher, and order.
+// The two-system diff's filters: text to look for, which system scores higher, and order. A
+// document's line (where documents are known) shows while any of its segments shows; ordered by
+// documents, the documents come largest difference first, each with its segments in order.
 (function () {
   "use strict";
   var table = document.getElementById("diff-table");
   if (!table) { return; }
   var body = table.tBodies[0];
-  var rows = Array.prototype.slice.call(body.rows);
+  var all = Array.prototype.slice.call(body.rows);
+  var heads = all.filter(function (row) { return row.classList.contains("doc"); });
+  var rows = all.filter(function (row) { return !row.classList.contains("doc"); });
   var text = document.getElementById("diff-text");
   var which = document.getElementById("diff-which");
   var order = document.getElementById("diff-order");
   var shown = document.getElementById("diff-shown");
   function delta(row) { return parseFloat(row.getAttribute("data-delta")); }
+  function doc(row) { return row.getAttribute("data-doc"); }
   function keep(row, needle, mode) {
     var d = delta(row);
     if (mode === "a" && !(d > 0)) { return false; }
@@ -17,19 +22,32 @@
     if (mode === "same" && d !== 0) { return false; }
     return !needle || row.textContent.toLowerCase().indexOf(needle) !== -1;
   }
+  function arranged() {
+    if (order.value === "difference") {
+      return rows.slice().sort(function (x, y) { return Math.abs(delta(y)) - Math.abs(delta(x)); });
+    }
+    if (order.value === "document") {
+      var sorted = heads.slice().sort(function (x, y) { return Math.abs(delta(y)) - Math.abs(delta(x)); });
+      var out = [];
+      sorted.forEach(function (head) {
+        out.push(head);
+        rows.forEach(function (row) { if (doc(row) === doc(head)) { out.push(row); } });
+      });
+      return out;
+    }
+    return all;
+  }
   function apply() {
     var needle = text.value.toLowerCase();
     var mode = which.value;
-    var sorted = rows.slice();
-    if (order.value === "difference") {
-      sorted.sort(function (x, y) { return Math.abs(delta(y)) - Math.abs(delta(x)); });
-    }
     var count = 0;
-    sorted.forEach(function (row) {
+    var visible = {};
+    rows.forEach(function (row) {
       row.hidden = !keep(row, needle, mode);
-      if (!row.hidden) { count += 1; }
-      body.appendChild(row);
+      if (!row.hidden) { count += 1; visible[doc(row)] = true; }
     });
+    heads.forEach(function (head) { head.hidden = order.value === "difference" || !visible[doc(head)]; });
+    arranged().forEach(function (row) { body.appendChild(row); });
     shown.textContent = count + " of " + rows.length + " segments shown";
   }
   text.addEventListener("input", apply);
