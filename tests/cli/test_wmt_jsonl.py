@@ -188,3 +188,15 @@ def test_echo_prints_documents_and_paragraphs(
     rows = out.splitlines()
     assert len(rows) == DOCS * LINES // PARAGRAPH
     assert rows[:2] == ["en-de_DE_#_news_#_0\t0", "en-de_DE_#_news_#_0\t1"]
+
+
+def test_info_lists_the_files_pairs(wmt25: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run_cli(capsys, "testset", "info", str(wmt25["set"]), "-l", "en-de_DE")
+    assert status == 0, err
+    sha = hashlib.sha256(wmt25["set"].read_bytes()).hexdigest()[:12]
+    lines = out.splitlines()
+    assert f"signature name: set.jsonl@{sha}" in lines
+    # The set's 15 documents and one without a reference; the other pair's one, without.
+    assert "  en-cs_CZ  1, 0" in lines and f"  en-de_DE  {DOCS + 1}, {DOCS}" in lines
+    fields = "src, ref:A, docid, paragraph, domain, origlang"
+    assert f"en-de_DE: {DOCS * LINES // PARAGRAPH} segments; fields: {fields}" in lines

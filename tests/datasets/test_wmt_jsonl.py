@@ -62,6 +62,11 @@ def test_a_local_file_is_a_test_set(tmp_path: Path) -> None:
     xml = tmp_path / "set.xml"
     xml.write_bytes(wmt_xml(XML_DOCS))
     assert load(str(xml), "en-de").ref_fields == ("ref:A", "ref:B")
+    # The pair picks the tokenizer: a file's own pair is the only one it answers to.
+    with pytest.raises(
+        UnknownDatasetError, match=r"set\.xml is en-de \(its <src> and <ref> languages\), not en-ja"
+    ):
+        load(str(xml), "en-ja")
 
 
 def test_wmt_xml_paragraphs_are_its_p_elements() -> None:

@@ -169,6 +169,16 @@ def run_list(args: argparse.Namespace) -> int:
 def run_info(args: argparse.Namespace) -> int:
     """Print a set's description, downloads (and whether cached), pairs and, with -l, fields."""
     from understudy.datasets import dataset
+    from understudy.datasets.local import describe, is_local
+
+    if is_local(args.name):
+        lines = describe(args.name)
+        if args.langpair:
+            found = load_fields(args, args.name)
+            lines.append(f"{args.langpair}: {len(found)} segments; fields: {', '.join(found.fields)}")
+            lines.append(f"scored references: {', '.join(found.ref_fields) or 'none'}")
+        write("\n".join(lines))
+        return 0
 
     info = dataset(args.name)
     # With -l the pair is loaded (and fetched) first, so that the cache states below are current.

@@ -122,6 +122,8 @@ class WmtXml:
     systems: dict[str, list[str]] = field(default_factory=dict)
     paragraph: list[str] = field(default_factory=list)
     """Each segment's paragraph in its document (the source's ``<p>``, counted from 0; "" outside one)."""
+    langpair: str = ""
+    """The source's and the references' languages (``en-de``)."""
 
     def fields(self) -> dict[str, list[str]]:
         """Every field by name: src, the references, docid, origlang, domain (if any), systems."""
@@ -147,10 +149,11 @@ def _segments(parent: ET.Element, path: str, name: str) -> dict[int, str]:
     return out
 
 
-def _one_language(root: ET.Element, tag: str, name: str) -> None:
+def _one_language(root: ET.Element, tag: str, name: str) -> str:
     langs = {e.get("lang") for e in root.iter(tag)}
     if len(langs) != 1:
         raise DatasetFormatError(f"{name}: expected one <{tag}> language, found {len(langs)}")
+    return next(iter(langs)) or ""
 
 
 def parse_wmt_xml(data: bytes, name: str) -> WmtXml:
@@ -160,9 +163,8 @@ def parse_wmt_xml(data: bytes, name: str) -> WmtXml:
     except ET.ParseError as err:
         line, column = err.position
         raise DatasetFormatError(f"{name}:{line}: not well-formed XML (column {column + 1})") from None
-    _one_language(root, "src", name)
-    _one_language(root, "ref", name)
     out = WmtXml()
+    out.langpair = f"{_one_language(root, 'src', name)}-{_one_language(root, 'ref', name)}"
     translators = sorted({ref_field(r.get("translator")) for r in root.iter("ref")})
     out.refs = {t: [] for t in translators}
     documents = [doc for doc in root.iter("doc") if "testsuite" not in doc.attrib]

@@ -14,8 +14,8 @@ from pathlib import Path
 
 from understudy.datasets.fields import DatasetFields
 from understudy.datasets.formats import gunzipped, parse_wmt_xml
-from understudy.datasets.wmt_jsonl import parse_test_set
-from understudy.errors import InputFileError
+from understudy.datasets.wmt_jsonl import pairs, parse_test_set
+from understudy.errors import InputFileError, UnknownDatasetError
 
 SUFFIXES = (".jsonl", ".jsonl.gz", ".xml", ".xml.gz")
 """The names of test-set files: WMT25's JSON lines, WMT XML."""
@@ -47,6 +47,20 @@ def label(path: str) -> str:
     return f"{Path(path).name}@{hashlib.sha256(_read(path)).hexdigest()[:12]}"
 
 
+def describe(path: str) -> list[str]:
+    """What ``testset info PATH`` prints of a file: its format, name, and language pairs."""
+    data = _read(path)
+    lines = [f"{path}: a test-set file ({'WMT25 JSON lines' if is_jsonl(path) else 'WMT XML'})"]
+    lines.append(f"signature name: {label(path)}")
+    if is_jsonl(path):
+        found = pairs(data, path)
+        lines.append("language pairs (documents, with a reference):")
+        lines += [f"  {pair}  {documents}, {referenced}" for pair, (documents, referenced) in found.items()]
+    else:
+        lines.append(f"language pair: {parse_wmt_xml(gunzipped(data, path), path).langpair}")
+    return lines
+
+
 def load_local(path: str, langpair: str) -> DatasetFields:
     """Every field of the file's ``langpair``, each of its references scored."""
     data = _read(path)
@@ -59,6 +73,9 @@ def load_local(path: str, langpair: str) -> DatasetFields:
             path, langpair, fields, refs, jsonl.docid, jsonl.origlang, domain, None, jsonl.paragraph
         )
     xml = parse_wmt_xml(gunzipped(data, path), path)
+    if xml.langpair != langpair:
+        # The pair picks the tokenizer: a wrong one would score silently with the wrong tokens.
+        raise UnknownDatasetError(f"{path} is {xml.langpair} (its <src> and <ref> languages), not {langpair}")
     fields = xml.fields()
     refs = tuple(sorted(xml.refs))
     paragraph = xml.paragraph if any(xml.paragraph) else None
@@ -75,4 +92,4 @@ def load_local(path: str, langpair: str) -> DatasetFields:
     )
 
 
-__all__ = ["SUFFIXES", "is_jsonl", "is_local", "label", "load_local"]
+__all__ = ["SUFFIXES", "describe", "is_jsonl", "is_local", "label", "load_local"]

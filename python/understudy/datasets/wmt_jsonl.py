@@ -163,6 +163,20 @@ def parse_test_set(data: bytes, name: str, langpair: str) -> WmtJsonl:
     return out
 
 
+def pairs(data: bytes, name: str) -> dict[str, tuple[int, int]]:
+    """Each language pair of a test set: its documents, and how many of them have a reference.
+
+    >>> pairs(b'{"src_lang": "en", "tgt_lang": "de_DE", "refs": {}}\\n', "set.jsonl")
+    {'en-de_DE': (1, 0)}
+    """
+    out: dict[str, tuple[int, int]] = {}
+    for number, record in _records(text_lines(data, name), name):
+        pair = f"{_text(record, 'src_lang', name, number)}-{_text(record, 'tgt_lang', name, number)}"
+        documents, referenced = out.get(pair, (0, 0))
+        out[pair] = (documents + 1, referenced + bool(_references(record, name, number)))
+    return dict(sorted(out.items()))
+
+
 def parse_hypotheses(lines: list[str], name: str) -> dict[str, tuple[int, str]]:
     """A system's documents (its file's lines): ``doc_id`` to its line number and its ``hypothesis``."""
     out: dict[str, tuple[int, str]] = {}
@@ -204,4 +218,4 @@ def system_lines(lines: list[str], name: str, docids: list[str], whole: bool = F
     return out
 
 
-__all__ = ["BREAK", "WmtJsonl", "paragraphs", "parse_hypotheses", "parse_test_set", "system_lines"]
+__all__ = ["BREAK", "WmtJsonl", "pairs", "paragraphs", "parse_hypotheses", "parse_test_set", "system_lines"]
