@@ -200,3 +200,13 @@ def test_info_lists_the_files_pairs(wmt25: dict[str, Path], capsys: pytest.Captu
     assert "  en-cs_CZ  1, 0" in lines and f"  en-de_DE  {DOCS + 1}, {DOCS}" in lines
     fields = "src, ref:A, docid, paragraph, domain, origlang"
     assert f"en-de_DE: {DOCS * LINES // PARAGRAPH} segments; fields: {fields}" in lines
+
+
+def test_a_json_lines_system_beside_a_plain_reference_is_warned_of(
+    wmt25: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ref = tmp_path / "ref.de"  # one line a document: as many lines as the system file has
+    ref.write_text("".join(" ".join(d) + "\n" for d in _lines(REF)) + "x\n", encoding="utf-8")
+    status, _, err = run_cli(capsys, "score", str(ref), "-i", str(wmt25["a"]), "-m", "bleu")
+    assert status == 0
+    assert "a.jsonl is read as plain text, one segment a line" in err and "(-t FILE.jsonl -l PAIR)" in err

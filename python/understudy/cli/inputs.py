@@ -50,11 +50,26 @@ def read_texts(paths: list[str]) -> list[list[str]]:
     return [[line.rstrip() for line in read_lines(path)] for path in paths]
 
 
+def warn_json_lines_as_text(paths: list[str], testset: Refs | None) -> None:
+    """Warn of a ``.jsonl`` system file read as plain text: a system's JSON lines are read by
+    document id only beside a test set of WMT25's JSON lines (``-t FILE.jsonl``)."""
+    if testset is not None and testset.documents is not None:
+        return
+    for path in paths:
+        if path.endswith((".jsonl", ".jsonl.gz")):
+            warnings.warn(
+                f"{path} is read as plain text, one segment a line: a system's JSON lines are read by"
+                " document id with a test set of WMT25's JSON lines (-t FILE.jsonl -l PAIR)",
+                stacklevel=2,
+            )
+
+
 def read_systems(paths: list[str], testset: Refs | None, args: argparse.Namespace) -> list[list[str]]:
     """Each system's lines: a text file's, or (when ``-t`` is a file of WMT25's JSON lines) a
     ``.jsonl`` system file's documents a paragraph a line, or with ``--resegment`` a document a
     line (to be cut into the reference's paragraphs)."""
     if testset is None or testset.documents is None:
+        warn_json_lines_as_text(paths, testset)
         return read_texts(paths)
     from understudy.datasets.local import is_jsonl
     from understudy.datasets.wmt_jsonl import system_lines
@@ -78,6 +93,7 @@ def read_parallel(
     from understudy.cli.segments import reshape, reshaping
     from understudy.errors import LengthMismatchError
 
+    warn_json_lines_as_text(inputs, None)
     references, systems = read_texts(refs), read_texts(inputs)
     if args is not None and reshaping(args):
         references, systems = reshape(args, references, systems)

@@ -11,7 +11,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from understudy.cli.chunks import Chunks, ChunkStats
-from understudy.cli.inputs import check_stdin_once, read_systems, read_texts, warn_reference_as_system
+from understudy.cli.inputs import (
+    check_stdin_once,
+    read_systems,
+    read_texts,
+    warn_json_lines_as_text,
+    warn_reference_as_system,
+)
 from understudy.cli.messages import CliError
 from understudy.cli.progress import Progress
 from understudy.cli.score_printers import SentenceWriter
@@ -127,6 +133,7 @@ def open_sources(
         return refs, [
             Source(ListReader(s, path), 1, "systems") for s, path in zip(read, args.input, strict=True)
         ]
+    warn_json_lines_as_text(args.input or [], testset)
     systems = (
         [source(path, 1, "systems") for path in args.input]
         if args.input
