@@ -533,6 +533,15 @@ def task_startup(data: Path, repeat: int) -> list[tuple[str, list[Timing]]]:
     hyp.write_text("".join(read(str(data / "newstest2017.online-A.0.en-de.de"))[k] + "\n" for k in range(3)))
     bin_dir = Path(sys.executable).parent
     us, sb = str(bin_dir / "understudy"), str(bin_dir / "sacrebleu")
+    # Both packages' bytecode current, as an installed wheel's is: an editable install's stale
+    # .pyc (with PYTHONDONTWRITEBYTECODE set, never rewritten) would be compiled on every start.
+    import sacrebleu
+    import understudy
+
+    for package in (understudy, sacrebleu):
+        subprocess.run(
+            [sys.executable, "-m", "compileall", "-q", str(Path(package.__file__).parent)], check=True
+        )
     commands = [
         ("--version", [us, "--version"], [sb, "--version"]),
         (

@@ -19,7 +19,6 @@ import contextlib
 import io
 import os
 import stat
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from os import PathLike
@@ -96,6 +95,8 @@ def _kind(target: str) -> str | None:
 
 def _replacing(target: str) -> Iterator[BinaryIO]:
     folder = os.path.dirname(target)
+    import tempfile  # on first write: it loads random and hashlib, which start-up need not pay for
+
     fd, temp = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(target)}.", suffix=".tmp")
     try:
         # mkstemp makes the file private (0600); the result gets the mode a plain open() would

@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import collections
 import contextlib
-import difflib
 import importlib
 import os
 import re
@@ -79,6 +78,8 @@ def _nearest(message: str) -> str:
     if found is None:
         return ""
     choices = re.findall(r"'([^']*)'", found.group(2)) or found.group(2).split(", ")
+    import difflib
+
     close = difflib.get_close_matches(found.group(1).lower(), choices, n=1, cutoff=0.6)
     return f"; did you mean '{close[0]}'?" if close else ""
 
@@ -116,6 +117,8 @@ def _subcommand_typo(argv: list[str], names: list[str]) -> str | None:
     word = argv[0]
     if word.startswith("-") or os.path.exists(word):
         return None
+    import difflib
+
     close = difflib.get_close_matches(word, names, n=1, cutoff=0.75)
     return close[0] if close else None
 

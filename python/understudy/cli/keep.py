@@ -4,11 +4,10 @@ appending of every system's statistics per metric (``score``, ``compare`` and ``
 from __future__ import annotations
 
 import argparse
-import hashlib
 import sys
 from typing import TYPE_CHECKING, Any
 
-from understudy.ledger import LEDGER_ENV, default_location, redacted
+from understudy.ledger import LEDGER_ENV
 
 if TYPE_CHECKING:
     from understudy.stats import Stats
@@ -19,8 +18,10 @@ def add_ledger_option(parser: argparse.ArgumentParser | Any) -> None:
     parser.add_argument(
         "--ledger",
         metavar="PATH-or-URL",
+        # Named, not resolved: resolving loads platformdirs, which every command would pay for.
         help=f"the ledger: a SQLite file, or a postgresql://USER:PASSWORD@HOST/DB URL (the 'ledger' "
-        f"extra); default: ${LEDGER_ENV}, else {redacted(default_location())}",
+        f"extra); default: ${LEDGER_ENV}, else understudy/ledger.sqlite in the user's data directory"
+        " ($XDG_DATA_HOME, else ~/.local/share, on Linux)",
     )
 
 
@@ -45,6 +46,8 @@ def add_log_options(parser: argparse.ArgumentParser, ledger: bool = True) -> Non
 def sha256_of(paths: list[str]) -> str:
     """``sha256:`` of the bytes read from the files, in order: what was scored, hashed as it was
     read (a pipe or FIFO opened again reads nothing, or waits); "" when one was not read whole."""
+    import hashlib
+
     from understudy.inputs.files import digest_of
 
     digest = hashlib.sha256()
