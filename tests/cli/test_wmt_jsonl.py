@@ -210,3 +210,26 @@ def test_a_json_lines_system_beside_a_plain_reference_is_warned_of(
     status, _, err = run_cli(capsys, "score", str(ref), "-i", str(wmt25["a"]), "-m", "bleu")
     assert status == 0
     assert "a.jsonl is read as plain text, one segment a line" in err and "(-t FILE.jsonl -l PAIR)" in err
+
+
+def test_compare_tests_the_sets_systems_as_their_paragraph_files(
+    wmt25: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    files = {}
+    for name, path in (("ref", REF), ("a", UEDIN), ("b", ONLINE_A)):
+        files[name] = tmp_path / f"{name}.txt"
+        files[name].write_text(
+            "".join(p + "\n" for d in _lines(path) for p in _paragraphs(d)), encoding="utf-8"
+        )
+    options = ["-m", "bleu", "chrf", "-n", "200", "-f", "json"]
+    argv = ["compare", "-t", str(wmt25["set"]), "-l", "en-de_DE", "-i", str(wmt25["a"]), str(wmt25["b"])]
+    status, out, err = run_cli(capsys, *argv, *options, "--origlang", "en")
+    assert status == 0, err
+    status, expected, err = run_cli(
+        capsys, "compare", str(files["ref"]), "-i", str(files["a"]), str(files["b"]), *options
+    )
+    assert status == 0, err
+    for got, want in zip(json.loads(out), json.loads(expected), strict=True):
+        assert [p["p_value"] for p in got["pairs"]] == [p["p_value"] for p in want["pairs"]]
+        assert [s["score"] for s in got["ranking"]] == [s["score"] for s in want["ranking"]]
+        assert got["signature"].startswith("nrefs:1|test:set.jsonl@") and "|origlang:en|" in got["signature"]

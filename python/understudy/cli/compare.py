@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import Any
 
 from understudy.cli import sacrebleu_tables
-from understudy.cli.inputs import check_stdin_once, read_parallel, warn_reference_as_system
+from understudy.cli.inputs import check_stdin_once, read_parallel, read_systems, warn_reference_as_system
 from understudy.cli.keep import add_log_options, log_scored
 from understudy.cli.messages import CliError
 from understudy.cli.neural import neural_scores
@@ -27,8 +27,11 @@ from understudy.cli.options import (
 from understudy.cli.output import write
 from understudy.cli.score_printers import print_sacrebleu_corpus
 from understudy.cli.scores import add_scores_options, given_scores, given_stats, wants_scores
-from understudy.cli.segments import add_segment_options, signature_pairs
+from understudy.cli.segments import add_segment_options, reshape, reshaping, signature_pairs
+from understudy.cli.stream import kept
 from understudy.cli.table import Table, emit, text_table
+from understudy.cli.testset import add_testset_options, testset_refs
+from understudy.errors import LengthMismatchError
 from understudy.signature import Signature
 from understudy.significance import (
     AllPairsResult,
@@ -151,6 +154,9 @@ EXAMPLES = """examples:
   understudy compare ref.de -i sys*.de -m bleu chrf ter     clusters by each metric in turn
   understudy compare ref.de -i sys*.de -m bleu --scores COMET-22=comet.out   BLEU and COMET-22
   understudy compare --scores MetricX-24=a.jsonl MetricX-24=b.jsonl   on given scores alone
+  understudy compare -t wmt17 -l en-de -i sys*.de           against a built-in test set
+  understudy compare -t wmt25.jsonl -l en-de_DE -i a.jsonl b.jsonl --granularity document
+                                                            WMT25's documents, resampled whole
 """
 
 
@@ -188,7 +194,8 @@ def add_parser(commands: Any) -> None:
     p.add_argument("-n", type=int, metavar="N", help="resamples (bs, 1000) or trials (ar, 10000)")
     p.add_argument("--alpha", type=float, default=ALPHA, help="significance level for clusters (0.05)")
     add_significance_options(p, paired_flags=False)
-    add_metric_options(p, neural=True)
+    add_metric_options(p, language=False, neural=True)  # -l is among the test-set options
+    add_testset_options(p)
     add_scores_options(p)
     p.add_argument(
         "-f", "--format", default="text", choices=["json", "text", "latex", "csv"], help="default: text"
@@ -209,11 +216,11 @@ def add_parser(commands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Read every system, then run the chosen comparison."""
-    if args.log and not args.refs:
-        raise CliError("--log keeps records of a test set: give its reference files (and -i)")
-    names, per_metric = _all_stats(args)
+    if args.log and not (args.refs or args.test_set):
+        raise CliError("--log keeps records of a test set: give its reference files or -t (and -i)")
+    names, per_metric, testset = _all_stats(args)
     if args.log:
-        log_scored(args, names, per_metric, [], args.command_line)
+        log_scored(args, names, per_metric, testset, args.command_line)
     results: list[BlockTestResult | AllPairsResult] = []
     for stats in per_metric:
         if args.blocks is not None:
@@ -221,8 +228,9 @@ def run(args: argparse.Namespace) -> int:
         else:
             test: Test = "ar" if args.paired_ar else "bs"
             results.append(all_pairs(stats, names, test, args.n, args.seed, args.p_values, args.alpha))
-    if signature_pairs(args):
-        results = [replace(r, signature=r.signature.with_extras(signature_pairs(args))) for r in results]
+    if testset or signature_pairs(args):
+        extras = testset + signature_pairs(args)
+        results = [replace(r, signature=r.signature.with_extras(extras)) for r in results]
     if args.format == "csv":
         if args.blocks is not None:
             raise CliError("-f csv is for the clusters; the block test prints text, JSON or LaTeX")
@@ -242,25 +250,27 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _all_stats(args: argparse.Namespace) -> tuple[list[str], list[list[Stats[Any, Any]]]]:
-    """The systems' names and, per metric (-m, then --scores), their statistics."""
+def _all_stats(
+    args: argparse.Namespace,
+) -> tuple[list[str], list[list[Stats[Any, Any]]], list[tuple[str, str]]]:
+    """The systems' names and, per metric (-m, then --scores), their statistics; and the test
+    set's signature pairs (``-t``: its name and pair; none for reference files)."""
     if not args.input:
         if not wants_scores(args):
             raise CliError("compare needs systems: -i with reference files, or --scores")
-        if args.refs or metrics_named(args):
+        if args.refs or args.test_set or metrics_named(args):
             raise CliError("reference files and -m score the text of systems: give their files with -i")
         given, names = given_scores(args, None, None)
         _check_systems(names)
-        return names, [*given_stats(given, names)]
-    if not args.refs:
-        raise CliError("no references: give reference files before -i (or --scores alone, without -i)")
+        return names, [*given_stats(given, names)], []
+    if args.refs and args.test_set:
+        raise CliError("give reference files or -t NAME, not both")
+    if not (args.refs or args.test_set):
+        raise CliError(
+            "no references: give reference files before -i, or -t NAME -l PAIR (or --scores alone)"
+        )
     _check_systems(args.input)
-    check_stdin_once(
-        [(p, f"reference {k + 1}") for k, p in enumerate(args.refs)]
-        + [(p, f"system {k + 1} (-i)") for k, p in enumerate(args.input)]
-    )
-    warn_reference_as_system(args.refs, args.input)
-    refs, systems = read_parallel(args.refs, args.input, args)
+    refs, systems, testset = _texts(args)
     per_metric: list[list[Stats[Any, Any]]] = []
     if metrics_named(args) or not wants_scores(args):
         per_metric += [
@@ -268,7 +278,31 @@ def _all_stats(args: argparse.Namespace) -> tuple[list[str], list[list[Stats[Any
         ]
     given, _ = given_scores(args, args.input, len(systems[0]))
     given += neural_scores(args, args.input, refs, systems)
-    return args.input, [*per_metric, *given_stats(given, args.input)]
+    return args.input, [*per_metric, *given_stats(given, args.input)], testset
+
+
+def _texts(args: argparse.Namespace) -> tuple[list[list[str]], list[list[str]], list[tuple[str, str]]]:
+    """The references and the systems as scored (cut and joined as asked), from files or ``-t``."""
+    if not args.test_set:
+        if args.origlang is not None or args.subset is not None:
+            raise CliError("--origlang and --subset filter a built-in test set (-t)")
+        check_stdin_once(
+            [(p, f"reference {k + 1}") for k, p in enumerate(args.refs)]
+            + [(p, f"system {k + 1} (-i)") for k, p in enumerate(args.input)]
+        )
+        warn_reference_as_system(args.refs, args.input)
+        return (*read_parallel(args.refs, args.input, args), [])
+    testset = testset_refs(args)
+    refs = [lines for _, lines in testset.streams]
+    systems = read_systems(args.input, testset, args)
+    if reshaping(args):
+        refs, systems = reshape(args, refs, systems, testset.units)
+    for path, lines in zip(args.input, systems, strict=True):
+        if len(lines) != len(refs[0]):
+            raise LengthMismatchError(f"the test set has {len(refs[0])} segments but {path} has {len(lines)}")
+    if testset.keep is not None:
+        refs, systems = kept(refs, testset.keep), kept(systems, testset.keep)
+    return refs, systems, testset.signature
 
 
 def _check_systems(names: list[str]) -> None:
