@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import Any
 
 from understudy.cli import sacrebleu_tables
-from understudy.cli.inputs import check_stdin_once, read_parallel, read_systems, warn_reference_as_system
+from understudy.cli.inputs import check_stdin_once, read_against, read_parallel, warn_reference_as_system
 from understudy.cli.keep import add_log_options, log_scored
 from understudy.cli.messages import CliError
 from understudy.cli.neural import neural_scores
@@ -27,11 +27,10 @@ from understudy.cli.options import (
 from understudy.cli.output import write
 from understudy.cli.score_printers import print_sacrebleu_corpus
 from understudy.cli.scores import add_scores_options, given_scores, given_stats, wants_scores
-from understudy.cli.segments import add_segment_options, reshape, reshaping, signature_pairs
+from understudy.cli.segments import add_segment_options, signature_pairs
 from understudy.cli.stream import kept
 from understudy.cli.table import Table, emit, text_table
 from understudy.cli.testset import add_testset_options, testset_refs
-from understudy.errors import LengthMismatchError
 from understudy.signature import Signature
 from understudy.significance import (
     AllPairsResult,
@@ -293,13 +292,7 @@ def _texts(args: argparse.Namespace) -> tuple[list[list[str]], list[list[str]], 
         warn_reference_as_system(args.refs, args.input)
         return (*read_parallel(args.refs, args.input, args), [])
     testset = testset_refs(args)
-    refs = [lines for _, lines in testset.streams]
-    systems = read_systems(args.input, testset, args)
-    if reshaping(args):
-        refs, systems = reshape(args, refs, systems, testset.units)
-    for path, lines in zip(args.input, systems, strict=True):
-        if len(lines) != len(refs[0]):
-            raise LengthMismatchError(f"the test set has {len(refs[0])} segments but {path} has {len(lines)}")
+    refs, systems = read_against(testset, args.input, args)
     if testset.keep is not None:
         refs, systems = kept(refs, testset.keep), kept(systems, testset.keep)
     return refs, systems, testset.signature

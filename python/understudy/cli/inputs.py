@@ -84,6 +84,24 @@ def read_systems(paths: list[str], testset: Refs | None, args: argparse.Namespac
     ]
 
 
+def read_against(
+    testset: Refs, paths: list[str], args: argparse.Namespace
+) -> tuple[list[list[str]], list[list[str]]]:
+    """``-t``'s references and the systems of ``paths`` as scored (cut and joined as ``args``
+    ask), every system as long as the references."""
+    from understudy.cli.segments import reshape, reshaping
+    from understudy.errors import LengthMismatchError
+
+    refs = [lines for _, lines in testset.streams]
+    systems = read_systems(paths, testset, args)
+    if reshaping(args):
+        refs, systems = reshape(args, refs, systems, testset.units)
+    for path, lines in zip(paths, systems, strict=True):
+        if len(lines) != len(refs[0]):
+            raise LengthMismatchError(f"the test set has {len(refs[0])} segments but {path} has {len(lines)}")
+    return refs, systems
+
+
 def read_parallel(
     refs: list[str], inputs: list[str], args: argparse.Namespace | None = None
 ) -> tuple[list[list[str]], list[list[str]]]:

@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from understudy.cli.chunks import add_dask_option
-from understudy.cli.inputs import read_parallel, read_systems
+from understudy.cli.inputs import read_against, read_parallel
 from understudy.cli.keep import add_log_options, log_scored
 from understudy.cli.messages import CliError
 from understudy.cli.neural import neural_chosen, neural_scores
@@ -37,14 +37,12 @@ from understudy.cli.score_printers import SentenceWriter, print_corpus
 from understudy.cli.scores import add_scores_options, given_scores, given_stats, wants_scores
 from understudy.cli.segments import (
     add_segment_options,
-    reshape,
     reshaping,
     signature_pairs,
     sources_as_scored,
 )
 from understudy.cli.stream import score_stream
 from understudy.cli.testset import Refs, add_testset_options, testset_refs
-from understudy.errors import LengthMismatchError
 from understudy.metric import Metric
 from understudy.metrics import family_titles
 from understudy.metrics.scores import GivenScores
@@ -262,13 +260,7 @@ def _neural_inputs(
     neural metrics read, every system as long as the references."""
     if testset is None:
         return (*read_parallel(args.refs, args.input, args), None)
-    refs = [lines for _, lines in testset.streams]
-    systems = read_systems(args.input, testset, args)
-    if reshaping(args):
-        refs, systems = reshape(args, refs, systems, testset.units)
-    for path, lines in zip(args.input, systems, strict=True):
-        if len(lines) != len(refs[0]):
-            raise LengthMismatchError(f"the test set has {len(refs[0])} segments but {path} has {len(lines)}")
+    refs, systems = read_against(testset, args.input, args)
     return refs, systems, sources_as_scored(args, testset.sources, testset.units)
 
 
