@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -19,6 +20,7 @@ pytest.importorskip("transformers", reason="the neural extra: pip install 'under
 from understudy.errors import InputError, LengthMismatchError, ModelError
 from understudy.metrics.scores import ScoresConfig
 from understudy.neural import COMET, CometKiwi
+from understudy.neural.comet_model import CometParts
 from understudy.neural.xlmr import sparsemax
 from understudy.signature import Signature
 
@@ -95,6 +97,29 @@ def test_sparsemax_equals_its_definition() -> None:
                 best = p
         assert best is not None
         np.testing.assert_allclose(mine, best, atol=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("variant", "metric_class", "layers_run"),
+    [("wmt22-like", COMET, 1), ("unified-with-ref", CometKiwi, 1), ("kiwi-like", CometKiwi, nc.LAYERS)],
+)
+def test_layers_the_mix_never_reads_are_not_run(
+    checkpoints: dict[str, Path],
+    monkeypatch: pytest.MonkeyPatch,
+    variant: str,
+    metric_class: Any,
+    layers_run: int,
+) -> None:
+    # wmt22-like's sparsemax weighs layers 0 and 1 of 0-2 and unified-with-ref's layer 0 only:
+    # the top layer is not run (one layer always is). kiwi-like's softmax weighs every layer.
+    # The scores are those of the whole encoder, bit for bit.
+    metric = metric_class(checkpoints[variant], batch_size=4, cache=None)
+    kept = metric.sentence_scores(MT, REF, sources=SRC)
+    assert metric._model is not None and len(metric._model.encoder.encoder.layer) == layers_run
+    monkeypatch.setattr(CometParts, "keep_layers", lambda self, read: None)
+    whole = metric_class(checkpoints[variant], batch_size=4, cache=None)
+    assert list(whole.sentence_scores(MT, REF, sources=SRC)) == list(kept)
+    assert whole._model is not None and len(whole._model.encoder.encoder.layer) == nc.LAYERS
 
 
 def test_systems_share_their_texts(checkpoints: dict[str, Path]) -> None:

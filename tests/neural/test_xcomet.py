@@ -280,3 +280,23 @@ def test_correlate_takes_xcomet(files: dict[str, Path], capsys: pytest.CaptureFi
     pearson = next(c for c in result["correlations"] if c["statistic"] == "pearson")
     assert pearson["metric"] == "xCOMET"
     assert pearson["value"] == pytest.approx(float(np.corrcoef(scores, [0.9, 0.5, 0.1])[0, 1]), abs=1e-9)
+
+
+@pytest.mark.parametrize(("seed", "word_layer", "layers_run"), [(1, 1, 2), (12, 0, 1)])
+def test_layers_nothing_reads_are_not_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int, word_layer: int, layers_run: int
+) -> None:
+    # Seed 1's sparsemax weighs layers 0 and 1 of 0-2, seed 12's layer 0 only. XLM-R XL
+    # normalises its last layer's output, so a layer above the highest read one still runs
+    # (seed 1: both layers); with nothing read above layer 0, one layer runs. Scores and spans
+    # are the whole encoder's, bit for bit.
+    from understudy.neural.comet_model import CometParts
+
+    folder = nc.build_xcomet(tmp_path / "x", seed, word_layer=word_layer)
+    metric = XCOMET(folder, batch_size=4, cache=None)
+    kept = metric.error_spans(MT, REF, sources=SRC)
+    assert metric._model is not None and len(metric._model.encoder.encoder.layer) == layers_run
+    monkeypatch.setattr(CometParts, "keep_layers", lambda self, read: None)
+    whole = XCOMET(folder, batch_size=4, cache=None)
+    assert whole.error_spans(MT, REF, sources=SRC) == kept
+    assert whole._model is not None and len(whole._model.encoder.encoder.layer) == nc.LAYERS

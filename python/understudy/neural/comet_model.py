@@ -110,6 +110,17 @@ class CometParts:
         self.hparams, self.device = hparams, device
         self.tag_state = _part(state, "hidden2tag.")
 
+    def keep_layers(self, read: int) -> None:
+        """Run the encoder only up to the highest layer anything reads (``read``, counting the
+        embeddings' output as layer 0): each layer's output depends on the layers below it only,
+        so the layers kept give what they gave in the whole encoder. XLM-R XL normalises the
+        output of its last layer, so one more layer is kept there (never read); and one layer at
+        least, for transformers reports no hidden states from an encoder without layers."""
+        layers = self.encoder.encoder.layer
+        keep = max(1, read + (1 if self.encoder.config.model_type == "xlm-roberta-xl" else 0))
+        if keep < len(layers):
+            self.encoder.encoder.layer = layers[:keep]
+
     def encoded(self, ids: Sequence[Sequence[int]], width: int = 0) -> tuple[Any, Any, Any]:
         """The encoder's every layer over token-id rows padded on the right (to ``width`` at
         least), with the padded ids and the attention mask."""
@@ -139,6 +150,7 @@ class RegressionModel(CometParts):
         super().__init__(folder, device, dtype, KINDS)
         if self.hparams.get("pool", "avg") != "avg":
             raise ModelError(f"{folder}: pool {self.hparams.get('pool')!r}; understudy reads avg")
+        self.keep_layers(self.mix.reads - 1)
 
     def embed(self, ids: Sequence[Sequence[int]]) -> Any:
         """Sentence embeddings of token-id rows: the average of the layer mix."""
@@ -174,6 +186,7 @@ class UnifiedModel(CometParts):
             layers = self.encoder.config.num_hidden_layers
             self.tagger, self.word_layer = _tagger(folder, self.tag_state, self.hparams, layers)
             self.tagger = self.tagger.to(device, dtype)
+        self.keep_layers(max(self.mix.reads - 1, self.word_layer if self.tagger is not None else 0))
 
     def sequence(self, parts: Sequence[Sequence[int]]) -> list[int]:
         """One input of COMET's ``concat_sequences``: every pad id dropped (a literal ``<pad>``

@@ -132,14 +132,26 @@ class LayerMix:
         self.gamma = gamma
         self.layer_norm = layer_norm
 
+    @property
+    def reads(self) -> int:
+        """How many layers, from the embeddings' output up, the mix reads: the layers above the
+        last one with a nonzero weight (sparsemax gives exact zeros) add nothing to it."""
+        nonzero = self.weights.nonzero()
+        return int(nonzero.max()) + 1 if len(nonzero) else 1
+
     def __call__(self, layers: Sequence[Any], mask: Any) -> Any:
-        """The mix of ``layers`` (each batch x length x hidden) under the attention ``mask``."""
-        if len(layers) != len(self.weights):
+        """The mix of ``layers`` (each batch x length x hidden) under the attention ``mask``:
+        the first ``reads`` at least, as the encoder's layers were kept.
+
+        A layer of weight zero is left out of the sum, as is every layer above ``reads``:
+        the reference code adds its product, a zero, which changes no finite sum."""
+        if not self.reads <= len(layers) <= len(self.weights):
             raise ModelError(f"the layer mix has {len(self.weights)} weights for {len(layers)} layers")
         mask = mask.to(layers[0].dtype)
         total: Any = 0
-        for weight, layer in zip(self.weights.split(1), layers, strict=True):
-            total = total + weight * (_layer_norm(layer, mask) if self.layer_norm else layer)
+        for weight, layer in zip(self.weights[: self.reads].split(1), layers[: self.reads], strict=True):
+            if bool(weight != 0):
+                total = total + weight * (_layer_norm(layer, mask) if self.layer_norm else layer)
         return self.gamma * total
 
 
