@@ -19,6 +19,7 @@ from understudy.inputs.files import LineReader, decode_lines, read_lines
 
 from tests.support.cli import run_cli as run
 from tests.support.paths import SAMPLE, read_raw
+from tests.support.signals import interruptible
 
 REF = SAMPLE / "newstest2017.ref.en-de.de"
 UEDIN = SAMPLE / "newstest2017.uedin-nmt.4722.en-de.de"
@@ -119,7 +120,7 @@ except KeyboardInterrupt:
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 def test_ctrl_c_stops_a_long_call_promptly() -> None:
-    proc = subprocess.Popen([sys.executable, "-c", LONG_CALL], stdout=subprocess.PIPE, text=True)
+    proc = interruptible([sys.executable, "-c", LONG_CALL], stdout=subprocess.PIPE, text=True)
     assert proc.stdout is not None
     assert proc.stdout.readline().strip() == "ready"
     proc.send_signal(signal.SIGINT)

@@ -114,20 +114,23 @@ def test_ctrl_c_stops_a_long_stream_and_writes_nothing(tmp_path: Path) -> None:
     import time
 
     from tests.support.paths import REF, UEDIN, read_raw
+    from tests.support.signals import DEADLINE, interruptible
 
     refs = [line.lstrip("\ufeff") for line in read_raw(REF)] * 10  # minutes of work, bounded memory
     (tmp_path / "ref").write_text("".join(line + "\n" for line in refs), encoding="utf-8")
     (tmp_path / "hyp").write_text(" ".join(read_raw(UEDIN)) * 10 + "\n", encoding="utf-8")
     out = tmp_path / "out"
     argv = [sys.executable, "-m", "understudy", "resegment", str(tmp_path / "ref"), str(tmp_path / "hyp")]
-    child = subprocess.Popen([*argv, "-o", str(out)], stderr=subprocess.PIPE)
+    child = interruptible([*argv, "-o", str(out)], stderr=subprocess.PIPE)
     # Once Python catches SIGINT and has read the inputs, the work is the alignment (minutes):
     # waited for by what the kernel says of the process, not by a clock.
     size = (tmp_path / "ref").stat().st_size + (tmp_path / "hyp").stat().st_size
+    deadline = time.monotonic() + DEADLINE  # a bound on the wait, not a timing
     while child.poll() is None and not (_catches_sigint(child.pid) and _bytes_read(child.pid) > size):
+        assert time.monotonic() < deadline, "the child never caught SIGINT and read its inputs"
         time.sleep(0.05)
     os.kill(child.pid, signal.SIGINT)
-    _, err = child.communicate(timeout=120)
+    _, err = child.communicate(timeout=DEADLINE)
     assert child.returncode == 130 and err.decode().strip().endswith("interrupted")
     assert not out.exists() and not list(tmp_path.glob(".out*"))
 

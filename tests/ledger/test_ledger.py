@@ -282,7 +282,7 @@ def test_a_writer_killed_mid_append_leaves_a_valid_ledger(new_ledger: NewLedger)
         assert child.stdout is not None and child.stdout.readline() == "appended\n"
         time.sleep(delay)  # where the kill lands in the appends that follow: any place is right
         os.kill(child.pid, signal.SIGKILL)
-        child.wait()
+        child.wait(timeout=120)
     if not path.startswith("postgresql://"):
         with sqlite3.connect(path) as raw:
             assert raw.execute("PRAGMA integrity_check").fetchone() == ("ok",)

@@ -29,6 +29,7 @@ from understudy.report.analysis import (
 )
 
 from tests.support.paths import SAMPLE
+from tests.support.signals import interruptible
 
 pytestmark = pytest.mark.usefixtures("quiet_sacrebleu")
 
@@ -203,7 +204,7 @@ except KeyboardInterrupt:
 
 @pytest.mark.parametrize("analysis", ["ngram_matches", "matched_tokens"])
 def test_the_reports_analyses_stop_on_ctrl_c(analysis: str) -> None:
-    proc = subprocess.Popen(
+    proc = interruptible(
         [sys.executable, "-c", INTERRUPTED_ANALYSIS, analysis],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
