@@ -69,7 +69,7 @@ def test_a_server_that_keeps_failing_is_one_error_after_its_retries(
     monkeypatch.setenv("UNDERSTUDY_JUDGE_KEY", KEY)
     server.default = Reply(status=502, body=KEY.encode())  # even an echoed key is not repeated
     waits: list[float] = []
-    with pytest.raises(JudgeEndpointError, match=r"answered 502, 3 attempts") as caught:
+    with pytest.raises(JudgeEndpointError, match=r"answered 502: '\[redacted\]', 3 attempts") as caught:
         _endpoint(server, waits, retries=2).chat(MESSAGES)
     assert waits == [1.0, 2.0] and len(server.requests) == 3
     assert KEY not in str(caught.value)
@@ -119,12 +119,96 @@ def test_answers_that_are_no_chat_completion_are_named(
 
 def test_no_server_and_bad_settings_are_one_line_each(monkeypatch: pytest.MonkeyPatch) -> None:
     waits: list[float] = []
-    dead = Endpoint("http://127.0.0.1:9/v1", "m", retries=1, sleep=waits.append)
-    with pytest.raises(JudgeEndpointError, match=r"no answer \(ConnectionRefusedError.*2 attempts"):
+    # Nothing listens: one attempt, no waits (before: six attempts over 64 s).
+    dead = Endpoint("http://127.0.0.1:9/v1", "m", sleep=waits.append)
+    with pytest.raises(
+        JudgeEndpointError, match=r"127.0.0.1:9 refused the connection \(is the server running"
+    ):
         dead.chat(MESSAGES)
+    assert waits == []
+    nowhere = Endpoint("http://no-such-host.invalid/v1", "m", sleep=waits.append)
+    with pytest.raises(JudgeEndpointError, match=r"no-such-host.invalid does not resolve"):
+        nowhere.chat(MESSAGES)
+    assert waits == []
     with pytest.raises(JudgeEndpointError, match="expected http:// or https://"):
         Endpoint("127.0.0.1:8000/v1", "m")
     with pytest.raises(JudgeEndpointError, match="--judge-model"):
         Endpoint("http://127.0.0.1:8000/v1", "")
     monkeypatch.setenv("UNDERSTUDY_JUDGE_KEY", KEY)
     assert KEY not in repr(Endpoint("http://127.0.0.1:8000/v1", "m"))
+
+
+@pytest.mark.parametrize("status", [302, 307])
+def test_a_redirect_to_another_host_gets_no_key(
+    server: ChatServer, monkeypatch: pytest.MonkeyPatch, status: int
+) -> None:
+    monkeypatch.setenv("UNDERSTUDY_JUDGE_KEY", KEY)
+    other = ChatServer()  # another port: another origin
+    try:
+        server.default = Reply(status=status, headers={"Location": other.url + "/chat/completions"})
+        with pytest.raises(
+            JudgeEndpointError, match=r"redirects \(\d+\) to another host, http://127.0.0.1:"
+        ) as caught:
+            _endpoint(server, []).chat(MESSAGES)
+        assert other.requests == [] and KEY not in str(caught.value)
+    finally:
+        other.close()
+
+
+def test_a_redirect_within_the_endpoint_keeps_the_key(
+    server: ChatServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("UNDERSTUDY_JUDGE_KEY", KEY)
+    server.script.append(Reply(status=307, headers={"Location": "/v2/chat/completions"}))
+    assert _endpoint(server, []).chat(MESSAGES) == "ok"
+    assert [r.path for r in server.requests] == ["/v1/chat/completions", "/v2/chat/completions"]
+    assert server.requests[1].headers["Authorization"] == f"Bearer {KEY}"
+
+
+@pytest.mark.parametrize("status", [400, 500])
+def test_a_server_echoing_the_key_never_gets_it_printed(
+    server: ChatServer, monkeypatch: pytest.MonkeyPatch, status: int
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    echoed = (
+        f'{{"error": "bad request", "headers": {{"Authorization": "Bearer {KEY}", "X": "Bearer tok-9"}}}}'
+    )
+    server.default = Reply(status=status, body=echoed.encode())
+    with pytest.raises(JudgeEndpointError) as caught:
+        _endpoint(server, [], retries=0).chat(MESSAGES)
+    message = str(caught.value)
+    assert KEY not in message and "tok-9" not in message and "Bearer [redacted]" in message
+
+
+def test_timeout_bounds_the_whole_request_not_each_read(server: ChatServer) -> None:
+    # A byte every 0.3 s: each read is quick, the whole answer takes over a minute.
+    server.default = Reply(text="x" * 200, trickle=0.3)
+    with pytest.raises(JudgeEndpointError, match=r"no whole answer within 2 s, 1 attempts"):
+        _endpoint(server, [], timeout=2.0, retries=0).chat(MESSAGES)
+
+
+def test_abort_ends_a_request_in_flight_and_the_waits(server: ChatServer) -> None:
+    gate = threading.Event()
+    server.default = Reply(text="late", hold=gate)
+    endpoint = Endpoint(server.url, "m", timeout=120.0)
+    failed: list[BaseException] = []
+
+    def ask() -> None:
+        try:
+            endpoint.chat(MESSAGES)
+        except JudgeEndpointError as err:
+            failed.append(err)
+
+    asking = threading.Thread(target=ask)
+    try:
+        asking.start()
+        for _ in range(1200):  # the request is in flight once the server holds it (60 s bound)
+            if server.requests:
+                break
+            asking.join(0.05)
+        assert server.requests
+        endpoint.abort()
+        asking.join(60)  # a bound: without abort it would wait the 120 s timeout, then retry
+        assert not asking.is_alive() and "stopped (interrupted)" in str(failed[0])
+    finally:
+        gate.set()

@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,11 +19,12 @@ from typing import Any
 import pytest
 from understudy.cli.progress import Progress
 from understudy.errors import JudgeAnswerError, JudgeEndpointError
-from understudy.judges.metric import GembaMQM
+from understudy.judges.metric import ESA, GembaMQM
 from understudy.judges.mock import ChatServer, Reply, made_up_answer
 from understudy.neural.cache import ScoreCache
 
 from tests.judges.test_metric import MQM, SOURCES, SYSTEM_A, SYSTEM_B, hypothesis_of
+from tests.support.signals import interruptible
 
 HYPS = [f"Satz Nummer {k} ist hier." for k in range(60)]
 SRCS = [f"Sentence number {k} is here." for k in range(60)]
@@ -183,7 +185,7 @@ def test_sigint_stops_the_cli_and_a_rerun_continues(server: ChatServer, tmp_path
         return made_up_answer(body, "gemba-mqm")
 
     server.respond = answer
-    child.append(subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE))
+    child.append(interruptible(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE))
     _, err = child[0].communicate(timeout=300)
     assert answered.is_set() and child[0].returncode == 130, err
     assert err.decode() == "understudy: error: interrupted\n"
@@ -213,3 +215,49 @@ def test_spans_the_hypothesis_does_not_hold_are_kept_and_counted(server: ChatSer
     ]
     assert judge.notices() == ["GEMBA-MQM: 2 of 3 error spans quote text the hypothesis does not hold"]
     assert judge.sentence_scores(SYSTEM_A, None, sources=SOURCES) == [-6.0, 0.0, -1.0]  # counted all the same
+
+
+@pytest.mark.parametrize(
+    ("kind", "answer"),
+    [
+        (
+            "gemba-mqm",
+            '{"improved translation": "x", "errors": {"critical": [], "major": null, "minor": []}}',
+        ),
+        ("esa", '{"errors": [], "score": ' + "9" * 400 + "}"),
+    ],
+)
+def test_an_answer_that_breaks_the_parser_is_a_failed_answer(
+    server: ChatServer, kind: str, answer: str
+) -> None:
+    # Before: TypeError (a null list) and OverflowError (400 digits) ended the run with a traceback.
+    server.respond = lambda body: Reply(text=answer)
+    judge = (GembaMQM if kind == "gemba-mqm" else ESA)(server.url, "m", pair="en-de", cache=None)
+    with pytest.raises(JudgeAnswerError, match=r"3 of 3 answers could not be read after 3 attempt\(s\)"):
+        judge.system_scores({"s": HYPS[:3]}, None, SRCS[:3])
+    assert len(judge.failures) == 3 and "cannot read" in judge.failures[0]
+
+
+def test_ctrl_c_ends_a_wait_on_a_silent_endpoint_at_once(tmp_path: Path) -> None:
+    held = threading.Event()  # the server answers nothing until the test ends (at most 60 s)
+    silent = ChatServer(Reply(text="late", hold=held))
+    for name, lines in [("src", SRCS[:8]), ("ref", HYPS[:8]), ("hyp", HYPS[:8])]:
+        (tmp_path / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    argv = [sys.executable, "-m", "understudy", "score", str(tmp_path / "ref"), "-i", str(tmp_path / "hyp")]
+    argv += ["-m", "gemba-mqm", "--source", str(tmp_path / "src"), "-l", "en-de", "--judge-url", silent.url]
+    argv += ["--judge-model", "m", "--no-cache"]
+    child = interruptible(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        for _ in range(1200):  # every request in flight (60 s bound): the threads are waiting
+            if len(silent.requests) >= 4 or child.poll() is not None:
+                break
+            time.sleep(0.05)
+        assert len(silent.requests) >= 4
+        child.send_signal(signal.SIGINT)
+        # Bounded below the server's 60 s hold: before, the threads waited for it (and retried).
+        _, err = child.communicate(timeout=30)
+        assert child.returncode == 130 and err.decode() == "understudy: error: interrupted\n"
+    finally:
+        child.kill()
+        held.set()
+        silent.close()

@@ -2,10 +2,16 @@
 one request a call, retried on what is worth retrying, with the same settings every time.
 
 The key is read from ``UNDERSTUDY_JUDGE_KEY``, else ``OPENAI_API_KEY`` (a local server may need
-none); it goes in the request's ``Authorization`` header and nowhere else: not in a message, a
-``repr``, a log or a file. Retried, at most ``retries`` times: 429 and 5xx answers (waiting as
-``Retry-After`` says, else 1, 2, 4, ... seconds, capped at 60), connections refused or dropped
-mid-answer, and timeouts. Not retried: 401/403 (the key), other 4xx (the request).
+none); it goes in the request's ``Authorization`` header to the endpoint's own origin and nowhere
+else: not in a message (whatever a server echoes back, the key and any ``Bearer`` token are
+redacted), a ``repr``, a log, a file, or a redirect to another host (refused, naming it).
+Retried, at most ``retries`` times: 429 and 5xx answers (waiting as ``Retry-After`` says, else 1,
+2, 4, ... seconds, capped at 60), connections dropped mid-answer, and timeouts. Not retried:
+401/403 (the key), other 4xx (the request), and a server that is not there (connection refused,
+a host name that does not resolve): those fail at once.
+
+``timeout`` bounds each whole request, however slowly its answer trickles in; :meth:`Endpoint.abort`
+ends every request in flight and every wait between attempts at once (Ctrl-C).
 
 A request longer than the model's context is refused by most servers with a 400 that says so
 (OpenAI's ``context_length_exceeded``, vLLM's "maximum context length", llama.cpp's "exceeds the
@@ -24,46 +30,29 @@ from __future__ import annotations
 import email.utils
 import http.client
 import json
-import os
 import re
+import socket
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from understudy.errors import JudgeEndpointError, JudgeTooLongError
-
-KEY_VARIABLES = ("UNDERSTUDY_JUDGE_KEY", "OPENAI_API_KEY")
-"""Where the key is read from, in this order."""
+from understudy.judges.transport import KEY_VARIABLES, Watch, api_key, opener, redact
 
 RETRIED = frozenset({408, 409, 429, 500, 502, 503, 504})
 """HTTP statuses answered by asking again, after a wait."""
 
 MAX_WAIT = 60.0
+"""The longest wait between two attempts, in seconds, whatever ``Retry-After`` asks."""
 OVER_CONTEXT = re.compile(r"context|too long|too many tokens|maximum.{0,40}length", re.I)
 """What a 400 or 413 answer says when the request is longer than the model's context."""
-"""The longest wait between two attempts, in seconds, whatever ``Retry-After`` asks."""
 
 Message = dict[str, str]
-
-
-def api_key() -> str | None:
-    """The key from the environment (``None``: send none).
-
-    >>> import os
-    >>> os.environ["UNDERSTUDY_JUDGE_KEY"] = "sk-test"
-    >>> api_key() == "sk-test"
-    True
-    >>> del os.environ["UNDERSTUDY_JUDGE_KEY"]
-    """
-    for name in KEY_VARIABLES:
-        value = os.environ.get(name)
-        if value:
-            return value
-    return None
 
 
 def retry_after(value: str | None, now: float | None = None) -> float | None:
@@ -91,12 +80,16 @@ class Endpoint:
     url: str
     model: str
     timeout: float = 120.0
+    """The longest one request may take, connection to last byte, in seconds."""
     retries: int = 5
-    sleep: Callable[[float], None] = field(default=time.sleep, repr=False)
-    """How to wait between attempts (tests record the waits instead)."""
+    sleep: Callable[[float], None] | None = field(default=None, repr=False)
+    """How to wait between attempts (tests record the waits instead); by default a wait that
+    :meth:`abort` ends."""
     sent: int = field(default=0, init=False, repr=False)
     """Requests sent so far, retries included (for a progress bar's rate)."""
     _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
+    _stopped: threading.Event = field(default_factory=threading.Event, init=False, repr=False)
+    _watches: set[Watch] = field(default_factory=set, init=False, repr=False)
 
     def __post_init__(self) -> None:
         if not self.url.startswith(("http://", "https://")):
@@ -109,47 +102,88 @@ class Endpoint:
         """Where conversations are sent."""
         return self.url.rstrip("/") + "/chat/completions"
 
+    def abort(self) -> None:
+        """End every request in flight and every wait between attempts now; later calls fail
+        at once (Ctrl-C: the answers already read are the caller's to keep)."""
+        self._stopped.set()
+        with self._lock:
+            watches = list(self._watches)
+        for watch in watches:
+            watch.cut()
+
     def chat(self, messages: Sequence[Message], **settings: Any) -> str:
         """The model's answer to ``messages`` under ``settings`` (``temperature``, ``seed``,
         ``max_tokens``: sent as given, the same on every attempt)."""
         body = json.dumps({"model": self.model, "messages": list(messages), **settings}).encode()
         problem = ""
         for attempt in range(self.retries + 1):
+            self._check_stopped()
             status, headers, data, problem = self._send(body)
             if status == 200:
                 return _content(data, self.chat_url, settings.get("max_tokens"))
-            if status in (400, 413) and OVER_CONTEXT.search(data.decode("utf-8", "replace")):
-                raise JudgeTooLongError(
-                    f"over the model's context: {self.chat_url} answered {status}: {_short(data)}"
-                )
-            if status in (401, 403):
-                variables = " or ".join(KEY_VARIABLES)
-                raise JudgeEndpointError(f"{self.chat_url} refused the key ({status}): set {variables}")
-            if status is not None and status not in RETRIED:
-                raise JudgeEndpointError(f"{self.chat_url} answered {status}: {_short(data)}")
+            self._refuse(status, data)
             if attempt < self.retries:
                 wait = retry_after(headers.get("Retry-After")) if headers else None
-                self.sleep(min(MAX_WAIT, 2.0**attempt) if wait is None else wait)
+                (self.sleep or self._stopped.wait)(min(MAX_WAIT, 2.0**attempt) if wait is None else wait)
+        self._check_stopped()
         raise JudgeEndpointError(f"{self.chat_url}: {problem}, {self.retries + 1} attempts")
 
+    def _check_stopped(self) -> None:
+        if self._stopped.is_set():
+            raise JudgeEndpointError(f"{self.chat_url}: stopped (interrupted)")
+
+    def _refuse(self, status: int | None, data: bytes) -> None:
+        """Raise for an answer that asking again would not change."""
+        if status in (400, 413) and OVER_CONTEXT.search(data.decode("utf-8", "replace")):
+            raise JudgeTooLongError(
+                f"over the model's context: {self.chat_url} answered {status}: {_short(data)}"
+            )
+        if status in (401, 403):
+            variables = " or ".join(KEY_VARIABLES)
+            raise JudgeEndpointError(f"{self.chat_url} refused the key ({status}): set {variables}")
+        if status is not None and status not in RETRIED:
+            raise JudgeEndpointError(f"{self.chat_url} answered {status}: {_short(data)}")
+
     def _send(self, body: bytes) -> tuple[int | None, dict[str, str], bytes, str]:
-        """One attempt: the status (``None``: no answer), headers, body, and what went wrong."""
+        """One attempt, within ``timeout`` whole: the status (``None``: no answer), headers,
+        body, and what went wrong; a server that is not there is an error at once."""
         headers = {"Content-Type": "application/json"}
         key = api_key()
         if key:
             headers["Authorization"] = f"Bearer {key}"
         request = urllib.request.Request(self.chat_url, data=body, headers=headers, method="POST")
+        watch = Watch(self.timeout)
         with self._lock:
             self.sent += 1
+            self._watches.add(watch)
         try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as answer:
+            with watch, opener(watch).open(request, timeout=self.timeout) as answer:
                 return answer.status, dict(answer.headers), answer.read(), ""
         except urllib.error.HTTPError as err:
             data = err.read() if err.fp is not None else b""
-            return err.code, dict(err.headers or {}), data, f"answered {err.code}"
-        except (urllib.error.URLError, http.client.HTTPException, TimeoutError, ConnectionError) as err:
-            reason = getattr(err, "reason", err)
-            return None, {}, b"", f"no answer ({type(reason).__name__}: {reason})"
+            return err.code, dict(err.headers or {}), data, f"answered {err.code}: {_short(data)}"
+        except (urllib.error.URLError, http.client.HTTPException, OSError) as err:
+            return None, {}, b"", self._no_answer(watch, err)
+        finally:
+            with self._lock:
+                self._watches.discard(watch)
+
+    def _no_answer(self, watch: Watch, err: Exception) -> str:
+        """What went wrong with an attempt that got no answer; a server that is not there, or
+        an interrupted run, ends the call."""
+        self._check_stopped()
+        if watch.expired:
+            return f"no whole answer within {self.timeout:g} s"
+        reason = getattr(err, "reason", err)
+        if isinstance(reason, ConnectionRefusedError | socket.gaierror):
+            what = (
+                "refused the connection" if isinstance(reason, ConnectionRefusedError) else "does not resolve"
+            )
+            host = urllib.parse.urlsplit(self.chat_url).netloc
+            raise JudgeEndpointError(
+                f"{self.chat_url}: {host} {what} (is the server running, and --judge-url right?)"
+            )
+        return redact(f"no answer ({type(reason).__name__}: {reason})")
 
 
 def _content(data: bytes, url: str, max_tokens: object) -> str:
@@ -167,7 +201,8 @@ def _content(data: bytes, url: str, max_tokens: object) -> str:
 
 
 def _short(data: bytes, width: int = 200) -> str:
-    text = data.decode("utf-8", "replace").strip()
+    """The start of a server's answer, for a message, with any credential in it redacted."""
+    text = redact(data.decode("utf-8", "replace").strip())
     return repr(text if len(text) <= width else text[:width] + "...")
 
 

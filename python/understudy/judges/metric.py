@@ -17,6 +17,7 @@ the cache, so that a re-run asks only for the failed ones.
 from __future__ import annotations
 
 import json
+import math
 import time
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -101,6 +102,21 @@ class Judge(NeuralMetric):
         """An answer's score and its spans located in ``hypothesis``."""
         raise NotImplementedError
 
+    def _read(self, answer: str, hypothesis: str) -> tuple[float, list[ErrorSpan]]:
+        """:meth:`read`, with an answer that breaks the parser (a ``null`` where a list
+        belongs, a number too large for a float) an unreadable answer, as GEMBA counts it."""
+        try:
+            score, spans = self.read(answer, hypothesis)
+            if not math.isfinite(score):
+                raise ValueError(f"a score of {score}")
+        except JudgeAnswerError:
+            raise
+        except (TypeError, ValueError, ArithmeticError, KeyError, IndexError, AttributeError) as err:
+            raise JudgeAnswerError(
+                f"an answer {self.title} cannot read ({type(err).__name__}: {err})"
+            ) from None
+        return score, spans
+
     def uses_reference(self) -> bool:
         """A judge reads the source and the hypothesis."""
         return False
@@ -124,6 +140,8 @@ class Judge(NeuralMetric):
                 if progress is not None:
                     progress(1)
         except BaseException:
+            # Ends the requests in flight and the waits between attempts: the threads return now.
+            self.endpoint.abort()
             pool.shutdown(wait=False, cancel_futures=True)
             read = {self.cache_key(items[k]): result for k, result in done.items()}
             self.keep({key: s for key, (s, _) in read.items()}, {key: d for key, (_, d) in read.items()})
@@ -138,7 +156,7 @@ class Judge(NeuralMetric):
         problem = ""
         for _ in range(self.answer_retries + 1):
             try:
-                score, spans = self.read(self.endpoint.chat(messages, **self.settings), hypothesis)
+                score, spans = self._read(self.endpoint.chat(messages, **self.settings), hypothesis)
             except JudgeTooLongError as err:  # the same request would be refused again
                 problem = str(err)
                 break

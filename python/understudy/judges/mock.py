@@ -47,6 +47,8 @@ class Reply:
     """Send the headers and half the body, then close the connection."""
     hold: threading.Event | None = None
     """Answer only once this is set (at most 60 s): a client that gives up first has timed out."""
+    trickle: float = 0.0
+    """Send the body a byte at a time, this many seconds apart (a slow, never silent server)."""
 
     def payload(self) -> bytes:
         """The body sent: a chat completion holding ``text``, else ``body``."""
@@ -106,7 +108,13 @@ class ChatServer:
                     for key, value in {**reply.headers, "Content-Length": str(len(data))}.items():
                         self.send_header(key, value)
                     self.end_headers()
-                    self.wfile.write(data[: len(data) // 2] if reply.drop else data)
+                    if reply.trickle:
+                        for k in range(len(data)):
+                            self.wfile.write(data[k : k + 1])
+                            self.wfile.flush()
+                            time.sleep(reply.trickle)
+                    else:
+                        self.wfile.write(data[: len(data) // 2] if reply.drop else data)
                     self.wfile.flush()
                 except OSError:  # the client gave up (a timeout): nobody to answer
                     self.close_connection = True
