@@ -270,3 +270,28 @@ def test_a_tag_of_several_systems_and_a_metric_not_kept_are_refused(tmp_path: Pa
         "gate", "--baseline", "ledger:1", "--candidate", "ledger:2", "-m", "chrf", "--ledger", ledger
     )
     assert absent.returncode == 2 and "ledger:1 has no record of chrf (it has bleu)" in absent.stderr
+
+
+def test_an_option_the_kept_record_contradicts_is_refused_by_name(tmp_path: Path) -> None:
+    ledger = str(tmp_path / "l.sqlite")
+    kept = run_process("score", str(REF), "-i", str(UEDIN), "-m", "bleu", "--log", "--ledger", ledger)
+    assert kept.returncode == 0, kept.stderr
+    pair = ["--baseline", "ledger:1", "--candidate", str(PROMT), "--ledger", ledger, "-m", "bleu"]
+    # Before: scored under the record's tok:13a and passed, with no word about -tok intl.
+    other = run_process("gate", str(REF), *pair, "-tok", "intl")
+    assert other.returncode == 2
+    assert (
+        "understudy: error: -tok intl: ledger:1 (bleu, record 1) was scored with tokenize='13a'"
+        in other.stderr
+    )
+    lowercased = run_process("gate", str(REF), *pair, "-lc")
+    assert (
+        lowercased.returncode == 2
+        and "-lc: ledger:1 (bleu, record 1) was scored with lowercase=False" in (lowercased.stderr)
+    )
+    agreeing = run_process("gate", str(REF), *pair, "-tok", "13a")
+    assert agreeing.returncode == 1, agreeing.stderr  # scored, and worse: the verdict, not a refusal
+    two_records = run_process(
+        "gate", "--baseline", "ledger:1", "--candidate", "ledger:1", "--ledger", ledger, "-tok", "intl"
+    )
+    assert two_records.returncode == 2 and "-tok intl: ledger:1" in two_records.stderr

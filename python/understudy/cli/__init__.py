@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import collections
 import contextlib
+import copy
 import importlib
 import os
 import re
@@ -199,7 +200,27 @@ def _parse(words: list[str]) -> argparse.Namespace | int:
     if args.command is None:
         parser.print_help(sys.stderr)
         return 2
+    args.given = _given(parser.commands[args.command], words if bare else words[1:])
     return _kept(args, words)
+
+
+class _Unset:
+    """What an option not on the command line holds in :func:`_given`'s parse."""
+
+
+def _given(parser: argparse.ArgumentParser, words: list[str]) -> frozenset[str]:
+    """The destinations of the options ``words`` give (argparse sets a default only where the
+    namespace has none), so that a command can tell an option typed from its default."""
+    unset = _Unset()
+    # Actions that add to what is there (append, count) start from their default instead.
+    adding = (argparse._AppendAction, argparse._AppendConstAction, argparse._CountAction)
+    start = {a.dest: (copy.copy(a.default) if isinstance(a, adding) else unset) for a in parser._actions}
+    parsed, _ = parser.parse_known_args(words, argparse.Namespace(**start))
+    return frozenset(
+        dest
+        for dest, value in vars(parsed).items()
+        if dest in start and value is not unset and value != start[dest]
+    )
 
 
 def _is_bare(words: list[str]) -> bool:

@@ -144,6 +144,7 @@ def _pairs(
                 )
             for metric in shared:
                 ledger.check_comparable(base[metric].id, cand[metric].id)
+                _check_given(args, args.baseline, base[metric], ledger.stats(base[metric].id).config)
             extras = [kv for kv in Signature.parse(base[shared[0]].signature).extras if kv[0] in RESHAPED]
             return [(ledger.stats(base[m].id), ledger.stats(cand[m].id)) for m in shared], "", extras
     files = [w for w, kept in zip([args.baseline, args.candidate], forms, strict=True) if not kept]
@@ -186,6 +187,7 @@ def _against_kept(
                 f" scores {path} segment by segment: keep it the same way (score --log) and gate the records"
             )
         config = kept[metric].config
+        _check_given(args, which, record, config)
         if not config.from_text:
             raise IncomparableError(
                 f"{which}'s {metric} (record {record.id}) holds given scores: understudy cannot compute "
@@ -195,6 +197,26 @@ def _against_kept(
         scored = family.from_config(config, threads=args.threads).segment_stats(lines, refs)
         pairs.append((kept[metric], scored) if baseline_kept else (scored, kept[metric]))
     return pairs
+
+
+def _check_given(args: argparse.Namespace, which: str, record: Record, config: Any) -> None:
+    """Refuse a metric option typed on the command line that the kept record's configuration
+    contradicts: the record is scored as it was kept, and an option it overrules is named, never
+    dropped without a word. An option it agrees with is fine."""
+    given: frozenset[str] = getattr(args, "given", frozenset())
+    values = vars(args)
+    for field, declared in type(config).options():
+        if not declared.flags or declared.dest not in given:
+            continue
+        kept_value, typed = getattr(config, field), values[declared.dest]
+        if typed != kept_value:
+            flag = declared.flags[0]
+            shown = "" if isinstance(typed, bool) else f" {typed}"
+            raise IncomparableError(
+                f"{flag}{shown}: {which} ({record.metric}, record {record.id}) was scored with"
+                f" {field}={kept_value!r}; the gate scores as the record was kept: drop {flag}, or gate"
+                " against a record kept with it"
+            )
 
 
 def _texts(args: argparse.Namespace, paths: list[str]) -> tuple[list[list[str]], list[list[str]], str]:
