@@ -28,9 +28,15 @@ def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[fake_hub.Hub
     root = tmp_path_factory.mktemp("hub")
     server = fake_hub.Hub()
     encoder = fake_hub.Repo()
-    encoder.add(fake_hub.folder_files(nc.build_encoder(root / "encoder")))
-    server.repos["org/tiny-xlmr"] = encoder
     comet, made = fake_hub.Repo(), dict[str, Path | str]()
+    made["encoder"] = encoder.add(fake_hub.folder_files(nc.build_encoder(root / "encoder")))
+    server.repos["org/tiny-xlmr"] = encoder
+    # As published: the checkpoint names its encoder by a bare legacy hub name.
+    server.repos["xlm-roberta-large"] = encoder
+    published = fake_hub.Repo()
+    folder = nc.build_regression(root / "published", 5, pretrained_model="xlm-roberta-large")
+    published.add({k: v for k, v in fake_hub.folder_files(folder).items() if not k.startswith("encoder/")})
+    server.repos["Unbabel/wmt22-comet-da"] = published
     for seed in (1, 5):
         folder = nc.build_regression(root / f"comet{seed}", seed, pretrained_model="org/tiny-xlmr")
         files = {k: v for k, v in fake_hub.folder_files(folder).items() if not k.startswith("encoder/")}
@@ -86,12 +92,13 @@ def test_a_name_and_a_revision(hub: tuple[fake_hub.Hub, dict[str, Path | str]], 
     latest = _score(server, files, tmp_path, "org/tiny-comet")
     assert latest.returncode == 0, latest.stderr
     result = json.loads(latest.stdout)
-    assert f"|model:org/tiny-comet|rev:{files['commit5']}|" in result["signature"]
+    # The checkpoint's commit, then its encoder's (config and tokenizer: another repository).
+    assert f"|model:org/tiny-comet|rev:{files['commit5']}+{files['encoder']}|" in result["signature"]
     assert result["score"] == round(_local(files, files["folder5"]), 6)
     older = _score(server, files, tmp_path, f"org/tiny-comet@{files['commit1']}")
     assert older.returncode == 0, older.stderr
     result = json.loads(older.stdout)
-    assert f"|rev:{files['commit1']}|" in result["signature"]
+    assert f"|rev:{files['commit1']}+{files['encoder']}|" in result["signature"]
     assert result["score"] == round(_local(files, files["folder1"]), 6)
     # Offline, both come from the cache; a name never fetched is named with where it was looked for.
     offline = _score(server, files, tmp_path, "org/tiny-comet", HF_HUB_OFFLINE="1")
@@ -128,3 +135,66 @@ def test_a_server_dying_mid_file_leaves_nothing_half_written(
     assert again.returncode == 0, again.stderr
     result = json.loads(again.stdout)
     assert result["score"] == round(_local(files, files["folder5"]), 6)
+
+
+def test_published_names_score_offline_from_the_cache_alone(
+    hub: tuple[fake_hub.Hub, dict[str, Path | str]], tmp_path: Path
+) -> None:
+    server, files = hub
+    online = _score(server, files, tmp_path, "Unbabel/wmt22-comet-da")
+    assert online.returncode == 0, online.stderr
+    asked = len(server.requests)
+    # The hub gone: HF_HUB_OFFLINE=1 and an endpoint nobody answers; nothing beyond the name.
+    offline = _score(
+        server,
+        files,
+        tmp_path,
+        "Unbabel/wmt22-comet-da",
+        HF_HUB_OFFLINE="1",
+        HF_ENDPOINT="http://127.0.0.1:9",
+    )
+    assert offline.returncode == 0, offline.stderr
+    assert len(server.requests) == asked
+    assert json.loads(offline.stdout)["score"] == json.loads(online.stdout)["score"]
+    assert json.loads(offline.stdout)["score"] == round(_local(files, files["folder5"]), 6)
+
+
+@pytest.mark.parametrize("where", ["beside", "inside"])
+def test_an_encoder_beside_or_inside_the_checkpoint_needs_no_hub(
+    hub: tuple[fake_hub.Hub, dict[str, Path | str]], tmp_path: Path, where: str
+) -> None:
+    server, files = hub
+    checkpoint = nc.build_regression(
+        tmp_path / "models" / "wmt22-comet-da", 5, pretrained_model="xlm-roberta-large"
+    )
+    built = checkpoint / "encoder"  # the builder puts it here; moved to where a user would
+    target = (
+        checkpoint.parent / "xlm-roberta-large" if where == "beside" else checkpoint / "xlm-roberta-large"
+    )
+    built.rename(target)
+    run = _score(
+        server,
+        files,
+        tmp_path / "home",
+        str(checkpoint),
+        HF_HUB_OFFLINE="1",
+        HF_ENDPOINT="http://127.0.0.1:9",
+    )
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["score"] == round(_local(files, files["folder5"]), 6)
+
+
+@pytest.mark.parametrize(
+    "spec", ["./no-such-folder", "~/no-such-folder-understudy", "/no/such/folder", "{tmp}/nope"]
+)
+def test_a_path_that_does_not_exist_is_no_such_folder(
+    hub: tuple[fake_hub.Hub, dict[str, Path | str]], tmp_path: Path, spec: str
+) -> None:
+    server, files = hub
+    asked = len(server.requests)
+    run = _score(server, files, tmp_path, spec.format(tmp=tmp_path))
+    # Before: ./no-such-folder went to the hub ("HFValidationError: Repo id must use alphanumeric chars").
+    assert (
+        run.returncode == 1 and "no such folder (a checkpoint is a local folder or a hub name" in run.stderr
+    )
+    assert len(run.stderr.strip().splitlines()) == 1 and len(server.requests) == asked

@@ -3,8 +3,10 @@
 A hub name is fetched into (or found in) the Hugging Face cache by huggingface-hub, which
 honours ``HF_ENDPOINT``, ``HF_HOME``, ``HF_TOKEN`` and ``HF_HUB_OFFLINE``; its revision is the
 commit the name resolved to. A local folder's revision is the commit of the hub snapshot it is
-(``.../snapshots/<commit>``), else ``sha256-`` and the start of its checkpoint file's SHA-256:
-two different files never pass for one revision.
+(``.../snapshots/<commit>``), else ``sha256-`` and the start of the SHA-256 of every file the
+model reads there (the weights, the configuration, the tokenizer's files): two checkpoints that
+differ in any of them never pass for one revision. Text that looks like a path (``./``, ``/``,
+``~``, a parent folder that exists) and names no folder is "no such folder", never a hub name.
 
 >>> split_spec("Unbabel/wmt22-comet-da@2760a223ac957f30acfb18c8aa649b01cf1d75f2")[1][:7]
 '2760a22'
@@ -19,6 +21,7 @@ import logging
 import os
 import re
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from os import PathLike, fspath
 from pathlib import Path
@@ -60,15 +63,52 @@ def file_revision(path: Path) -> str:
     return f"sha256-{digest.hexdigest()[:16]}"
 
 
-def locate(spec: str | PathLike[str], weights: str, patterns: list[str] | None = None) -> Checkpoint:
+def folder_revision(folder: Path, reads: Sequence[str]) -> str:
+    """``sha256-`` and the first 16 hex digits of the SHA-256 of the files of ``folder`` that the
+    glob patterns ``reads`` match, names and contents, in name order (one file: its own
+    :func:`file_revision`, as before several were hashed)."""
+    files = sorted({path for pattern in reads if pattern for path in folder.glob(pattern) if path.is_file()})
+    if len(files) == 1:
+        return file_revision(files[0])
+    digest = hashlib.sha256()
+    for path in files:
+        name = path.relative_to(folder).as_posix().encode("utf-8", "surrogateescape")
+        digest.update(len(name).to_bytes(8, "little") + name)
+        digest.update(file_revision(path).encode())
+    return f"sha256-{digest.hexdigest()[:16]}"
+
+
+def looks_like_path(text: str) -> bool:
+    """Whether ``text`` is meant as a folder rather than a hub name: it starts with ``./``,
+    ``../``, ``/`` or ``~`` (or a drive), or its parent folder exists.
+
+    >>> looks_like_path("./no-such"), looks_like_path("Unbabel/wmt22-comet-da"), looks_like_path("~/m")
+    (True, False, True)
+    """
+    if text in (".", "..") or text.startswith(("./", "../", "/", "~", ".\\", "..\\")):
+        return True
+    if re.match(r"[A-Za-z]:[\\/]", text):
+        return True
+    parent = Path(text).parent
+    return str(parent) not in ("", ".") and parent.is_dir()
+
+
+def locate(
+    spec: str | PathLike[str],
+    weights: str,
+    patterns: list[str] | None = None,
+    reads: Sequence[str] | None = None,
+) -> Checkpoint:
     """The checkpoint ``spec`` names, whose weights are the file ``weights`` inside its folder:
     a local folder when one exists at ``spec``, else a hub name fetched (``patterns``: only the
-    files matching them)."""
+    files matching them). A local folder's revision hashes the files ``reads`` matches (by
+    default ``patterns``, else ``weights``)."""
     text = fspath(spec)
     folder = Path(text).expanduser()
+    reads = reads or patterns or [weights]
     if folder.is_dir():
-        return local(folder, weights)
-    if os.sep in text and not re.fullmatch(r"[\w.-]+/[\w.-]+(@[\w./-]+)?", text):
+        return local(folder, weights, reads)
+    if looks_like_path(text) or (os.sep in text and not re.fullmatch(r"[\w.-]+/[\w.-]+(@[\w./-]+)?", text)):
         raise ModelError(f"{text}: no such folder (a checkpoint is a local folder or a hub name, ORG/NAME)")
     name, revision = split_spec(text)
     folder = download(name, revision, patterns)
@@ -77,8 +117,9 @@ def locate(spec: str | PathLike[str], weights: str, patterns: list[str] | None =
     return Checkpoint(folder, name, folder.name if _COMMIT.fullmatch(folder.name) else revision or "")
 
 
-def local(folder: Path, weights: str) -> Checkpoint:
-    """A checkpoint in a local folder, with its revision."""
+def local(folder: Path, weights: str, reads: Sequence[str] = ()) -> Checkpoint:
+    """A checkpoint in a local folder, with its revision: the hub commit of a snapshot of the
+    hub's cache, else the hash of the files ``reads`` matches (by default ``weights``)."""
     path = folder / weights if weights else folder
     if weights and not path.is_file():
         raise ModelError(f"{folder}: no {weights} in this folder (expected the published layout)")
@@ -87,7 +128,7 @@ def local(folder: Path, weights: str) -> Checkpoint:
     if in_cache:
         name = resolved.parent.parent.name.removeprefix("models--").replace("--", "/")
         return Checkpoint(folder, name, resolved.name)
-    return Checkpoint(folder, resolved.name, file_revision(path) if weights else "")
+    return Checkpoint(folder, resolved.name, folder_revision(folder, list(reads) or [weights]))
 
 
 def download(name: str, revision: str | None, patterns: list[str] | None = None) -> Path:

@@ -19,7 +19,8 @@ from understudy.neural._extra import need
 from understudy.neural.base import PRECISIONS, Item, NeuralMetric, Progress, device_of
 from understudy.neural.cache import ScoreCache
 from understudy.neural.checkpoints import locate
-from understudy.neural.comet_model import WEIGHTS, RegressionModel
+from understudy.neural.comet_model import WEIGHTS, RegressionModel, declared_encoder
+from understudy.neural.xlmr import find_encoder
 
 __all__ = ["COMET", "DEFAULT_MODEL", "PRECISIONS", "CometCheckpoint", "device_of"]
 
@@ -51,6 +52,15 @@ class CometCheckpoint(NeuralMetric):
     ) -> None:
         checkpoint = locate(self.default_model if model is None else model, WEIGHTS)
         super().__init__(checkpoint, batch_size=batch_size, device=device, precision=precision, cache=cache)
+        self.encoder = find_encoder(declared_encoder(checkpoint.folder), checkpoint.folder)
+        """The encoder's config and tokenizer, found as :func:`~understudy.neural.xlmr.find_encoder` says."""
+
+    def computed_by(self) -> dict[str, str]:
+        """As every neural metric's, with the encoder's revision (its config and tokenizer,
+        which the checkpoint names but does not hold) after the checkpoint's."""
+        pinned = super().computed_by()
+        pinned["revision"] += f"+{self.encoder.revision}" if self.encoder.revision else ""
+        return pinned
 
 
 class COMET(CometCheckpoint):

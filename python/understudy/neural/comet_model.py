@@ -14,9 +14,11 @@ from typing import Any
 
 from understudy.errors import ModelError
 from understudy.neural._extra import need
-from understudy.neural.xlmr import LayerMix, XLMRTokenizer, average_pool, build_encoder, encoder_folder
+from understudy.neural.xlmr import LayerMix, XLMRTokenizer, average_pool, build_encoder, find_encoder
 
 WEIGHTS = "checkpoints/model.ckpt"
+DEFAULT_ENCODER = "xlm-roberta-large"
+"""The encoder COMET builds when a checkpoint names none."""
 KINDS = ("regression_metric",)
 
 
@@ -40,9 +42,28 @@ def read_checkpoint(folder: Path) -> tuple[str, dict[str, Any], dict[str, Any]]:
     if not isinstance(saved, dict) or "state_dict" not in saved:
         raise ModelError(f"{folder / WEIGHTS}: no state_dict in the checkpoint")
     hparams = dict(saved.get("hyper_parameters") or declared)
+    named, written = hparams.get("pretrained_model"), declared.get("pretrained_model")
+    if written is not None and named is not None and written != named:
+        raise ModelError(
+            f"{folder / 'hparams.yaml'} names the encoder {written!r} but {WEIGHTS} names {named!r}, which"
+            " COMET reads: put the encoder's folder beside the checkpoint's, under that name"
+        )
     if declared.get("layer_transformation") == "sparsemax_patch":
         hparams["layer_transformation"] = "softmax"  # COMET >= 2.2.4's reading of CometKiwi
     return str(kind), hparams, saved["state_dict"]
+
+
+def declared_encoder(folder: Path) -> str:
+    """The encoder ``hparams.yaml`` names (``pretrained_model``), read without the weights: the
+    checkpoint's revision pins it before the model is read (:func:`read_checkpoint` refuses a
+    ``model.ckpt`` that names another)."""
+    yaml = need("yaml")
+    try:
+        declared = yaml.safe_load((folder / "hparams.yaml").read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError):
+        return DEFAULT_ENCODER  # read_checkpoint says what is wrong with it, when the model is read
+    named = declared.get("pretrained_model") if isinstance(declared, dict) else None
+    return str(named or DEFAULT_ENCODER)
 
 
 def _part(state: dict[str, Any], prefix: str) -> dict[str, Any]:
@@ -88,7 +109,7 @@ class CometParts:
         layer = hparams.get("sent_layer", hparams.get("layer", "mix"))
         if layer != "mix":
             raise ModelError(f"{folder}: sentence layer {layer!r}; understudy reads COMET's layer mix")
-        encoder = encoder_folder(str(hparams.get("pretrained_model", "xlm-roberta-large")))
+        encoder = find_encoder(str(hparams.get("pretrained_model", DEFAULT_ENCODER)), folder).folder
         self.encoder = build_encoder(encoder, _part(state, "encoder.model.")).to(device, dtype)
         positions = int(self.encoder.config.max_position_embeddings) - 2
         self.max_positions = positions

@@ -31,6 +31,8 @@ MAX_INPUT = 1536
 """predict.py's ``max_input_length`` for MetricX-24 (1024 for MetricX-23)."""
 SCORE_TOKEN = 250089
 """The output row MetricX reads (``<extra_id_10>`` in mT5's vocabulary)."""
+MODEL_FILES = ["config.json", "*.safetensors", "*.safetensors.index.json", "*.bin", "*.bin.index.json"]
+"""What the model reads of a local checkpoint folder: its revision hashes them all."""
 TOKENIZER_FILES = ["spiece.model", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"]
 
 
@@ -122,7 +124,7 @@ class MetricX(NeuralMetric):
         precision: str | None = None,
         cache: ScoreCache | str | PathLike[str] | None = "default",
     ) -> None:
-        checkpoint = locate(model, "config.json")
+        checkpoint = locate(model, "config.json", reads=MODEL_FILES)
         saved = _saved_precision(checkpoint.folder)
         super().__init__(
             checkpoint, batch_size=batch_size, device=device, precision=precision or saved, cache=cache
