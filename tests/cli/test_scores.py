@@ -88,7 +88,7 @@ def test_every_format_gives_the_same_ranking_and_signature(
     assert [Path(r["name"]).name for r in record["ranking"]] == ["sysC.de", "sysB.de", "sysA.de"]
     # The signature pins the configuration, never the data: every format, file and system signs alike.
     assert record["signature"] == (
-        "metric:scores|bs:200|seed:12345|pvalue:at-least|name:COMET-22|dir:higher|range:0..1|prec:2^-64|"
+        "metric:scores|bs:200|seed:12345|pvalue:at-least|name:COMET-22|dir:higher|range:..|prec:2^-64|"
         "version:understudy-0.1.0"
     )
 
@@ -328,7 +328,7 @@ def test_the_report_ranks_given_scores_in_their_own_range_and_direction(
     # Buckets of sentence scores on the metric's own range.
     assert "segments by sentence COMET-22" in page and "<th>[0.9,1]</th>" in page
     assert "<th>[22.5,25]</th>" in page
-    assert "name:COMET-22|dir:higher|range:0..1|prec:2^-64|version:" in page
+    assert "name:COMET-22|dir:higher|range:..|prec:2^-64|version:" in page
 
 
 def test_metric_scores_is_the_older_form_of_scores(

@@ -11,7 +11,7 @@ Scores must be finite and below 2**31 in magnitude.
 
 >>> comet = GivenScores({"A": [0.75, 0.5], "B": [0.25, 0.5]}, name="COMET-22")
 >>> comet.corpus_score("A").score, comet.config.higher_is_better, comet.config.score_range
-(0.625, True, (0.0, 1.0))
+(0.625, True, (None, None))
 >>> GivenScores({"A": [3.0, 1.0]}, name="MetricX-24").corpus_score("A").format(width=1)[:47]
 'MetricX-24|metric:scores|name:MetricX-24|dir:lo'
 """
@@ -46,16 +46,19 @@ BOUND = 2**31
 """Scores must lie strictly between -BOUND and BOUND."""
 _LIMB = 2**32
 
+_UNBOUNDED: tuple[float | None, float | None] = (None, None)
 PRESETS: dict[str, tuple[str, bool, tuple[float | None, float | None]]] = {
-    "comet": ("COMET", False, (0.0, 1.0)),
-    "comet22": ("COMET-22", False, (0.0, 1.0)),
-    "xcomet": ("xCOMET", False, (0.0, 1.0)),
-    "xcometxl": ("xCOMET-XL", False, (0.0, 1.0)),
-    "xcometxxl": ("xCOMET-XXL", False, (0.0, 1.0)),
-    "cometkiwi": ("CometKiwi", False, (0.0, 1.0)),
-    "cometkiwi22": ("CometKiwi-22", False, (0.0, 1.0)),
-    "cometkiwi23": ("CometKiwi-23", False, (0.0, 1.0)),
-    "bleurt20": ("BLEURT-20", False, (0.0, 1.0)),
+    # A regression head is unbounded (real COMET-22 gives scores above 1 and below 0 on odd
+    # input); xCOMET clamps its parts from above only; MetricX clamps to 0..25.
+    "comet": ("COMET", False, _UNBOUNDED),
+    "comet22": ("COMET-22", False, _UNBOUNDED),
+    "xcomet": ("xCOMET", False, (None, 1.0)),
+    "xcometxl": ("xCOMET-XL", False, (None, 1.0)),
+    "xcometxxl": ("xCOMET-XXL", False, (None, 1.0)),
+    "cometkiwi": ("CometKiwi", False, _UNBOUNDED),
+    "cometkiwi22": ("CometKiwi-22", False, _UNBOUNDED),
+    "cometkiwi23": ("CometKiwi-23", False, _UNBOUNDED),
+    "bleurt20": ("BLEURT-20", False, _UNBOUNDED),
     "metricx": ("MetricX", True, (0.0, 25.0)),
     "metricx23": ("MetricX-23", True, (0.0, 25.0)),
     "metricx24": ("MetricX-24", True, (0.0, 25.0)),
@@ -65,14 +68,14 @@ PRESETS: dict[str, tuple[str, bool, tuple[float | None, float | None]]] = {
     "esa": ("ESA", False, (0.0, 100.0)),
 }
 """Known metrics by their name folded (lower case, no ``-``/``_``/space): the name they print,
-whether lower is better, and their range (the report's histograms)."""
+whether lower is better, and their range, where the metric has one (the report's histograms)."""
 
 
 def preset(name: str) -> tuple[str, bool, tuple[float | None, float | None]] | None:
     """The preset of a metric name (case, dashes and spaces ignored), or ``None``.
 
     >>> preset("comet-22"), preset("MetricX-24")[1], preset("my-judge")
-    (('COMET-22', False, (0.0, 1.0)), True, None)
+    (('COMET-22', False, (None, None)), True, None)
     """
     return PRESETS.get(re.sub(r"[-_\s]", "", name.lower()))
 
@@ -141,6 +144,7 @@ class ScoresConfig(MetricConfig):
         "rev",
         "dtype",
         "ref",
+        "dev",
         "dir",
         "range",
         "prec",
@@ -170,7 +174,8 @@ class ScoresConfig(MetricConfig):
         decode=_decode_precision,
     )
     # What computed the scores, where understudy computed them (neural metrics, judges): the
-    # checkpoint, its revision (a commit hash), the precision, and whether a reference was used.
+    # checkpoint, its revision (a commit hash), the precision, whether a reference was used, and
+    # the kind of device that ran the model (cpu, cuda: their float sums differ in order).
     # Left out when unset, so given scores' signatures stay as they were.
     model: str = option(
         "",
@@ -184,6 +189,7 @@ class ScoresConfig(MetricConfig):
     revision: str = option("", key="rev", short="rv", omit_default=True, absent="")
     dtype: str = option("", key="dtype", short="dt", omit_default=True, absent="")
     reference: str = option("", key="ref", short="rf", omit_default=True, absent="")
+    device: str = option("", key="dev", short="dv", omit_default=True, absent="")
 
     def __post_init__(self) -> None:
         check_bool(self, "lower_is_better")
@@ -218,9 +224,13 @@ class ScoresConfig(MetricConfig):
         3
         >>> GivenScores({"A": [4.5, 3.0]}, "judge", lower_is_better=False).config.decimals(1)
         2
+        >>> GivenScores({"A": [0.004, 1.2]}, "COMET-22").config.decimals(1)
+        3
         """
         if (self.low is not None and self.high is not None) or not self.magnitude:
             return super().decimals(width)
+        if preset(self.label) is not None:
+            return width + 2  # COMET's kind: unbounded, but on 0..1's scale, however its scores fall
         scale = 10 ** math.ceil(math.log10(self.magnitude))  # 0.51 is on 0..1, 4.5 on 0..10
         return width if scale >= 100 else width + 2 - round(math.log10(scale))
 
@@ -382,8 +392,9 @@ class GivenScores:
     """Segment scores of another metric for named systems, as statistics like every metric's.
 
     ``scores`` maps each system's name to its segment scores (the same number for every
-    system). ``name`` picks a preset (COMET, COMET-22, xCOMET, CometKiwi, BLEURT-20: higher is
-    better, 0..1; MetricX, MetricX-23/24: lower is better, 0..25); any other name must be told
+    system). ``name`` picks a preset (COMET, COMET-22, CometKiwi, BLEURT-20: higher is better,
+    unbounded; xCOMET: higher is better, at most 1; MetricX, MetricX-23/24: lower is better,
+    0..25); any other name must be told
     ``lower_is_better``. ``score_range`` overrides the preset's range (``None`` ends: unbounded).
     ``source`` names the file the scores came from (kept beside the signature, not in it);
     ``computed_by`` holds the configuration's ``model``, ``revision``, ``dtype`` and
@@ -491,7 +502,7 @@ class GivenScores:
         return self.segment_stats(system).sentence_scores()
 
 
-_COMPUTED_BY = ("model", "revision", "dtype", "reference")
+_COMPUTED_BY = ("model", "revision", "dtype", "reference", "device")
 
 
 def _computed_by(fields: Mapping[str, str]) -> dict[str, Any]:
