@@ -146,7 +146,10 @@ def test_signature_pins_checkpoint_and_revision(checkpoints: dict[str, Path]) ->
     assert metric.checkpoint.revision.startswith("sha256-")
     parsed = Signature.parse(text)
     assert parsed.config == result.signature.config
-    assert isinstance(parsed.config, ScoresConfig) and parsed.config.revision == metric.checkpoint.revision
+    # The checkpoint's file, then its encoder's config and tokenizer (a folder: their hash).
+    assert metric.encoder.revision.startswith("sha256-")
+    assert isinstance(parsed.config, ScoresConfig)
+    assert parsed.config.revision == f"{metric.checkpoint.revision}+{metric.encoder.revision}"
     # Another checkpoint's scores are another configuration: never compared with these.
     other = COMET(checkpoints["sparsemax-patch"], cache=None).corpus_score(MT[:3], REF[:3], sources=SRC[:3])
     assert other.signature.config != result.signature.config

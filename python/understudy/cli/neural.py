@@ -18,6 +18,7 @@ from understudy.cli.progress import Progress
 from understudy.cli.segments import sources_as_scored
 from understudy.errors import LengthMismatchError
 from understudy.metrics.scores import GivenScores
+from understudy.wording import counted
 
 if TYPE_CHECKING:
     from understudy.neural.base import NeuralMetric
@@ -132,7 +133,12 @@ def _run_options(group: argparse._ArgumentGroup) -> None:
     group.add_argument(
         "--batch-size", type=_positive, default=16, metavar="N", help="inputs encoded at once (default: 16)"
     )
-    group.add_argument("--device", default="cpu", help="cpu (default), cuda, cuda:N, or auto")
+    group.add_argument(
+        "--device",
+        default="auto",
+        help="auto (default: the first GPU torch sees, else the CPU; the signature's dev says which ran),"
+        " cpu, cuda or cuda:N",
+    )
     group.add_argument(
         "--no-cache",
         action="store_true",
@@ -175,7 +181,9 @@ def neural_scores(
     assert sources is not None
     if len(sources) != len(refs[0]):
         where = args.source or "the test set's source"
-        raise LengthMismatchError(f"{where} has {len(sources)} lines but the references have {len(refs[0])}")
+        raise LengthMismatchError(
+            f"{where} has {counted(len(sources), 'line')} but the references have {len(refs[0])}"
+        )
     if len(set(names)) != len(names):
         raise CliError("the same system file is given twice with -i")
     scored = []

@@ -31,6 +31,8 @@ Item = tuple[str, ...]
 def device_of(device: str) -> str:
     """``auto`` as ``cuda`` where torch sees a GPU, else ``cpu``; a CUDA device asked for and
     absent is an error."""
+    if device == "cpu":
+        return device  # no torch to import for a score the cache holds
     torch = need("torch")
     if device == "auto":
         return "cuda" if torch.cuda.is_available() else "cpu"
@@ -102,7 +104,9 @@ class NeuralMetric:
         if not isinstance(batch_size, int) or batch_size < 1:
             raise ModelError(f"batch_size must be a positive whole number, got {batch_size!r}")
         self.checkpoint = checkpoint
-        self.batch_size, self.device, self.precision = batch_size, device, precision
+        self.batch_size, self.precision = batch_size, precision
+        self.device = device_of(device)
+        """Where the model runs: ``auto`` resolved when the metric is made (a bad device fails now)."""
         self.cache = open_cache(cache)
         """Where scores are kept between runs (``None``: nowhere)."""
         self.truncated = 0
@@ -118,12 +122,14 @@ class NeuralMetric:
         raise NotImplementedError
 
     def computed_by(self) -> dict[str, str]:
-        """What the signature pins: the checkpoint, its revision, the precision, a reference."""
+        """What the signature pins: the checkpoint, its revision, the precision, a reference, and
+        the kind of device that runs the model (``auto`` resolved: ``cpu`` or ``cuda``)."""
         return {
             "model": self.checkpoint.name,
             "revision": self.checkpoint.revision,
             "dtype": self.precision,
             "reference": "yes" if self.uses_reference() else "no",
+            "device": self.device.partition(":")[0],
         }
 
     def batches(self, lengths: Sequence[int]) -> list[list[int]]:

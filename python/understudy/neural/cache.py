@@ -81,7 +81,7 @@ class ScoreCache:
                     " WITHOUT ROWID"
                 )
             except (OSError, sqlite3.Error) as err:
-                raise CacheError(f"{self.path}: the score cache cannot be opened ({err})") from None
+                raise self._error("opened", err) from None
             self._db = db
         return self._db
 
@@ -104,7 +104,7 @@ class ScoreCache:
                 marks = ",".join("?" * len(part))
                 found.update(db.execute(f"{query} WHERE key IN ({marks})", part))
         except sqlite3.Error as err:
-            raise CacheError(f"{self.path}: the score cache cannot be read ({err})") from None
+            raise self._error("read", err) from None
         return found
 
     def put_many(self, scores: Mapping[bytes, float], details: Mapping[bytes, str] | None = None) -> None:
@@ -127,13 +127,36 @@ class ScoreCache:
         except sqlite3.Error as err:
             if db.in_transaction:
                 db.execute("ROLLBACK")
-            raise CacheError(f"{self.path}: the score cache cannot be written ({err})") from None
+            raise self._error("written", err) from None
+
+    def _error(self, done: str, err: Exception) -> CacheError:
+        """What to say of a failed use: a damaged file (not a database, or a malformed one) is
+        named with the way to replace it; anything else (a lock, a full disk) as it is."""
+        if type(err) is sqlite3.DatabaseError:  # exactly: locks and full disks are subclasses
+            return CacheError(
+                f"{self.path}: the score cache is damaged ({err}): 'understudy cache --keep 0' replaces it"
+                " with an empty one (its scores are computed again when next needed), or delete the file"
+            )
+        return CacheError(f"{self.path}: the score cache cannot be {done} ({err})")
+
+    def clear(self) -> None:
+        """Replace the cache with an empty one, whatever its file holds (a damaged one too): the
+        file and its write-ahead log are removed, and made anew on next use."""
+        self.close()
+        for path in (self.path, Path(f"{self.path}-wal"), Path(f"{self.path}-shm")):
+            try:
+                path.unlink(missing_ok=True)
+            except OSError as err:
+                raise CacheError(f"{path}: the score cache cannot be removed ({err})") from None
 
     def stats(self) -> CacheStats:
         """The number of scores kept and the file's size (with its write-ahead log)."""
         if not self.path.exists():
             return CacheStats(0, 0)
-        (count,) = self._connection().execute("SELECT count(*) FROM scores").fetchone()
+        try:
+            (count,) = self._connection().execute("SELECT count(*) FROM scores").fetchone()
+        except sqlite3.Error as err:
+            raise self._error("read", err) from None
         size = sum(p.stat().st_size for p in (self.path, Path(f"{self.path}-wal")) if p.exists())
         return CacheStats(int(count), size)
 
@@ -154,7 +177,7 @@ class ScoreCache:
         except sqlite3.Error as err:
             if db.in_transaction:
                 db.execute("ROLLBACK")
-            raise CacheError(f"{self.path}: the score cache cannot be pruned ({err})") from None
+            raise self._error("pruned", err) from None
         return int(cursor.rowcount)
 
     def close(self) -> None:

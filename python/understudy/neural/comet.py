@@ -32,11 +32,11 @@ class CometCheckpoint(NeuralMetric):
 
     ``model`` is a hub name, ``NAME@REVISION`` or a local folder holding ``hparams.yaml`` and
     ``checkpoints/model.ckpt`` (default: the class's ``default_model``). ``batch_size`` texts
-    are encoded at once (sorted by length); ``device`` is ``cpu``, ``cuda[:N]`` or ``auto``;
-    ``precision`` ``fp32`` (the reference numbers), ``bf16`` or ``fp16``. ``cache`` is where
-    scores are kept between runs: ``"default"`` (understudy's cache folder), a file, a
-    :class:`ScoreCache`, or ``None``. The model is read on first use, and only when some score
-    is not in the cache.
+    are encoded at once (sorted by length); ``device`` is ``auto`` (the first GPU where torch
+    sees one, else the CPU), ``cpu`` or ``cuda[:N]``; ``precision`` ``fp32`` (the reference
+    numbers), ``bf16`` or ``fp16``. ``cache`` is where scores are kept between runs:
+    ``"default"`` (understudy's cache folder), a file, a :class:`ScoreCache`, or ``None``. The
+    model is read on first use, and only when some score is not in the cache.
     """
 
     default_model: ClassVar[str]
@@ -46,7 +46,7 @@ class CometCheckpoint(NeuralMetric):
         model: str | PathLike[str] | None = None,
         *,
         batch_size: int = 16,
-        device: str = "cpu",
+        device: str = "auto",
         precision: str = "fp32",
         cache: ScoreCache | str | PathLike[str] | None = "default",
     ) -> None:

@@ -120,7 +120,7 @@ class MetricX(NeuralMetric):
         tokenizer: str | PathLike[str] = DEFAULT_TOKENIZER,
         qe: bool = False,
         batch_size: int = 1,
-        device: str = "cpu",
+        device: str = "auto",
         precision: str | None = None,
         cache: ScoreCache | str | PathLike[str] | None = "default",
     ) -> None:

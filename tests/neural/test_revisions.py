@@ -1,0 +1,90 @@
+"""What a neural metric's revision pins: every file its model reads, so that two checkpoints (or
+tokenizers) that differ in any of them never share a signature or a cached score."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("transformers", reason="the neural extra: pip install 'understudy-mt[neural]'")
+
+from understudy.neural import COMET, MetricX
+
+import tests.support.neural_checkpoints as nc
+from tests.support.neural_checkpoints import MT, REF, SRC
+
+
+def _metricx_folder(folder: Path, weights: bytes) -> Path:
+    # What the revision reads; the model itself is never loaded here.
+    folder.mkdir(parents=True)
+    (folder / "config.json").write_text(json.dumps({"model_type": "mt5", "torch_dtype": "float32"}))
+    (folder / "model.safetensors").write_bytes(weights)
+    return folder
+
+
+def test_local_metricx_folders_differing_in_weights_differ_in_revision(tmp_path: Path) -> None:
+    # Before: the same config.json and folder name shared a signature and the cache, so the second
+    # checkpoint got the first one's scores.
+    first = MetricX(
+        _metricx_folder(tmp_path / "a" / "metricx", b"1" * 64), tokenizer=nc.MT5_TOKENIZER, cache=None
+    )
+    second = MetricX(
+        _metricx_folder(tmp_path / "b" / "metricx", b"2" * 64), tokenizer=nc.MT5_TOKENIZER, cache=None
+    )
+    again = MetricX(
+        _metricx_folder(tmp_path / "c" / "metricx", b"1" * 64), tokenizer=nc.MT5_TOKENIZER, cache=None
+    )
+    assert first.computed_by()["model"] == second.computed_by()["model"]
+    assert first.computed_by()["revision"] != second.computed_by()["revision"]
+    assert first.computed_by() == again.computed_by()  # the same files: the same revision
+    item = first.item("src", "hyp", "ref")
+    assert first.cache_key(item) != second.cache_key(item)
+
+
+def test_a_local_tokenizer_folder_is_pinned_by_its_files(tmp_path: Path) -> None:
+    model = _metricx_folder(tmp_path / "metricx", b"1" * 64)
+    tokenizer = shutil.copytree(nc.MT5_TOKENIZER, tmp_path / "one" / "mt5")
+    same = shutil.copytree(nc.MT5_TOKENIZER, tmp_path / "two" / "mt5")
+    pinned = MetricX(model, tokenizer=tokenizer, cache=None).computed_by()["revision"]
+    assert MetricX(model, tokenizer=same, cache=None).computed_by()["revision"] == pinned
+    with open(same / "spiece.model", "ab") as changed:
+        changed.write(b"\0")
+    # Before: a local tokenizer folder's revision was empty, whatever it held.
+    assert MetricX(model, tokenizer=same, cache=None).computed_by()["revision"] != pinned
+
+
+def test_a_comet_encoder_with_another_tokenizer_is_another_revision(tmp_path: Path) -> None:
+    folder = nc.build_regression(tmp_path / "wmt22-like", 3)
+    before = COMET(folder, cache=None)
+    encoder = folder / "encoder"  # the folder the checkpoint's pretrained_model names
+    data = json.loads((encoder / "tokenizer.json").read_text(encoding="utf-8"))
+    data["normalizer"] = None  # another tokenizer: the same ids for plain ASCII, not for all text
+    (encoder / "tokenizer.json").write_text(json.dumps(data), encoding="utf-8")
+    after = COMET(folder, cache=None)
+    assert before.checkpoint.revision == after.checkpoint.revision  # the same model.ckpt
+    # Before: the encoder's tokenizer was pinned by nothing, and its scores came from the cache.
+    assert before.computed_by()["revision"] != after.computed_by()["revision"]
+    item = before.item(SRC[0], MT[0], REF[0])
+    assert before.cache_key(item) != after.cache_key(item)
+
+
+def test_auto_is_the_default_device_and_the_signature_says_which_ran(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import torch
+
+    folder = nc.build_regression(tmp_path / "wmt22-like", 3)
+    metric = COMET(folder, cache=None)  # device="auto" by default
+    assert torch.cuda.is_available() or metric.device == "cpu"
+    result = metric.corpus_score(MT[:2], REF[:2], sources=SRC[:2])
+    assert f"|ref:yes|dev:{metric.device.partition(':')[0]}|" in str(result.signature)
+    # Where torch sees a GPU, auto takes it (nothing runs here: the metric is only made).
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    on_gpu = COMET(folder, cache=None)
+    assert on_gpu.device == "cuda" and on_gpu.computed_by()["device"] == "cuda"
+    # A CPU score and a GPU score are never one cache entry.
+    item = metric.item(SRC[0], MT[0], REF[0])
+    assert metric.device != "cpu" or metric.cache_key(item) != on_gpu.cache_key(item)
