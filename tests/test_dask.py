@@ -257,3 +257,14 @@ def test_a_chunk_whose_workers_keep_dying_is_one_line() -> None:
     chunks._pending.append((Dying(), 2001))
     with pytest.raises(UnderstudyError, match=r"a chunk failed after 4 worker deaths .* from line 2001"):
         chunks.finish()
+
+
+@pytest.mark.parametrize("address", ["tcp://[::1", "::1:8786", "tcp://host:99999", "tcp://host:port"])
+def test_a_malformed_address_is_refused_before_any_connection(
+    address: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Before: tcp://[::1 passed the check and distributed waited out its timeout (40 s and more).
+    pytest.importorskip("distributed")
+    ref = str(SAMPLE / "newstest2017.ref.en-de.de")
+    status, _, err = run_cli(capsys, "score", ref, "-i", str(ONLINE_A), "--dask", address)
+    assert status != 0 and err.startswith(f"understudy: error: --dask {address!r}: ") and err.count("\n") == 1

@@ -39,6 +39,7 @@ from understudy.metric import Metric
 from understudy.metrics import metric_for
 from understudy.result import Result
 from understudy.stats import Stats, Totals, stats_type
+from understudy.wording import counted
 
 WORKER_THREADS = 1
 """Cores the Rust core uses inside one Dask task: the cluster provides the parallelism."""
@@ -202,7 +203,9 @@ def _file_state(hyp_path: str, ref_paths: Sequence[str], config: MetricConfig) -
     for path in ref_paths:
         lines = [line.rstrip() for line in read_lines(path, allow_empty=True)]
         if len(lines) != len(hyps):
-            raise LengthMismatchError(f"{hyp_path} has {len(hyps)} lines but {path} has {len(lines)}")
+            raise LengthMismatchError(
+                f"{hyp_path} has {counted(len(hyps), 'line')} but {path} has {len(lines)}"
+            )
         streams.append(list(lines))
     if not hyps:
         return Totals.empty(config).state

@@ -28,6 +28,7 @@ from understudy.config import check_number
 from understudy.errors import ConfigError, IncomparableError
 from understudy.significance import DEFAULT_SAMPLES, DEFAULT_SEED, Test, paired_test
 from understudy.stats import Stats
+from understudy.wording import counted
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,7 @@ def check_comparable(baseline: Stats[Any, Any], candidate: Stats[Any, Any]) -> N
     """Refuse two systems' statistics that cannot be compared, naming what differs."""
     if len(baseline) != len(candidate):
         raise IncomparableError(
-            f"the baseline has {len(baseline)} segments and the candidate {len(candidate)}: "
+            f"the baseline has {counted(len(baseline), 'segment')} and the candidate {len(candidate)}: "
             "score both on the same test set"
         )
     left, right = dict(baseline.signature.items()), dict(candidate.signature.items())
@@ -168,7 +169,8 @@ def gate(
     _check_units(baseline.config, max_drop, min_score)
     if len(baseline) < MIN_SEGMENTS:
         raise ConfigError(
-            f"{baseline.config.name}: the gate tests at least {MIN_SEGMENTS} segments, and the test set has "
+            f"{baseline.config.name}: the gate tests"
+            f" at least {counted(MIN_SEGMENTS, 'segment')}, and the test set has "
             f"{len(baseline)}: with so few, resampling cannot tell two systems apart"
         )
     result = paired_test([baseline, candidate], ["baseline", "candidate"], test, n, seed)

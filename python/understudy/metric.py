@@ -49,6 +49,7 @@ from understudy.inputs.tokens import (
 from understudy.result import Result
 from understudy.stats import Stats
 from understudy.threads import resolve_threads
+from understudy.wording import counted
 
 RefStreams = Sequence[Sequence[str | None]]
 """Reference streams: ``refs[k][i]`` is the k-th reference of segment i (``None``: none)."""
@@ -174,7 +175,7 @@ def check_refs(refs: RefStreams, n_segments: int | None) -> list[list[str | None
         if len(stream) != expected:
             first = "the first reference stream" if n_segments is None else "the hypotheses"
             raise LengthMismatchError(
-                f"{first} has {expected} segments but reference stream {k + 1} has {len(stream)}"
+                f"{first} has {counted(expected, 'segment')} but reference stream {k + 1} has {len(stream)}"
             )
         streams.append(list(stream))
     return streams
@@ -340,7 +341,8 @@ class Metric(ABC, Generic[S, R]):
             )
         if len(self._cache) != n_segments:
             raise LengthMismatchError(
-                f"the hypotheses have {n_segments} segments but the references have {len(self._cache)}"
+                f"the hypotheses have {counted(n_segments, 'segment')}"
+                f" but the references have {len(self._cache)}"
             )
         return self._cache
 
@@ -417,7 +419,7 @@ class Metric(ABC, Generic[S, R]):
         for k, hyps in enumerate(checked[1:], 2):
             if len(hyps) != len(checked[0]):
                 raise LengthMismatchError(
-                    f"system 1 has {len(checked[0])} segments but system {k} has {len(hyps)}"
+                    f"system 1 has {counted(len(checked[0]), 'segment')} but system {k} has {len(hyps)}"
                 )
         if given is None:
             scorer = self._cached(len(checked[0]))

@@ -48,6 +48,7 @@ from understudy.config import MetricConfig
 from understudy.errors import ConfigError, EmptyInputError, InputError, LengthMismatchError
 from understudy.signature import Signature
 from understudy.stats import Stats
+from understudy.wording import counted
 
 DEFAULT_SEED = 12345
 """sacrebleu's default seed."""
@@ -128,7 +129,9 @@ def _check(stats: Sequence[Stats[Any, Any]], names: Sequence[str]) -> MetricConf
         if type(s) is not type(stats[0]) or s.config != config:
             raise ConfigError(f"{name} was counted with {s.config}, not {config}")
         if len(s) != len(stats[0]):
-            raise LengthMismatchError(f"{name} has {len(s)} segments but {names[0]} has {len(stats[0])}")
+            raise LengthMismatchError(
+                f"{name} has {counted(len(s), 'segment')} but {names[0]} has {len(stats[0])}"
+            )
     return config
 
 
@@ -531,7 +534,8 @@ class BlockTestResult:
         """How the segments were split, e.g. ``3004 segments in 20 blocks: 4 of 151 and 16 of 150``."""
         sizes = sorted(set(self.block_sizes), reverse=True)
         parts = [f"{self.block_sizes.count(size)} of {size}" for size in sizes]
-        return f"{sum(self.block_sizes)} segments in {len(self.block_sizes)} blocks: {' and '.join(parts)}"
+        blocks = counted(len(self.block_sizes), "block")
+        return f"{counted(sum(self.block_sizes), 'segment')} in {blocks}: {' and '.join(parts)}"
 
     def to_dict(self) -> dict[str, Any]:
         """Every number, and the signature."""
@@ -562,7 +566,9 @@ def block_ttest(stats: Sequence[Stats[Any, Any]], names: Sequence[str], blocks: 
     n_segments = len(stats[0])
     blocks = _whole("blocks", blocks, 2)
     if blocks > n_segments:
-        raise ConfigError(f"{blocks} blocks need at least {blocks} segments, there are {n_segments}")
+        raise ConfigError(
+            f"{blocks} blocks need at least {counted(blocks, 'segment')}, there are {n_segments}"
+        )
     bounds = np.cumsum([0, *(len(part) for part in np.array_split(np.arange(n_segments), blocks))])
     systems = []
     for s, name in zip(stats, names, strict=True):

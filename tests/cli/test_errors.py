@@ -261,6 +261,11 @@ def test_out_of_memory_is_one_line_and_status_1_never_a_signal(tmp_path: Path) -
     [
         (["score", str(REF), "-i", str(ONLINE_A), "-o", "out.json"], "unrecognized arguments: -o out.json"),
         (["score", str(REF), "-i", str(ONLINE_A), "--tok", "intl"], "unrecognized arguments: --tok intl"),
+        (
+            ["score", str(REF), "-i", str(ONLINE_A), "--metric", "chrf"],
+            "unrecognized arguments: --metric chrf; did you mean -m/--metrics?",
+        ),
+        ([str(REF), "-i", str(ONLINE_A), "--metric", "chrf"], "; did you mean -m/--metrics?"),
         (["score", str(REF), "-i", str(ONLINE_A), "-m", "bleuu"], "invalid choice: 'bleuu'"),
         (["score", str(REF), "-i", str(ONLINE_A), "--seed", "-1"], "a seed is a whole number from 0, not -1"),
         (
@@ -331,3 +336,15 @@ def test_a_full_disk_names_the_file_being_written(tmp_path: Path) -> None:
     )
     assert done.returncode == 2 and "/dev/full: cannot write: No space left on device" in done.stderr
     assert "standard output" not in done.stderr
+
+
+def test_counts_in_messages_agree_with_their_number(tmp_path: Path) -> None:
+    # Before: "has 1 lines".
+    (tmp_path / "one").write_text("a b c\n", encoding="utf-8")
+    (tmp_path / "two").write_text("a b c\nd e f\n", encoding="utf-8")
+    said = [
+        run_process("score", str(tmp_path / ref), "-i", str(tmp_path / hyp)).stderr
+        for ref, hyp in (("one", "two"), ("two", "one"))
+    ]
+    assert f"{tmp_path / 'one'} has 1 line but {tmp_path / 'two'} has 2" in said[1]
+    assert f"{tmp_path / 'two'} has 2 lines but {tmp_path / 'one'} has 1" in said[0]

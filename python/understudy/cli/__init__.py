@@ -70,7 +70,23 @@ class _Parser(argparse.ArgumentParser):
         else:
             hint = f"run '{self.help_command or self.prog} --help' for the options and examples"
         # "understudy: error:" as every other error begins; the hint names the command.
-        self.exit(2, f"understudy: error: {printable(message)}{_nearest(message)} ({hint})\n")
+        nearest = _nearest(message) or self._nearest_option(message)
+        self.exit(2, f"understudy: error: {printable(message)}{nearest} ({hint})\n")
+
+    def _nearest_option(self, message: str) -> str:
+        """``; did you mean -m/--metrics?`` for "unrecognized arguments: --metric bleu": the
+        option nearest the first unknown one, with all its spellings."""
+        if not message.startswith("unrecognized arguments:"):
+            return ""
+        words = [w.partition("=")[0] for w in message.split(":", 1)[1].split() if w.startswith("-")]
+        if not words:
+            return ""
+        import difflib
+
+        close = difflib.get_close_matches(words[0], list(self._option_string_actions), n=1, cutoff=0.7)
+        if not close:
+            return ""
+        return f"; did you mean {'/'.join(self._option_string_actions[close[0]].option_strings)}?"
 
 
 def _nearest(message: str) -> str:

@@ -11,7 +11,7 @@ from understudy.cli.output import write
 EXAMPLES = """examples:
   understudy cache                     how many neural segment scores are kept, and where
   understudy cache --keep 100000       keep only the 100,000 most recent scores
-  understudy cache --keep 0            empty it
+  understudy cache --keep 0            empty it (a damaged cache file too: it is replaced)
 
 Neural metrics (-m comet) keep each segment's score by checkpoint, revision, precision and
 texts, so a re-run computes nothing and a new system only itself; --no-cache bypasses it.
@@ -43,9 +43,25 @@ def run(args: argparse.Namespace) -> int:
     from understudy.neural.cache import ScoreCache
 
     cache = ScoreCache()
-    dropped = cache.prune(args.keep) if args.keep is not None else 0
+    if args.keep == 0:
+        # Emptied by replacing the file: a damaged cache, which cannot be opened, is cleared too.
+        dropped = cache.stats().entries if _readable(cache) else 0
+        cache.clear()
+    else:
+        dropped = cache.prune(args.keep) if args.keep is not None else 0
     stats = cache.stats()
     pruned = f" ({dropped} dropped)" if args.keep is not None else ""
     write(f"{stats.entries} neural segment scores, {stats.bytes / 1e6:.1f} MB, in {cache.path}{pruned}\n")
     cache.close()
     return 0
+
+
+def _readable(cache: Any) -> bool:
+    """Whether the cache's file opens and counts (a damaged one does not)."""
+    from understudy.errors import CacheError
+
+    try:
+        cache.stats()
+    except CacheError:
+        return False
+    return True

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+import urllib.parse
 from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
-from typing import Any
+from typing import Any, NoReturn
 
 from understudy.config import MetricConfig
 from understudy.errors import MissingExtraError, UnderstudyError
@@ -142,18 +143,36 @@ def checked_address(address: str) -> None:
     >>> checked_address("127.0.0.1:99999")
     Traceback (most recent call last):
     understudy.errors.UnderstudyError: --dask '127.0.0.1:99999': the port must be 1 to 65535
+    >>> checked_address("tcp://[::1]:8786")
+    >>> checked_address("tcp://[::1")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    understudy.errors.UnderstudyError: --dask 'tcp://[::1': expected 'local' or a scheduler's address, ...
     """
     scheme, _, rest = address.rpartition("://") if "://" in address else ("tcp", "", address)
-    host, _, port = rest.rpartition(":")
-    problem = ""
     if scheme not in DASK_SCHEMES:
-        problem = f"the scheme must be one of {', '.join(DASK_SCHEMES)}, not {scheme!r}"
-    elif not host or any(c.isspace() for c in host) or not port.isdigit():
-        problem = "expected 'local' or a scheduler's address, such as tcp://10.0.0.1:8786"
-    elif not 1 <= int(port) <= 65535:
-        problem = "the port must be 1 to 65535"
-    if problem:
-        raise UnderstudyError(f"--dask {address!r}: {problem}")
+        _refuse(address, f"the scheme must be one of {', '.join(DASK_SCHEMES)}, not {scheme!r}")
+    try:
+        # Read as a URL's host and port: an IPv6 host in brackets, whole, or refused now (a
+        # broken address handed to distributed waits out its timeout before failing).
+        parts = urllib.parse.urlsplit(f"//{rest}")
+        host, port = parts.hostname, parts.port
+    except ValueError as err:
+        if "out of range" in str(err):
+            _refuse(address, "the port must be 1 to 65535")
+        host, port = None, None
+    unbracketed = host is not None and ":" in host and not rest.startswith("[")
+    if not host or port is None or unbracketed or any(c.isspace() for c in rest):
+        _refuse(
+            address,
+            "expected 'local' or a scheduler's address, such as tcp://10.0.0.1:8786"
+            " (an IPv6 host in brackets: tcp://[::1]:8786)",
+        )
+    if not 1 <= port <= 65535:
+        _refuse(address, "the port must be 1 to 65535")
+
+
+def _refuse(address: str, problem: str) -> NoReturn:
+    raise UnderstudyError(f"--dask {address!r}: {problem}")
 
 
 @contextmanager

@@ -34,6 +34,7 @@ from understudy.ledger import Ledger, Record
 from understudy.signature import Signature
 from understudy.significance import Test
 from understudy.stats import Stats
+from understudy.wording import counted
 
 EXAMPLES = """examples:
   understudy gate ref.de --baseline base.de --candidate new.de                BLEU, paired bootstrap
@@ -234,7 +235,8 @@ def _texts(args: argparse.Namespace, paths: list[str]) -> tuple[list[list[str]],
     for path, lines in zip(paths, systems, strict=True):
         if len(lines) != len(refs[0]):
             raise LengthMismatchError(
-                f"{args.test_set} {args.langpair} has {len(refs[0])} segments but {path} has {len(lines)}"
+                f"{args.test_set} {args.langpair} has"
+                f" {counted(len(refs[0]), 'segment')} but {path} has {len(lines)}"
             )
     if testset.keep is not None:
         refs, systems = kept(refs, testset.keep), kept(systems, testset.keep)

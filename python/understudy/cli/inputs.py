@@ -9,6 +9,7 @@ import warnings
 from typing import TYPE_CHECKING
 
 from understudy.cli.messages import CliError
+from understudy.wording import counted
 
 if TYPE_CHECKING:
     from understudy.cli.testset import Refs
@@ -98,7 +99,9 @@ def read_against(
         refs, systems = reshape(args, refs, systems, testset.units)
     for path, lines in zip(paths, systems, strict=True):
         if len(lines) != len(refs[0]):
-            raise LengthMismatchError(f"the test set has {len(refs[0])} segments but {path} has {len(lines)}")
+            raise LengthMismatchError(
+                f"the test set has {counted(len(refs[0]), 'segment')} but {path} has {len(lines)}"
+            )
     return refs, systems
 
 
@@ -117,5 +120,7 @@ def read_parallel(
         references, systems = reshape(args, references, systems)
     for path, lines in zip([*inputs, *refs], [*systems, *references], strict=True):
         if len(lines) != len(references[0]):
-            raise LengthMismatchError(f"{refs[0]} has {len(references[0])} lines but {path} has {len(lines)}")
+            raise LengthMismatchError(
+                f"{refs[0]} has {counted(len(references[0]), 'line')} but {path} has {len(lines)}"
+            )
     return references, systems

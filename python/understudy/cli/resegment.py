@@ -15,6 +15,7 @@ from understudy.cli.output import stdout
 from understudy.cli.progress import Progress
 from understudy.inputs.files import read_lines
 from understudy.segmentation import CASES, METHODS, SPLITS, resegment
+from understudy.wording import counted
 
 EXAMPLES = """examples:
   understudy resegment ref.de stream.de -o hyp.de          the stream cut into ref.de's lines
@@ -70,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     hyps = read_lines(args.hyp, allow_empty=True)
     docids = None if args.docids is None else read_lines(args.docids)
     if docids is not None and len(docids) != len(refs[0]):
-        raise CliError(f"{args.docids} has {len(docids)} lines but {args.ref} has {len(refs[0])}")
+        raise CliError(f"{args.docids} has {counted(len(docids), 'line')} but {args.ref} has {len(refs[0])}")
     if not any(line.strip() for line in hyps):
         warnings.warn(f"{args.hyp} has no words: every segment is empty", stacklevel=1)
     options = {"method": args.method, "case": args.case, "split": args.split}

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from understudy.cli.messages import CliError
 from understudy.errors import InputFileError, LengthMismatchError
 from understudy.segmentation import CASES, METHODS, SPLITS, Origin, documents, origins, resegment
+from understudy.wording import counted
 
 GRANULARITIES = ("segment", "paragraph", "document")
 RESHAPED = ("reseg", "gran")
@@ -202,7 +203,8 @@ def _units(args: argparse.Namespace, lines: int) -> Units | None:
     rows = [line.strip().split("\t") for line in read_lines(args.docids)]
     if len(rows) != lines:
         raise LengthMismatchError(
-            f"{args.docids} has {len(rows)} document ids but the references have {lines} lines"
+            f"{args.docids} has {counted(len(rows), 'document id')}"
+            f" but the references have {counted(lines, 'line')}"
         )
     columns = {len(row) for row in rows}
     if columns - {1, 2} or len(columns) > 1:

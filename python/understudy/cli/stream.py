@@ -27,6 +27,7 @@ from understudy.errors import EmptyInputError, LengthMismatchError, UnderstudyEr
 from understudy.inputs.files import STDIN, LineReader, ListReader
 from understudy.metric import Metric
 from understudy.stats import Stats, Totals
+from understudy.wording import counted
 
 FIELD_COUNT_STATUS = 17
 """Exit status for a wrong number of TAB fields, as sacrebleu has it."""
@@ -161,7 +162,7 @@ def length_error(sources: list[Source]) -> UnderstudyError:
         return EmptyInputError(f"{empty}: empty input (no lines)")
     first_name, first_count = counts[0]
     name, count = next((n, c) for n, c in counts if c != first_count)
-    return LengthMismatchError(f"{first_name} has {first_count} lines but {name} has {count}")
+    return LengthMismatchError(f"{first_name} has {counted(first_count, 'line')} but {name} has {count}")
 
 
 @dataclass

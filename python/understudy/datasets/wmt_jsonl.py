@@ -33,6 +33,7 @@ from understudy.errors import (
     UnderstudyError,
     UnknownDatasetError,
 )
+from understudy.wording import counted
 
 BREAK = "\n\n"
 """What separates two paragraphs of a document."""
@@ -211,7 +212,8 @@ def system_lines(lines: list[str], name: str, docids: list[str], whole: bool = F
         parts = paragraphs(text)
         if len(parts) != count:
             raise LengthMismatchError(
-                f"{name}:{number}: document {doc!r} has {len(parts)} paragraphs but the reference has "
+                f"{name}:{number}: document {doc!r}"
+                f" has {counted(len(parts), 'paragraph')} but the reference has "
                 f"{count}; --resegment cuts it into the reference's"
             )
         out += parts
