@@ -116,6 +116,12 @@ def test_a_systems_documents_in_the_test_sets_order() -> None:
             r"set\.jsonl:1: 'tgt_lang' should be a text",
         ),
         (SET, UnknownDatasetError, r"has no documents of en-fr; it has cs-de_DE, en-de_DE"),
+        (
+            # Before: both became ref:A, one dropped without a word (nrefs:1).
+            _line("d", "x", {"refA": "y", "A": "z"}).encode(),
+            DatasetFormatError,
+            r"set\.jsonl:1: references 'refA' and 'A' are both ref:A: rename one",
+        ),
     ],
 )
 def test_bad_sets_are_named_by_line(data: bytes, error: type[Exception], message: str) -> None:

@@ -262,3 +262,16 @@ def test_cometkiwi_equals_unbabel_comet(checkpoints: dict[str, Path], variant: s
     # Without references, every checkpoint scores [mt, src] alone.
     alone = metric.sentence_scores(MT, None, sources=SRC)
     assert (alone == scores) is not reads_refs
+
+
+def test_references_as_sacrebleus_streams_or_a_flat_list(checkpoints: dict[str, Path]) -> None:
+    metric = COMET(checkpoints["wmt22-like"], cache=None)
+    flat = metric.corpus_score(MT[:3], REF[:3], sources=SRC[:3])
+    # As BLEU().corpus_score(hyps, [refs]): before, "expected a sequence of strings".
+    streams = metric.corpus_score(MT[:3], [REF[:3]], sources=SRC[:3])
+    assert streams.score == flat.score and streams.signature == flat.signature
+    assert metric.sentence_scores(MT[:3], [REF[:3]], sources=SRC[:3]) == metric.sentence_scores(
+        MT[:3], REF[:3], sources=SRC[:3]
+    )
+    with pytest.raises(InputError, match="2 reference streams: this metric reads one reference a segment"):
+        metric.corpus_score(MT[:3], [REF[:3], REF[:3]], sources=SRC[:3])

@@ -100,12 +100,18 @@ def _references(record: dict[str, Any], name: str, number: int) -> dict[str, str
     refs = record.get("refs") or {}
     if not isinstance(refs, dict):
         raise DatasetFormatError(f"{name}:{number}: 'refs' should be an object of references")
-    out = {}
+    out: dict[str, str] = {}
+    keys: dict[str, str] = {}
     for key, value in refs.items():
         text = value.get("ref") if isinstance(value, dict) else None
         if not isinstance(text, str):
             raise DatasetFormatError(f"{name}:{number}: reference {key!r} has no text ('ref')")
-        out[f"ref:{key.removeprefix('ref') or key}"] = text
+        field = f"ref:{key.removeprefix('ref') or key}"
+        if field in keys:  # both would be one field: one reference dropped without a word
+            raise DatasetFormatError(
+                f"{name}:{number}: references {keys[field]!r} and {key!r} are both {field}: rename one"
+            )
+        keys[field], out[field] = key, text
     return out
 
 

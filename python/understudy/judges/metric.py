@@ -32,7 +32,7 @@ from understudy.judges.gemba_mqm import parse_gemba_mqm
 from understudy.judges.prompts import Template
 from understudy.judges.spans import ErrorSpan
 from understudy.metrics.scores import GivenScores
-from understudy.neural.base import Item, NeuralMetric, Progress, open_cache
+from understudy.neural.base import Item, NeuralMetric, Progress, References, open_cache
 from understudy.neural.cache import ScoreCache
 
 
@@ -170,7 +170,7 @@ class Judge(NeuralMetric):
     def system_scores(
         self,
         systems: Mapping[str, Sequence[str]],
-        refs: Sequence[str] | None,
+        refs: References,
         sources: Sequence[str] | None,
         progress: Progress | None = None,
     ) -> GivenScores:

@@ -26,6 +26,8 @@ nothing there and its padding costs (MetricX-24 large: 16 long inputs at once to
 time of batches of this size)."""
 Progress = Callable[[int], None]
 Item = tuple[str, ...]
+References = Sequence[str] | Sequence[Sequence[str]] | None
+"""One reference a segment, or sacrebleu's reference streams holding one stream."""
 
 
 def device_of(device: str) -> str:
@@ -160,6 +162,24 @@ class NeuralMetric:
         """The scores of a block of distinct items and their details (a ``detailed`` metric's)."""
         raise NotImplementedError
 
+    def one_stream(self, refs: References) -> Sequence[str] | None:
+        """The references as one string a segment: a flat list as it is, or sacrebleu's streams
+        (``[refs]``, as every other metric object takes them) holding one stream. The reference
+        code scores against one reference: several streams are refused, saying so.
+
+        >>> NeuralMetric.one_stream(None, [["a", "b"]]), NeuralMetric.one_stream(None, ["a", "b"])
+        (['a', 'b'], ['a', 'b'])
+        """
+        if refs is None or isinstance(refs, str) or all(isinstance(r, str) for r in refs):
+            return refs  # type: ignore[return-value]
+        streams = list(refs)
+        if len(streams) != 1:
+            raise InputError(
+                f"{len(streams)} reference streams: this metric reads one reference a segment, as its"
+                " reference code does (score each stream apart, or give one: [refs] or refs)"
+            )
+        return streams[0]
+
     def check(
         self, systems: Mapping[str, Sequence[str]], refs: Sequence[str] | None, sources: Sequence[str] | None
     ) -> int:
@@ -184,12 +204,14 @@ class NeuralMetric:
     def system_scores(
         self,
         systems: Mapping[str, Sequence[str]],
-        refs: Sequence[str] | None,
+        refs: References,
         sources: Sequence[str] | None,
         progress: Progress | None = None,
     ) -> GivenScores:
         """Every system's segment scores as given scores (their signature pins the checkpoint);
+        ``refs`` is one string a segment, or sacrebleu's streams holding one (:meth:`one_stream`);
         ``progress`` is called with the amount of work done (texts encoded), batch by batch."""
+        refs = self.one_stream(refs)
         count = self.check(systems, refs, sources)
         items = {
             system: [
@@ -273,7 +295,7 @@ class NeuralMetric:
         return {k: v for k, v in scores.items() if k in details}, details
 
     def sentence_scores(
-        self, hyps: Sequence[str], refs: Sequence[str] | None, *, sources: Sequence[str] | None = None
+        self, hyps: Sequence[str], refs: References, *, sources: Sequence[str] | None = None
     ) -> list[float]:
         """One score per segment, as the reference code gives them."""
         scores: list[float] = (
@@ -282,13 +304,13 @@ class NeuralMetric:
         return scores
 
     def segment_stats(
-        self, hyps: Sequence[str], refs: Sequence[str] | None, *, sources: Sequence[str] | None = None
+        self, hyps: Sequence[str], refs: References, *, sources: Sequence[str] | None = None
     ) -> ScoresStats:
         """The segments' statistics (given-score rows), for significance tests and totals."""
         return self.system_scores({"system": hyps}, refs, sources).segment_stats("system")
 
     def corpus_score(
-        self, hyps: Sequence[str], refs: Sequence[str] | None, *, sources: Sequence[str] | None = None
+        self, hyps: Sequence[str], refs: References, *, sources: Sequence[str] | None = None
     ) -> ScoresResult:
         """The system score: the mean of the segment scores, as the reference code's."""
         return self.segment_stats(hyps, refs, sources=sources).score()
