@@ -270,3 +270,25 @@ def test_a_damaged_cache_is_named_with_its_fix_and_cache_keep_0_replaces_it(
     with pytest.warns(UserWarning):
         assert run_cli(capsys, *argv)[0] == 0
     assert run_cli(capsys, "cache")[1].startswith("10 neural segment scores, ")
+
+
+def test_gate_takes_a_computed_metric_on_files(
+    files: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from understudy.neural import COMET
+
+    # Before: "-m comet: invalid choice", though the gate took COMET's kept records.
+    argv = _comet(
+        files, "gate", str(files["ref"]), "--baseline", str(files["a"]), "--candidate", str(files["c"])
+    )
+    with pytest.warns(UserWarning):
+        status, out, err = run_cli(capsys, *argv, "-m", "bleu", "comet", "-f", "json")
+    assert status in (0, 1), err
+    results = json.loads(out)["results"]
+    assert [r["metric"] for r in results] == ["BLEU", "COMET"]
+    metric = COMET(files["model"], cache=None)
+    refs, src = [r["ref"] for r in ROWS], [r["src"] for r in ROWS]
+    for side in ("a", "c"):
+        hyps = files[side].read_text(encoding="utf-8").splitlines()
+        expected = metric.corpus_score(hyps, refs, sources=src).score
+        assert abs(results[1]["baseline" if side == "a" else "candidate"] - expected) <= 1e-6

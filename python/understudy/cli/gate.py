@@ -15,6 +15,7 @@ from understudy._atomic import atomic_write, writable
 from understudy.cli.inputs import read_parallel, read_systems
 from understudy.cli.keep import add_ledger_option, add_log_options, kept_name, sha256_of, span
 from understudy.cli.messages import CliError, print_error
+from understudy.cli.neural import neural_scores
 from understudy.cli.options import (
     add_command,
     add_metric_options,
@@ -67,7 +68,7 @@ def add_parser(commands: Any) -> None:
     p.add_argument("refs", nargs="*", metavar="REF", help="reference file(s), when the systems are files")
     p.add_argument("--baseline", required=True, metavar="SYSTEM", help="a file, ledger:ID or tag:NAME")
     p.add_argument("--candidate", required=True, metavar="SYSTEM", help="a file, ledger:ID or tag:NAME")
-    add_metric_options(p)
+    add_metric_options(p, neural=True)
     p.add_argument("--alpha", type=float, default=0.05, help="significance level (default: 0.05)")
     p.add_argument("--max-drop", type=float, metavar="X", help="fail when worse by more than X points")
     p.add_argument(
@@ -156,6 +157,9 @@ def _pairs(
     for scorer in scorers(args, sentence_level=False):
         base_stats, cand_stats = scorer.segment_stats_many(systems, refs)
         pairs.append((base_stats, cand_stats))
+    # Computed metrics (COMET, MetricX, judges): both files in one call, texts they share once.
+    for given in neural_scores(args, files, refs, systems):
+        pairs.append((given.segment_stats(files[0]), given.segment_stats(files[1])))
     return pairs, testset, []
 
 
