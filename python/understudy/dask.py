@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import glob
 import importlib
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -39,6 +39,10 @@ from understudy.metric import Metric
 from understudy.metrics import metric_for
 from understudy.result import Result
 from understudy.stats import Stats, Totals, stats_type
+
+if TYPE_CHECKING:
+    from understudy.metrics.scores import GivenScores
+    from understudy.neural.base import NeuralMetric, References
 from understudy.wording import counted
 
 WORKER_THREADS = 1
@@ -265,6 +269,31 @@ def pairwise(metric: Metric[Any, Any], hyps: Sequence[str], refs: Sequence[str],
     return da.block(rows) if rows and rows[0] else da.zeros((len(hyps), len(refs)))
 
 
+def system_scores(
+    metric: NeuralMetric,
+    systems: Mapping[str, Sequence[str]],
+    refs: References,
+    sources: Sequence[str] | None,
+    client: Any,
+) -> GivenScores:
+    """A neural metric's segment scores of ``systems`` (as its ``system_scores``), the models
+    on the workers of the Dask ``client``: each worker reads the model once, the distinct inputs
+    the metric's cache lacks travel in length-sorted chunks, and each chunk's scores are kept in
+    the cache as it comes back (:mod:`understudy.neural.on_dask`). The command line's ``--dask``
+    is this.
+
+    >>> from understudy.neural import COMET
+    >>> scores = system_scores(COMET("wmt22-comet-da"), {"A": hyps}, refs, srcs, client)  # doctest: +SKIP
+    """
+    from understudy.neural.on_dask import DaskRunner
+
+    before, metric.runner = metric.runner, DaskRunner(client)
+    try:
+        return metric.system_scores(systems, refs, sources)
+    finally:
+        metric.runner = before
+
+
 __all__ = [
     "WORKER_THREADS",
     "corpus_score",
@@ -273,4 +302,5 @@ __all__ = [
     "segment_stats",
     "sentence_scores",
     "shards",
+    "system_scores",
 ]

@@ -120,7 +120,7 @@ def test_hypotheses_from_stdin(
     [
         (b"ok\nbad \xff byte\n", "hyp.txt:2: invalid UTF-8 (byte 0xff at byte column 5)"),
         (b"", "hyp.txt: empty input (no lines)"),
-        (b"one line\n", "hyp.txt has 1 lines but "),
+        (b"one line\n", "hyp.txt has 1 line but "),
     ],
 )
 def test_bad_input_gives_one_line_and_nonzero_exit(

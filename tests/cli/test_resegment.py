@@ -67,7 +67,7 @@ def test_documents_json_and_a_second_reference(
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        (["--docids", "IDS_SHORT"], "IDS_SHORT has 1 lines but"),
+        (["--docids", "IDS_SHORT"], "IDS_SHORT has 1 line but"),
         (["--docids", "IDS_SPLIT"], "document ids: line 3: 'd1' again after other documents"),
         (["--more-refs", "REF_SHORT"], "the references differ in length: 4, 1 lines"),
         (["--method", "best"], "invalid choice: 'best'"),

@@ -146,7 +146,7 @@ def test_errors_are_one_line_and_nonzero(wmt_sgml, tmp_path, capfd) -> None:
         (["score", "-t", "nope", "-l", "de-en", "-i", str(short)], "unknown test set 'nope'"),
         (
             ["score", "-t", "wmt97", "-l", "en-de", "-i", str(short)],
-            f"{short} has 1 lines but wmt97 en-de (ref) has 3004",
+            f"{short} has 1 line but wmt97 en-de (ref) has 3004",
         ),
         (
             ["score", str(REF), "-t", "wmt97", "-l", "en-de", "-i", str(short)],

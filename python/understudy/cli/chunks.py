@@ -29,13 +29,15 @@ IN_FLIGHT_PER_WORKER = 2
 """Chunks queued on the cluster per worker thread before the reader waits."""
 
 
-def add_dask_option(parser: argparse.ArgumentParser) -> None:
-    """``--dask local|ADDRESS``."""
+def add_dask_option(parser: argparse.ArgumentParser, text: bool = True) -> None:
+    """``--dask local|ADDRESS``: for the text metrics' chunks (``text``) and the neural metrics."""
+    chunks = "the text metrics' chunks (a worker process per core) and " if text else ""
     parser.add_argument(
         "--dask",
         metavar="CLUSTER",
-        help="score the chunks on Dask: 'local' starts a LocalCluster (a worker process per core), "
-        "tcp://HOST:8786 uses a running scheduler (extra 'dask'); the output is the same",
+        help=f"compute on Dask: {chunks}the neural metrics' models ('local': a worker per GPU, else two CPU"
+        " workers; tcp://HOST:8786: a running scheduler, each worker reading the model once; extra"
+        " 'dask'); the numbers are the same",
     )
 
 
@@ -62,35 +64,7 @@ class Chunks:
 
     def connect(self, address: str, stack: ExitStack) -> None:
         """Use the Dask cluster at ``address`` (``local``: start one) until ``stack`` closes."""
-        try:
-            distributed: Any = __import__("distributed")
-        except ImportError:
-            raise MissingExtraError(
-                "--dask needs the 'dask' extra: pip install 'understudy-mt[dask]'"
-            ) from None
-        # Not the process's default scheduler: chunks go to this client by name, and distributed
-        # leaves a default set by a client that failed to connect, to be put back when collected.
-        if address == "local":
-            cluster = stack.enter_context(
-                distributed.LocalCluster(threads_per_worker=1, processes=True, dashboard_address=":0")
-            )
-            self._client = stack.enter_context(distributed.Client(cluster, set_as_default=False))
-        else:
-            checked_address(address)
-            try:
-                self._client = stack.enter_context(
-                    distributed.Client(address, timeout="20s", set_as_default=False)
-                )
-            except OSError as err:
-                raise UnderstudyError(f"--dask {address}: cannot reach the scheduler: {err}") from None
-            except (MemoryError, ValueError, TypeError, EOFError) as err:
-                # What a server that is not a Dask scheduler answers decodes as garbage (once, as a
-                # request for 3 EiB): it is not a scheduler, whatever it is.
-                what = type(err).__name__
-                raise UnderstudyError(
-                    f"--dask {address}: not a Dask scheduler ({what} on connecting)"
-                ) from None
-        print(f"understudy: Dask dashboard: {self._client.dashboard_link}", file=sys.stderr)
+        self._client = dask_client(address, stack)
         self._window = max(1, IN_FLIGHT_PER_WORKER * sum(self._client.nthreads().values()))
 
     def submit(self, sys_columns: list[list[str]], ref_columns: list[list[str]], line: int) -> None:
@@ -131,6 +105,40 @@ class Chunks:
                         " workers? try smaller chunks or more memory)"
                     ) from None
             self.on_result(chunk)
+
+
+def dask_client(address: str, stack: ExitStack, local: Callable[[ExitStack], Any] | None = None) -> Any:
+    """A client of the Dask cluster at ``address``, closed with ``stack``: ``local`` starts one
+    on this machine (by ``local``, else a worker process per core), an address connects to a
+    running scheduler (refused at once when it is not one)."""
+    try:
+        distributed: Any = __import__("distributed")
+    except ImportError:
+        raise MissingExtraError("--dask needs the 'dask' extra: pip install 'understudy-mt[dask]'") from None
+    # Not the process's default scheduler: work goes to this client by name, and distributed
+    # leaves a default set by a client that failed to connect, to be put back when collected.
+    if address == "local":
+        cluster = (
+            local(stack)
+            if local is not None
+            else stack.enter_context(
+                distributed.LocalCluster(threads_per_worker=1, processes=True, dashboard_address=":0")
+            )
+        )
+        client = stack.enter_context(distributed.Client(cluster, set_as_default=False))
+    else:
+        checked_address(address)
+        try:
+            client = stack.enter_context(distributed.Client(address, timeout="20s", set_as_default=False))
+        except OSError as err:
+            raise UnderstudyError(f"--dask {address}: cannot reach the scheduler: {err}") from None
+        except (MemoryError, ValueError, TypeError, EOFError) as err:
+            # What a server that is not a Dask scheduler answers decodes as garbage (once, as a
+            # request for 3 EiB): it is not a scheduler, whatever it is.
+            what = type(err).__name__
+            raise UnderstudyError(f"--dask {address}: not a Dask scheduler ({what} on connecting)") from None
+    print(f"understudy: Dask dashboard: {client.dashboard_link}", file=sys.stderr)
+    return client
 
 
 DASK_SCHEMES = ("tcp", "tls", "ucx", "ws", "wss", "inproc")

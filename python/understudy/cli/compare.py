@@ -11,6 +11,7 @@ from dataclasses import replace
 from typing import Any
 
 from understudy.cli import sacrebleu_tables
+from understudy.cli.chunks import add_dask_option
 from understudy.cli.inputs import check_stdin_once, read_against, read_parallel, warn_reference_as_system
 from understudy.cli.keep import add_log_options, log_scored
 from understudy.cli.messages import CliError
@@ -208,6 +209,7 @@ def add_parser(commands: Any) -> None:
     )
     p.add_argument("-sh", "--short", action="store_true", help="abbreviated signature")
     add_threads_option(p)
+    add_dask_option(p, text=False)
     add_log_options(p)
     add_segment_options(p)
     p.set_defaults(run=run)

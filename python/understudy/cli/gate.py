@@ -12,6 +12,7 @@ import xml.etree.ElementTree as ET
 from typing import Any
 
 from understudy._atomic import atomic_write, writable
+from understudy.cli.chunks import add_dask_option
 from understudy.cli.inputs import read_parallel, read_systems
 from understudy.cli.keep import add_ledger_option, add_log_options, kept_name, sha256_of, span
 from understudy.cli.messages import CliError, print_error
@@ -83,6 +84,7 @@ def add_parser(commands: Any) -> None:
     add_filter_options(p)
     add_cache_options(p)
     add_threads_option(p)
+    add_dask_option(p, text=False)
     add_ledger_option(p)
     add_log_options(p, ledger=False)
     p.set_defaults(run=run)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import warnings
+from contextlib import ExitStack
 from typing import TYPE_CHECKING, Any
 
 from understudy.cli.inputs import read_texts
@@ -22,6 +23,7 @@ from understudy.wording import counted
 
 if TYPE_CHECKING:
     from understudy.neural.base import NeuralMetric
+    from understudy.neural.on_dask import DaskRunner
 
 NEURAL_METRICS = ("comet", "cometkiwi", "xcomet", "metricx", "gemba-mqm", "esa")
 """The ``-m`` names of the metrics computed from the source by a model: the neural metrics (torch,
@@ -187,17 +189,40 @@ def neural_scores(
     if len(set(names)) != len(names):
         raise CliError("the same system file is given twice with -i")
     scored = []
-    for name in chosen:
-        metric = _metric(args, name)
-        # CometKiwi is reference-free: the references go only to a checkpoint that reads them.
-        given = None if name == "cometkiwi" and "ref" not in getattr(metric, "segments", []) else refs[0]
-        given = None if name in JUDGES else given
-        scored.append(
-            _scored(metric, names, None if name == "xcomet" and args.xcomet_qe else given, systems, sources)
-        )
-        if name == "xcomet" and args.xcomet_spans is not None:
-            write_spans(args.xcomet_spans, scored[-1], metric.details)
+    with ExitStack() as stack:
+        runner = _runner(args, chosen, stack)
+        for name in chosen:
+            metric = _metric(args, name)
+            if name not in JUDGES:
+                metric.runner = runner
+            # CometKiwi is reference-free: the references go only to a checkpoint that reads them.
+            given = None if name == "cometkiwi" and "ref" not in getattr(metric, "segments", []) else refs[0]
+            given = None if name in JUDGES else given
+            scored.append(
+                _scored(
+                    metric, names, None if name == "xcomet" and args.xcomet_qe else given, systems, sources
+                )
+            )
+            if name == "xcomet" and args.xcomet_spans is not None:
+                write_spans(args.xcomet_spans, scored[-1], metric.details)
     return scored
+
+
+def _runner(args: argparse.Namespace, chosen: list[str], stack: ExitStack) -> DaskRunner | None:
+    """With ``--dask``, where the neural metrics' models run: the cluster, until ``stack``
+    closes (the judges ask their endpoint from here, and say so)."""
+    address = getattr(args, "dask", None)
+    if address is None:
+        return None
+    judges = [name for name in chosen if name in JUDGES]
+    if judges:
+        warnings.warn(f"--dask runs models: {', '.join(judges)} ask their endpoint from here", stacklevel=1)
+    if len(judges) == len(chosen):
+        return None
+    from understudy.cli.chunks import dask_client
+    from understudy.neural.on_dask import DaskRunner, local_cluster
+
+    return DaskRunner(dask_client(address, stack, local_cluster))
 
 
 def write_spans(path: str, scores: GivenScores, details: dict[str, list[str]]) -> None:

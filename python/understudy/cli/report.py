@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from understudy._atomic import atomic_write, writable
+from understudy.cli.chunks import add_dask_option
 from understudy.cli.inputs import read_systems, read_texts, warn_reference_as_system
 from understudy.cli.keep import add_ledger_option, add_log_options, kept_name, log_scored
 from understudy.cli.messages import CliError
@@ -100,6 +101,7 @@ def add_parser(commands: Any) -> None:
     add_metric_options(p, language=False, neural=True)
     add_scores_options(p)
     add_threads_option(p)
+    add_dask_option(p, text=False)
     add_segment_options(p)
     p.set_defaults(run=run, origlang=None, subset=None)
 

@@ -9,15 +9,18 @@ time (an interrupted run loses at most one block).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from os import PathLike
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from understudy.errors import EmptyInputError, InputError, LengthMismatchError, ModelError
 from understudy.metrics.scores import GivenScores, ScoresResult, ScoresStats
 from understudy.neural._extra import need
 from understudy.neural.cache import ScoreCache, segment_key
 from understudy.neural.checkpoints import Checkpoint
+
+if TYPE_CHECKING:
+    from understudy.neural.on_dask import DaskRunner
 
 PRECISIONS = {"fp32": "float32", "bf16": "bfloat16", "fp16": "float16"}
 CPU_TOKENS = 1600
@@ -91,6 +94,8 @@ class NeuralMetric:
     """What ``progress`` counts (texts encoded)."""
     detailed: ClassVar[bool] = False
     """Whether each score comes with details (JSON; xCOMET's error spans), kept beside it."""
+    runner: DaskRunner | None = None
+    """Where the inputs the cache lacks are computed: here (``None``), or on a Dask cluster."""
 
     def __init__(
         self,
@@ -107,6 +112,8 @@ class NeuralMetric:
             raise ModelError(f"batch_size must be a positive whole number, got {batch_size!r}")
         self.checkpoint = checkpoint
         self.batch_size, self.precision = batch_size, precision
+        self.requested_device = device
+        """The device as asked (``auto``, ``cpu``, ``cuda:1``), for a Dask worker to resolve."""
         self.device = device_of(device)
         """Where the model runs: ``auto`` resolved when the metric is made (a bad device fails now)."""
         self.cache = open_cache(cache)
@@ -224,20 +231,16 @@ class NeuralMetric:
             ]
             for system, hyps in systems.items()
         }
+        if self.runner is not None:
+            self.device = self.runner.device(self)  # what the workers run on signs the scores
         distinct = list(dict.fromkeys(i for per in items.values() for i in per))
         keys = {i: self.cache_key(i) for i in distinct}
         scores, details = self._cached(list(keys.values()))
         missing = [i for i in distinct if keys[i] not in scores]
         self.computed, self.truncated = len(missing), 0
-        if missing:
-            self.begin()
-        for start in range(0, len(missing), self.block):
-            block = missing[start : start + self.block]
-            if self.detailed:
-                values, notes = self.detailed_block(block, progress)
+        for block, values, notes in self._computed(missing, progress):
+            if notes is not None:
                 details |= {keys[i]: note for i, note in zip(block, notes, strict=True)}
-            else:
-                values = self.score_block(block, progress)
             computed = {keys[i]: s for i, s in zip(block, values, strict=True)}
             self.keep(computed, details)
             scores |= computed
@@ -251,6 +254,32 @@ class NeuralMetric:
             computed_by=self.computed_by(),
             spans=self.marks() if self.detailed else None,
         )
+
+    def _computed(
+        self, missing: list[Item], progress: Progress | None
+    ) -> Iterator[tuple[list[Item], list[float], list[str] | None]]:
+        """The scores of ``missing`` (and their details, for a detailed metric), a block at a
+        time: here, ``block`` at once, or on the cluster of :attr:`runner`, as chunks come back."""
+        if self.runner is not None and missing:
+            for chunk, values, notes in self.runner(self, missing):
+                yield chunk, values, notes  # kept by the caller before the progress is told
+                if progress is not None:
+                    progress(len(chunk))
+            return
+        if missing:
+            self.begin()
+        for start in range(0, len(missing), self.block):
+            block = missing[start : start + self.block]
+            if self.detailed:
+                yield block, *self.detailed_block(block, progress)
+            else:
+                yield block, self.score_block(block, progress), None
+
+    def remote(self) -> tuple[type, dict[str, Any]]:
+        """The metric as it travels to a Dask worker: its class and the options that make it
+        again there (the checkpoint pinned to this revision; ``device`` as asked, so that
+        ``auto`` is each worker's own GPU)."""
+        raise ModelError(f"{self.name} does not run on Dask workers")
 
     def notices(self) -> list[str]:
         """What the last call should tell its user (inputs cut at the model's limit)."""

@@ -43,6 +43,13 @@ class Checkpoint:
     name: str
     revision: str
 
+    def spec(self) -> str:
+        """How another process (a Dask worker) finds this very checkpoint: ``NAME@COMMIT`` for
+        a hub snapshot, else the folder's absolute path."""
+        if _COMMIT.fullmatch(self.revision):  # a hub snapshot's; a folder's is its files' hash
+            return f"{self.name}@{self.revision}"
+        return str(self.folder.resolve())
+
 
 def split_spec(spec: str) -> tuple[str, str | None]:
     """``NAME@REVISION`` as ``(NAME, REVISION)``; a name without ``@`` has no revision."""

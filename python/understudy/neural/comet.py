@@ -55,6 +55,15 @@ class CometCheckpoint(NeuralMetric):
         self.encoder = find_encoder(declared_encoder(checkpoint.folder), checkpoint.folder)
         """The encoder's config and tokenizer, found as :func:`~understudy.neural.xlmr.find_encoder` says."""
 
+    def remote(self) -> tuple[type, dict[str, Any]]:
+        """The class and options that make this metric again on a Dask worker."""
+        options = {
+            "batch_size": self.batch_size,
+            "device": self.requested_device,
+            "precision": self.precision,
+        }
+        return type(self), {"model": self.checkpoint.spec(), **options}
+
     def computed_by(self) -> dict[str, str]:
         """As every neural metric's, with the encoder's revision (its config and tokenizer,
         which the checkpoint names but does not hold) after the checkpoint's."""

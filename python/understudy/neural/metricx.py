@@ -145,6 +145,17 @@ class MetricX(NeuralMetric):
         """``MetricX-24`` or ``MetricX-24-QE`` (``MetricX`` for another checkpoint)."""
         return self.name_of(self.checkpoint.name, self.qe)
 
+    def remote(self) -> tuple[type, dict[str, Any]]:
+        """The class and options that make this metric again on a Dask worker."""
+        return type(self), {
+            "model": self.checkpoint.spec(),
+            "tokenizer": self.tokenizer_checkpoint.spec(),
+            "qe": self.qe,
+            "batch_size": self.batch_size,
+            "device": self.requested_device,
+            "precision": self.precision,
+        }
+
     def uses_reference(self) -> bool:
         """Whether references are read (not in QE)."""
         return not self.qe
