@@ -22,6 +22,14 @@ pad a batch):
 Reported: wall time and peak memory of each, understudy cold (no cache) and re-run (the cache
 filled by the cold run), the ratios, and the largest difference between the two tools' segment
 scores. Results go to benchmarks/results/neural-SIZE.json (with the machine and versions).
+
+On a GPU (--device cuda), the same comparison on the same card with 8 systems x 1500 segments:
+understudy in fp32, bf16 and fp16 against unbabel-comet's predict in fp32 (gpus=1) and after its
+model.half(), each reported in segments per second (the model's reading excluded; the texts'
+and scores' work included), peak device memory, the largest segment difference from the
+reference's fp32, and whether the 8 systems rank alike. Results: neural-gpu-SIZE.json.
+
+    python benchmarks/neural.py --device cuda --comet-python /tmp/comet-venv/bin/python
 """
 
 from __future__ import annotations
@@ -73,9 +81,56 @@ peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 seconds = time.perf_counter() - start
 print(json.dumps({{"seconds": seconds, "scores": flat, "computed": metric.computed, "peak_mb": peak}}))
 """
-OURS = OURS_TEMPLATE.format(metric="COMET(sys.argv[2], batch_size=16, cache=cache)")
+OURS = OURS_TEMPLATE.format(metric="COMET(sys.argv[2], batch_size=16, cache=cache, device='cpu')")
+
+# On a GPU: the model read first (not timed), then the scoring, timed, with the card's peak memory.
+OURS_GPU = """
+import json, sys, time, torch
+from understudy.neural import COMET
+data = json.load(open(sys.argv[1]))
+metric = COMET(sys.argv[2], batch_size=64, cache=None, device="cuda", precision=sys.argv[3])
+metric.begin()
+torch.cuda.synchronize(); torch.cuda.reset_peak_memory_stats()
+systems = {str(k): hyps for k, hyps in enumerate(data["systems"])}
+start = time.perf_counter()
+scores = metric.system_scores(systems, data["ref"], data["src"])
+torch.cuda.synchronize()
+seconds = time.perf_counter() - start
+flat = [s for k in systems for s in scores.sentence_scores(k).tolist()]
+peak = torch.cuda.max_memory_allocated() / 2**20
+print(json.dumps({"seconds": seconds, "scores": flat, "peak_mb": peak}))
+"""
+
+REFERENCE_GPU = """
+import json, sys, time, torch
+from comet import load_from_checkpoint
+data = json.load(open(sys.argv[1]))
+model = load_from_checkpoint(sys.argv[2] + "/checkpoints/model.ckpt")
+if sys.argv[3] == "half":
+    model = model.half()
+triples = [(s, h, r) for hyps in data["systems"] for s, h, r in zip(data["src"], hyps, data["ref"])]
+samples = [{"src": s, "mt": h, "ref": r} for s, h, r in triples]
+torch.cuda.reset_peak_memory_stats()
+start = time.perf_counter()
+out = model.predict(samples, batch_size=64, gpus=1, progress_bar=False)
+torch.cuda.synchronize()
+seconds = time.perf_counter() - start
+peak = torch.cuda.max_memory_allocated() / 2**20
+print(json.dumps({"seconds": seconds, "scores": list(out.scores), "peak_mb": peak}))
+"""
+GPU_SYSTEMS = [
+    "uedin-nmt.4722",
+    "online-A.0",
+    "PROMT-Rule-based.4735",
+    "online-B.0",
+    "LIUM-NMT.4900",
+    "xmu.4910",
+    "SYSTRAN.4847",
+    "TALP-UPC.4834",
+]
+GPU_SEGMENTS = 1500
 OURS_METRICX = OURS_TEMPLATE.format(
-    metric="MetricX(sys.argv[2], tokenizer=sys.argv[4], batch_size=16, cache=cache)"
+    metric="MetricX(sys.argv[2], tokenizer=sys.argv[4], batch_size=16, cache=cache, device='cpu')"
 )
 
 
@@ -123,13 +178,19 @@ def main() -> None:
     parser.add_argument("--metricx", type=Path, help="a checkout of google-research/metricx")
     parser.add_argument("--work", type=Path, default=Path("/tmp/understudy-neural-bench"))
     parser.add_argument("--size", choices=["large", "tiny"], default="large", help="tiny: a smoke run")
-    parser.add_argument("--segments", type=int, default=SEGMENTS)
+    parser.add_argument("--segments", type=int, help=f"default: {SEGMENTS} ({GPU_SEGMENTS} on a GPU)")
+    parser.add_argument("--device", choices=["cpu", "cuda"], default="cpu")
     args = parser.parse_args()
+    if args.device == "cuda":
+        if not args.comet_python:
+            parser.error("--device cuda needs --comet-python")
+        _gpu(args)
+        return
     if args.metric == "comet" and not args.comet_python:
         parser.error("--metric comet needs --comet-python")
     if args.metric == "metricx" and not (args.metricx_python and args.metricx):
         parser.error("--metric metricx needs --metricx-python and --metricx")
-    n = args.segments
+    n = args.segments or SEGMENTS
     data = {
         "src": lines(SOURCE_STAND_IN)[:n],
         "ref": lines("ref")[:n],
@@ -225,6 +286,53 @@ def _metricx(args: argparse.Namespace, given: Path) -> Runs:
     ]
     reference = run(args.metricx_python, REFERENCE_METRICX, *argv, path=str(args.metricx), cwd=args.work)
     return reference, cold, cached
+
+
+def _gpu(args: argparse.Namespace) -> None:
+    """The GPU comparison: understudy's three precisions against the reference's fp32 and half."""
+    import tests.support.neural_checkpoints as nc
+
+    n = args.segments or GPU_SEGMENTS
+    data = {
+        "src": lines(SOURCE_STAND_IN)[:n],
+        "ref": lines("ref")[:n],
+        "systems": [lines(s)[:n] for s in GPU_SYSTEMS],
+    }
+    args.work.mkdir(parents=True, exist_ok=True)
+    given = args.work / "data-gpu.json"
+    given.write_text(json.dumps(data), encoding="utf-8")
+    model = args.work / f"comet22-{args.size}-random"
+    if not (model / "checkpoints" / "model.ckpt").exists():
+        nc.build_regression(model, 7, size=args.size)
+    runs = {"reference_fp32": run(args.comet_python, REFERENCE_GPU, str(given), str(model), "fp32")}
+    runs["reference_half"] = run(args.comet_python, REFERENCE_GPU, str(given), str(model), "half")
+    for precision in ("fp32", "bf16", "fp16"):
+        print(f"understudy {precision} ...", file=sys.stderr)
+        runs[f"understudy_{precision}"] = run(sys.executable, OURS_GPU, str(given), str(model), precision)
+    total = len(GPU_SYSTEMS) * n
+    truth = runs["reference_fp32"]["scores"]
+
+    def ranking(scores: list[float]) -> list[int]:
+        means = [sum(scores[k * n : (k + 1) * n]) / n for k in range(len(GPU_SYSTEMS))]
+        return sorted(range(len(means)), key=lambda k: -means[k])
+
+    results: dict[str, Any] = {
+        "task": f"COMET-22 ({args.size}), random weights, one GPU, {len(GPU_SYSTEMS)} systems x {n} segments",
+        "machine": {"platform": platform.platform(), "python": platform.python_version()},
+    }
+    for name, answer in runs.items():
+        results[name] = {
+            "segments_per_second": total / answer["seconds"],
+            "peak_device_mb": answer["peak_mb"],
+            "max_segment_difference": max(abs(a - b) for a, b in zip(answer["scores"], truth, strict=True)),
+            "same_ranking": ranking(answer["scores"]) == ranking(truth),
+        }
+    for precision in ("fp32", "bf16", "fp16"):
+        ours = results[f"understudy_{precision}"]["segments_per_second"]
+        results[f"ratio_{precision}"] = ours / results["reference_fp32"]["segments_per_second"]
+    out = REPO / "benchmarks" / "results" / f"neural-gpu-{args.size}.json"
+    out.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+    print(json.dumps(results, indent=1))
 
 
 if __name__ == "__main__":

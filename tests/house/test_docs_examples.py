@@ -65,7 +65,9 @@ class Example:
         return NEURAL.search(self.code) is not None
 
 
-NEURAL = re.compile(r"-m [^\n]*\b(comet|cometkiwi|xcomet|metricx)\b|\b(COMET|XCOMET|CometKiwi|MetricX)\(")
+NEURAL = re.compile(
+    r"-m [^\n]*\b(comet|cometkiwi|xcomet|metricx)\b|\b(COMET|XCOMET|CometKiwi|MetricX)\(|fetch-model"
+)
 
 
 def examples() -> list[Example]:
@@ -118,6 +120,12 @@ def neural_hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Hub, 
     hub.close()
 
 
+@pytest.fixture(scope="module")
+def neural_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The hub cache and the score cache that the neural examples share."""
+    return tmp_path_factory.mktemp("neural-home")
+
+
 @pytest.fixture
 def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> Iterator[Path]:
     """A clone's top folder in miniature, committed, so that ``git status`` sees what an example leaves."""
@@ -152,6 +160,12 @@ def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.Fixt
     monkeypatch.chdir(top)
     for name in ("UNDERSTUDY_CACHE", "UNDERSTUDY_LEDGER", "MPLCONFIGDIR"):
         monkeypatch.setenv(name, str(tmp_path / "env" / name.lower()))
+    if example.neural:
+        # One download of each checkpoint and one warmed score cache for all the neural examples
+        # (of a test worker): what they share is computed once, as a user's runs share it.
+        shared = request.getfixturevalue("neural_home")
+        monkeypatch.setenv("HF_HOME", str(shared / "hf_home"))
+        monkeypatch.setenv("UNDERSTUDY_CACHE", str(shared / "understudy_cache"))
     # What the examples' mktemp -d and tempfile.mkdtemp make goes with the test's own folder.
     (tmp_path / "tmp").mkdir()
     monkeypatch.setenv("TMPDIR", str(tmp_path / "tmp"))

@@ -14,8 +14,9 @@ from typing import Any
 import pytest
 
 pytest.importorskip("transformers", reason="the neural extra: pip install 'understudy-mt[neural]'")
-distributed = pytest.importorskip("distributed", reason="the dask extra: pip install 'understudy-mt[dask]'")
+pytest.importorskip("distributed", reason="the dask extra: pip install 'understudy-mt[dask]'")
 
+import distributed
 from understudy.neural import COMET, XCOMET, MetricX
 from understudy.neural.base import Item, NeuralMetric
 from understudy.neural.cache import ScoreCache

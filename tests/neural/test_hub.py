@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -198,3 +199,58 @@ def test_a_path_that_does_not_exist_is_no_such_folder(
         run.returncode == 1 and "no such folder (a checkpoint is a local folder or a hub name" in run.stderr
     )
     assert len(run.stderr.strip().splitlines()) == 1 and len(server.requests) == asked
+
+
+def _fetch(hub: fake_hub.Hub, home: Path, *argv: str) -> subprocess.CompletedProcess[str]:
+    variables = {**os.environ, "HF_ENDPOINT": hub.url, "HF_HOME": str(home), "HF_HUB_DISABLE_TELEMETRY": "1"}
+    variables.pop("HF_HUB_OFFLINE", None)
+    command = [sys.executable, "-m", "understudy", "fetch-model", *argv]
+    return subprocess.run(command, capture_output=True, text=True, env=variables, timeout=600)
+
+
+OFFLINE = {"HF_HUB_OFFLINE": "1", "HF_ENDPOINT": "http://127.0.0.1:9"}
+
+
+def test_fetch_model_into_the_cache_then_offline(
+    hub: tuple[fake_hub.Hub, dict[str, Path | str]], tmp_path: Path
+) -> None:
+    server, files = hub
+    fetched = _fetch(server, tmp_path, "Unbabel/wmt22-comet-da")
+    assert fetched.returncode == 0, fetched.stderr
+    lines = fetched.stdout.splitlines()
+    # The checkpoint and the encoder it names, each pinned to its commit, in the hub cache.
+    assert [line.split()[0].split("@")[0] for line in lines] == [
+        "Unbabel/wmt22-comet-da",
+        "xlm-roberta-large",
+    ]
+    assert lines[1].split()[0] == f"xlm-roberta-large@{files['encoder']}"
+    assert all("/snapshots/" in line.split()[1] for line in lines)
+    asked = len(server.requests)
+    offline = _score(server, files, tmp_path, "Unbabel/wmt22-comet-da", **OFFLINE)
+    assert offline.returncode == 0, offline.stderr
+    assert len(server.requests) == asked
+    assert json.loads(offline.stdout)["score"] == round(_local(files, files["folder5"]), 6)
+
+
+def test_fetch_model_into_a_folder_signs_as_the_hub_name(
+    hub: tuple[fake_hub.Hub, dict[str, Path | str]], tmp_path: Path
+) -> None:
+    server, files = hub
+    online = _score(server, files, tmp_path / "online", "Unbabel/wmt22-comet-da")
+    assert online.returncode == 0, online.stderr
+    fetched = _fetch(server, tmp_path / "home", "Unbabel/wmt22-comet-da", "--to", str(tmp_path / "models"))
+    assert fetched.returncode == 0, fetched.stderr
+    folder = tmp_path / "models" / "Unbabel" / "wmt22-comet-da"
+    assert (folder / "xlm-roberta-large" / "tokenizer.json").is_file()  # what it names, inside it
+    copied = tmp_path / "elsewhere" / "wmt22-comet-da"  # the one folder, copied to another machine
+    shutil.copytree(folder, copied)
+    offline = _score(server, files, tmp_path / "bare", str(copied), **OFFLINE)
+    assert offline.returncode == 0, offline.stderr
+    # The hub name at its commit: a ledger compares this run with the online one.
+    assert json.loads(offline.stdout)["signature"] == json.loads(online.stdout)["signature"]
+    assert json.loads(offline.stdout)["score"] == json.loads(online.stdout)["score"]
+    # A file changed since: the folder is no longer what was fetched, and says so by its hash.
+    with open(copied / "checkpoints" / "model.ckpt", "ab") as changed:
+        changed.write(b"\0")
+    edited = _score(server, files, tmp_path / "bare", str(copied), **OFFLINE)
+    assert "|model:wmt22-comet-da|rev:sha256-" in json.loads(edited.stdout)["signature"], edited.stderr

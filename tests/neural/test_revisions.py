@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -88,3 +89,53 @@ def test_auto_is_the_default_device_and_the_signature_says_which_ran(
     # A CPU score and a GPU score are never one cache entry.
     item = metric.item(SRC[0], MT[0], REF[0])
     assert metric.device != "cpu" or metric.cache_key(item) != on_gpu.cache_key(item)
+
+
+def _mapped(path: Path) -> list[tuple[int, int]]:
+    """The address ranges at which this process maps ``path``."""
+    ranges = []
+    with open("/proc/self/maps", encoding="utf-8") as maps:
+        for line in maps:
+            parts = line.split()
+            if len(parts) >= 6 and parts[5] == str(path.resolve()):
+                start, end = (int(x, 16) for x in parts[0].split("-"))
+                ranges.append((start, end))
+    return ranges
+
+
+@pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="reads the process's memory map")
+def test_bf16_is_read_from_the_file_with_no_fp32_copy_in_memory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import torch
+    from understudy.neural import comet_model
+
+    folder = nc.build_regression(tmp_path / "wmt22-like", 3)
+    read = comet_model.read_checkpoint
+    seen: dict[str, Any] = {}
+
+    def watched(where: Path) -> Any:
+        kind, hparams, state = read(where)
+        ranges = _mapped(where / comet_model.WEIGHTS)
+        # Every fp32 tensor of the state dict is the file's own bytes, mapped: none was copied.
+        seen["mapped"] = ranges and all(any(a <= t.data_ptr() < b for a, b in ranges) for t in state.values())
+        return kind, hparams, state
+
+    monkeypatch.setattr(comet_model, "read_checkpoint", watched)
+    metric = COMET(folder, cache=None, precision="bf16", device="cpu")
+    metric.begin()
+    model = metric._model
+    assert seen["mapped"] and model is not None
+    parameters = [*model.encoder.parameters(), *model.estimator.parameters()]
+    assert {p.dtype for p in parameters} == {torch.bfloat16}
+    assert model.mix.weights.dtype == torch.bfloat16
+
+
+def test_metricx_reads_its_weights_in_the_precision_asked(tmp_path: Path) -> None:
+    import torch
+
+    folder = nc.build_metricx(tmp_path / "metricx-24-tiny", 1)
+    metric = MetricX(folder, tokenizer=nc.MT5_TOKENIZER, precision="bf16", cache=None, device="cpu")
+    metric.begin()
+    assert metric._model is not None
+    assert {p.dtype for p in metric._model.model.parameters()} == {torch.bfloat16}

@@ -39,6 +39,7 @@ COMMANDS: dict[str, str] = {
     "ledger": "understudy.cli.ledger",
     "gate": "understudy.cli.gate",
     "cache": "understudy.cli.cache",
+    "fetch-model": "understudy.cli.fetch_model",
 }
 """Each subcommand's module, by name, in the order ``--help`` lists them: a command imports its
 own module only, so that ``understudy --version`` and ``understudy score`` load no more than they use."""

@@ -17,6 +17,7 @@ differ in any of them never pass for one revision. Text that looks like a path (
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import os
 import re
@@ -31,6 +32,8 @@ from understudy.errors import ModelError
 from understudy.neural._extra import need
 
 _COMMIT = re.compile(r"[0-9a-f]{40}")
+MANIFEST = ".understudy-fetched.json"
+"""The file in which ``understudy fetch-model`` records what a folder was on the hub."""
 _HASH_CHUNK = 1 << 22
 
 
@@ -70,19 +73,51 @@ def file_revision(path: Path) -> str:
     return f"sha256-{digest.hexdigest()[:16]}"
 
 
-def folder_revision(folder: Path, reads: Sequence[str]) -> str:
+def file_hashes(folder: Path, reads: Sequence[str]) -> dict[str, str]:
+    """The :func:`file_revision` of each file of ``folder`` that the glob patterns ``reads``
+    match, by its path inside the folder, in name order."""
+    files = sorted({path for pattern in reads if pattern for path in folder.glob(pattern) if path.is_file()})
+    return {path.relative_to(folder).as_posix(): file_revision(path) for path in files}
+
+
+def folder_revision(folder: Path, reads: Sequence[str], hashes: dict[str, str] | None = None) -> str:
     """``sha256-`` and the first 16 hex digits of the SHA-256 of the files of ``folder`` that the
     glob patterns ``reads`` match, names and contents, in name order (one file: its own
-    :func:`file_revision`, as before several were hashed)."""
-    files = sorted({path for pattern in reads if pattern for path in folder.glob(pattern) if path.is_file()})
-    if len(files) == 1:
-        return file_revision(files[0])
+    :func:`file_revision`, as before several were hashed); ``hashes``: theirs, already made."""
+    hashes = file_hashes(folder, reads) if hashes is None else hashes
+    if len(hashes) == 1:
+        return next(iter(hashes.values()))
     digest = hashlib.sha256()
-    for path in files:
-        name = path.relative_to(folder).as_posix().encode("utf-8", "surrogateescape")
-        digest.update(len(name).to_bytes(8, "little") + name)
-        digest.update(file_revision(path).encode())
+    for name, hashed in hashes.items():
+        encoded = name.encode("utf-8", "surrogateescape")
+        digest.update(len(encoded).to_bytes(8, "little") + encoded)
+        digest.update(hashed.encode())
     return f"sha256-{digest.hexdigest()[:16]}"
+
+
+def write_manifest(folder: Path, name: str, revision: str) -> None:
+    """Record in ``folder`` (a checkpoint fetched from the hub) its hub name, its commit and the
+    hash of each of its files, so that the folder signs as the hub name does while its files are
+    the ones fetched (:func:`local`)."""
+    from understudy._atomic import atomic_write
+
+    every = file_hashes(folder, ["**/*"])
+    hashes = {k: v for k, v in every.items() if not any(part.startswith(".") for part in k.split("/"))}
+    record = {"name": name, "revision": revision, "files": hashes}
+    with atomic_write(folder / MANIFEST) as out:
+        out.write(json.dumps(record, indent=1, sort_keys=True).encode("utf-8"))
+
+
+def _fetched(folder: Path, hashes: dict[str, str]) -> tuple[str, str] | None:
+    """The hub name and commit a fetched folder was, when every file read (``hashes``) is the
+    one fetched; ``None`` for a folder without a manifest, or with a file changed since."""
+    try:
+        record = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+        name, revision, files = record["name"], record["revision"], record["files"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    same = bool(hashes) and all(files.get(path) == hashed for path, hashed in hashes.items())
+    return (str(name), str(revision)) if same and _COMMIT.fullmatch(str(revision)) else None
 
 
 def looks_like_path(text: str) -> bool:
@@ -124,6 +159,17 @@ def locate(
     return Checkpoint(folder, name, folder.name if _COMMIT.fullmatch(folder.name) else revision or "")
 
 
+def named_by(name: str, checkpoint: Path, reads: Sequence[str]) -> Checkpoint:
+    """What a checkpoint names but does not hold (COMET's encoder, MetricX's tokenizer), looked
+    for in order: a folder of that name beside the checkpoint's folder, then inside it (where
+    ``understudy fetch-model --to`` puts it); then as :func:`locate` finds a name (a folder as
+    given, the hub's cache, the hub). ``reads``: the files the model reads of it."""
+    for place in (checkpoint.parent / name, checkpoint / name):
+        if place.is_dir():
+            return local(place, "", reads)
+    return locate(name, "", list(reads))
+
+
 def local(folder: Path, weights: str, reads: Sequence[str] = ()) -> Checkpoint:
     """A checkpoint in a local folder, with its revision: the hub commit of a snapshot of the
     hub's cache, else the hash of the files ``reads`` matches (by default ``weights``)."""
@@ -135,11 +181,18 @@ def local(folder: Path, weights: str, reads: Sequence[str] = ()) -> Checkpoint:
     if in_cache:
         name = resolved.parent.parent.name.removeprefix("models--").replace("--", "/")
         return Checkpoint(folder, name, resolved.name)
-    return Checkpoint(folder, resolved.name, folder_revision(folder, list(reads) or [weights]))
+    hashes = file_hashes(folder, list(reads) or [weights])
+    fetched = _fetched(folder, hashes)
+    if fetched is not None:  # understudy fetch-model's folder, as it was fetched: the hub's name
+        return Checkpoint(folder, *fetched)
+    return Checkpoint(folder, resolved.name, folder_revision(folder, [], hashes))
 
 
-def download(name: str, revision: str | None, patterns: list[str] | None = None) -> Path:
-    """A hub repository's snapshot folder, fetched into the cache or found there."""
+def download(
+    name: str, revision: str | None, patterns: list[str] | None = None, local_dir: Path | None = None
+) -> Path:
+    """A hub repository's snapshot folder, fetched into the cache or found there; with
+    ``local_dir``, its files written into that folder instead."""
     # First, as importing it sets the library's log level, which is held below.
     fetch = need("huggingface_hub").snapshot_download
     if not sys.stderr.isatty():
@@ -149,7 +202,8 @@ def download(name: str, revision: str | None, patterns: list[str] | None = None)
     level = log.level
     log.setLevel(logging.ERROR)
     try:
-        return Path(fetch(name, revision=revision, allow_patterns=patterns))
+        where = {} if local_dir is None else {"local_dir": str(local_dir)}
+        return Path(fetch(name, revision=revision, allow_patterns=patterns, **where))
     except Exception as err:  # the transport's own errors (httpx) come through as they are
         raise ModelError(_download_error(name, revision, err)) from None
     finally:
@@ -184,3 +238,13 @@ def _offline(name: str, revision: str | None) -> str:
 
 def _first_line(err: Any) -> str:
     return str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+
+
+def downloaded_commit(folder: Path) -> str:
+    """The hub commit of the files :func:`download` wrote into ``folder`` (``local_dir``):
+    huggingface-hub records it first in each file's download metadata."""
+    for metadata in sorted((folder / ".cache" / "huggingface" / "download").rglob("*.metadata")):
+        first = metadata.read_text(encoding="utf-8").split("\n", 1)[0].strip()
+        if _COMMIT.fullmatch(first):
+            return first
+    raise ModelError(f"{folder}: huggingface-hub recorded no commit of the files it downloaded here")

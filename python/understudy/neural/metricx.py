@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from os import PathLike
+from os import PathLike, fspath
 from typing import Any
 
 from understudy.errors import InputError, ModelError
 from understudy.neural._extra import need, quietly
 from understudy.neural.base import Item, NeuralMetric, Progress, device_of
 from understudy.neural.cache import ScoreCache
-from understudy.neural.checkpoints import locate
+from understudy.neural.checkpoints import locate, named_by
 from understudy.neural.spm import t5_tokenizer
 
 DEFAULT_MODEL = "google/metricx-24-hybrid-xl-v2p6"
@@ -129,7 +129,8 @@ class MetricX(NeuralMetric):
         super().__init__(
             checkpoint, batch_size=batch_size, device=device, precision=precision or saved, cache=cache
         )
-        self.tokenizer_checkpoint = locate(tokenizer, "", TOKENIZER_FILES)
+        # Beside or inside the checkpoint's folder first (fetch-model --to puts it there).
+        self.tokenizer_checkpoint = named_by(fspath(tokenizer), checkpoint.folder, TOKENIZER_FILES)
         self.qe = bool(qe)
         self._model: _Model | None = None
         self._as_saved = precision is None or precision == saved

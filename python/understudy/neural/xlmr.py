@@ -18,7 +18,7 @@ from typing import Any
 
 from understudy.errors import ModelError
 from understudy.neural._extra import need
-from understudy.neural.checkpoints import Checkpoint, local, locate
+from understudy.neural.checkpoints import Checkpoint, named_by
 
 ENCODER_FILES = ["config.json", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"]
 
@@ -165,8 +165,9 @@ def average_pool(ids: Any, embeddings: Any, mask: Any, pad_id: int) -> Any:
 def find_encoder(name: str, checkpoint: Path) -> Checkpoint:
     """The encoder (config and tokenizer) a COMET checkpoint names, looked for in order: a folder
     of that name beside the checkpoint's folder, then inside it; a folder as given (relative to
-    the working directory, as the reference code reads it); the hub's local cache; the hub. Its
-    revision is the hub commit, or the hash of its files (:func:`~understudy.neural.checkpoints.locate`).
+    the working directory, as the reference code reads it); the hub's local cache; the hub
+    (:func:`~understudy.neural.checkpoints.named_by`). Its revision is the hub commit, or the hash
+    of its files.
 
     >>> import pathlib, tempfile
     >>> top = pathlib.Path(tempfile.mkdtemp())
@@ -175,10 +176,7 @@ def find_encoder(name: str, checkpoint: Path) -> Checkpoint:
     >>> find_encoder("xlm-roberta-large", top / "wmt22-comet-da").folder == top / "xlm-roberta-large"
     True
     """
-    for beside in (checkpoint.parent / name, checkpoint / name):
-        if beside.is_dir():
-            return local(beside, "", ENCODER_FILES)
-    return locate(name, "", ENCODER_FILES)
+    return named_by(name, checkpoint, ENCODER_FILES)
 
 
 def build_encoder(folder: Path, state: dict[str, Any]) -> Any:

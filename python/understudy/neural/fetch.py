@@ -1,0 +1,74 @@
+"""``understudy fetch-model``: a checkpoint with everything it names, for machines without a
+network.
+
+A COMET checkpoint names its encoder (``hparams.yaml``'s ``pretrained_model``), whose config and
+tokenizer it does not hold; MetricX reads an mT5 tokenizer that its checkpoint does not name
+(predict.py's ``--tokenizer``). Fetched into the hub cache, both are found there by name with
+``HF_HUB_OFFLINE=1``; fetched into a folder, the checkpoint goes to ``FOLDER/NAME`` and what it
+names inside it, where the metrics look first (:func:`~understudy.neural.xlmr.find_encoder`), so
+that the one folder scores anywhere. Each folder records the hub commit and its files' hashes:
+scored from the folder, the signature is the hub name's, as long as the files are those fetched.
+
+>>> Fetched("Unbabel/wmt22-comet-da", "2760a223ac957f30acfb18c8aa649b01cf1d75f2", Path(".")).pinned
+'Unbabel/wmt22-comet-da@2760a223ac957f30acfb18c8aa649b01cf1d75f2'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from understudy.errors import ModelError
+from understudy.neural.checkpoints import download, downloaded_commit, split_spec, write_manifest
+from understudy.neural.comet_model import declared_encoder
+from understudy.neural.metricx import DEFAULT_TOKENIZER, TOKENIZER_FILES
+from understudy.neural.xlmr import ENCODER_FILES
+
+
+@dataclass(frozen=True)
+class Fetched:
+    """One repository fetched: its hub name, the commit, and the folder it is in (``cached``:
+    a snapshot of the hub cache)."""
+
+    name: str
+    commit: str
+    folder: Path
+    cached: bool = False
+
+    @property
+    def pinned(self) -> str:
+        """``NAME@COMMIT``: what to give to score this very revision anywhere."""
+        return f"{self.name}@{self.commit}"
+
+
+def fetch_model(spec: str, to: Path | None = None, tokenizer: str = DEFAULT_TOKENIZER) -> list[Fetched]:
+    """Fetch the checkpoint ``spec`` (``NAME`` or ``NAME@REVISION``) and what it names: a COMET
+    checkpoint's encoder config and tokenizer, a MetricX checkpoint's mT5 ``tokenizer``; into the
+    hub cache, or with ``to`` into ``to/NAME`` (what it names inside it)."""
+    name, revision = split_spec(spec)
+    main = _fetch(name, revision, None, None if to is None else to / name)
+    found = main.folder
+    if (found / "hparams.yaml").is_file():
+        needed, files = declared_encoder(found), ENCODER_FILES
+        if Path(needed).expanduser().is_absolute() or needed.startswith("."):
+            raise ModelError(
+                f"{name}: its hparams.yaml names the encoder as a folder ({needed}), not a hub name"
+            )
+    elif (found / "config.json").is_file():
+        needed, files = tokenizer, TOKENIZER_FILES
+    else:
+        raise ModelError(f"{name}: neither a COMET checkpoint (hparams.yaml) nor a MetricX one (config.json)")
+    inside = None if main.cached else main.folder / needed
+    return [main, _fetch(*split_spec(needed), files, inside)]
+
+
+def _fetch(name: str, revision: str | None, patterns: list[str] | None, folder: Path | None) -> Fetched:
+    """One repository into the cache, or into ``folder`` with its manifest."""
+    if folder is None:
+        snapshot = download(name, revision, patterns)
+        return Fetched(name, snapshot.name, snapshot, cached=True)
+    folder.mkdir(parents=True, exist_ok=True)
+    download(name, revision, patterns, local_dir=folder)
+    commit = downloaded_commit(folder)
+    write_manifest(folder, name, commit)
+    return Fetched(name, commit, folder)
