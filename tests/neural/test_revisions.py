@@ -139,3 +139,30 @@ def test_metricx_reads_its_weights_in_the_precision_asked(tmp_path: Path) -> Non
     metric.begin()
     assert metric._model is not None
     assert {p.dtype for p in metric._model.model.parameters()} == {torch.bfloat16}
+
+
+def test_out_of_device_memory_is_one_line_and_keeps_what_was_scored(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import torch
+    from understudy.errors import ModelError
+    from understudy.neural.cache import ScoreCache
+
+    folder = nc.build_regression(tmp_path / "wmt22-like", 3)
+    metric = COMET(folder, cache=tmp_path / "c.sqlite", batch_size=4)
+    monkeypatch.setattr(COMET, "block", 3)
+    score_block = COMET.score_block
+    calls = [0]
+
+    def second_block_fails(self: COMET, items: Any, progress: Any) -> Any:
+        calls[0] += 1
+        if calls[0] == 2:  # as torch raises it when a batch does not fit on the card
+            raise torch.OutOfMemoryError("CUDA out of memory. Tried to allocate 2.00 GiB")
+        return score_block(self, items, progress)
+
+    monkeypatch.setattr(COMET, "score_block", second_block_fails)
+    with pytest.raises(
+        ModelError, match=r"COMET: out of device memory on cpu with batches of 4: lower --batch-size"
+    ):
+        metric.system_scores({"A": MT}, REF, SRC)
+    assert ScoreCache(tmp_path / "c.sqlite").stats().entries == 3  # the first block, kept

@@ -260,20 +260,29 @@ class NeuralMetric:
     ) -> Iterator[tuple[list[Item], list[float], list[str] | None]]:
         """The scores of ``missing`` (and their details, for a detailed metric), a block at a
         time: here, ``block`` at once, or on the cluster of :attr:`runner`, as chunks come back."""
-        if self.runner is not None and missing:
-            for chunk, values, notes in self.runner(self, missing):
-                yield chunk, values, notes  # kept by the caller before the progress is told
-                if progress is not None:
-                    progress(len(chunk))
-            return
-        if missing:
-            self.begin()
-        for start in range(0, len(missing), self.block):
-            block = missing[start : start + self.block]
-            if self.detailed:
-                yield block, *self.detailed_block(block, progress)
-            else:
-                yield block, self.score_block(block, progress), None
+        try:
+            if self.runner is not None and missing:
+                for chunk, values, notes in self.runner(self, missing):
+                    yield chunk, values, notes  # kept by the caller before the progress is told
+                    if progress is not None:
+                        progress(len(chunk))
+                return
+            if missing:
+                self.begin()
+            for start in range(0, len(missing), self.block):
+                block = missing[start : start + self.block]
+                if self.detailed:
+                    yield block, *self.detailed_block(block, progress)
+                else:
+                    yield block, self.score_block(block, progress), None
+        except RuntimeError as err:
+            if type(err).__name__ != "OutOfMemoryError":  # torch's, without importing torch
+                raise
+            raise ModelError(
+                f"{self.name}: out of device memory on {self.device} with batches of {self.batch_size}:"
+                " lower --batch-size (batch_size=) or use --precision bf16; the scores computed"
+                " before are kept in the cache"
+            ) from None
 
     def remote(self) -> tuple[type, dict[str, Any]]:
         """The metric as it travels to a Dask worker: its class and the options that make it
