@@ -166,3 +166,60 @@ def test_out_of_device_memory_is_one_line_and_keeps_what_was_scored(
     ):
         metric.system_scores({"A": MT}, REF, SRC)
     assert ScoreCache(tmp_path / "c.sqlite").stats().entries == 3  # the first block, kept
+
+
+PEAK = """
+import sys, threading, time, pathlib
+import torch, transformers, safetensors.torch
+from understudy.neural import metricx
+transformers.MT5ForConditionalGeneration  # the model's code loaded before the baseline
+
+def anon():
+    with open("/proc/self/status") as status:
+        return next(int(line.split()[1]) * 1024 for line in status if line.startswith("RssAnon:"))
+
+peak, done = [0], threading.Event()
+
+def watch():
+    while not done.is_set():
+        peak[0] = max(peak[0], anon())
+        time.sleep(0.0002)
+
+base = anon()
+watcher = threading.Thread(target=watch)
+watcher.start()
+model = metricx._Model(pathlib.Path(sys.argv[1]), None, "cpu", torch.bfloat16)
+done.set()
+watcher.join()
+peak[0] = max(peak[0], anon())
+weights = sum(p.numel() * p.element_size() for p in model.model.parameters())
+print(weights, peak[0] - base)
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads the process's memory")
+def test_metricx_at_bf16_takes_at_most_1_2x_its_weights_while_loading(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    import torch
+    import transformers
+    from understudy.neural.metricx import lean_mt5
+
+    folder = nc.build_metricx(tmp_path / "metricx-24-tiny", 1)
+    done = subprocess.run(
+        [sys.executable, "-c", PEAK, str(folder)], capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr
+    weights, peak = map(int, done.stdout.split())
+    # Before: the fp32 file read whole, then converted: 2.07x the bf16 weights.
+    assert peak <= 1.2 * weights, (peak / weights, weights)
+    lean = lean_mt5(folder, transformers.AutoConfig.from_pretrained(str(folder)), torch.bfloat16)
+    whole = transformers.MT5ForConditionalGeneration.from_pretrained(str(folder), dtype=torch.bfloat16)
+    assert lean is not None
+    ours, theirs = dict(lean.named_parameters()), dict(whole.named_parameters())
+    assert ours.keys() == theirs.keys() and all(torch.equal(ours[k], theirs[k]) for k in ours)
+    assert (
+        lean.lm_head.weight is not lean.shared.weight
+        and lean.encoder.embed_tokens.weight is lean.shared.weight
+    )

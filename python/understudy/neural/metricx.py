@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from os import PathLike, fspath
+from pathlib import Path
 from typing import Any
 
 from understudy.errors import InputError, ModelError
@@ -63,7 +64,8 @@ class _Model:
             "dtype": dtype if dtype is not None else "auto",
             "attn_implementation": "eager",
         }
-        model = quietly(
+        converted = dtype is not None and dtype != _SAVED[_SAVED_NAMES[_saved_precision(folder)]]
+        model = (lean_mt5(folder, config, dtype) if converted else None) or quietly(
             lambda: transformers.MT5ForConditionalGeneration.from_pretrained(str(folder), **kwargs)
         )
         self.model = model.to(device).eval()
@@ -197,6 +199,95 @@ class MetricX(NeuralMetric):
             if progress is not None:
                 progress(len(chosen))
         return scores
+
+
+SLICE_BYTES = 1 << 20
+"""At most this much of one tensor is read from the file at a time (1 MiB)."""
+
+
+def lean_mt5(folder: Path, config: Any, dtype: Any) -> Any | None:
+    """The mT5 model of ``folder``'s safetensors files in ``dtype`` (``None``: as saved), read
+    straight into that precision: laid out without memory, each tensor the model holds (a tied
+    one once) filled from the file a slice at a time, so host memory holds the weights once at
+    that precision and a slice; ``None`` where the folder has no safetensors (transformers then
+    reads its ``.bin``). Used where the precision asked is not the file's: where it is,
+    transformers maps the file and copies nothing."""
+    files = sorted(folder.glob("*.safetensors"))
+    if not files:
+        return None
+    transformers, torch = need("transformers"), need("torch")
+    safe_open = need("safetensors").safe_open
+    config._attn_implementation = "eager"
+    # transformers 5 ties the encoder's and decoder's embeddings and the output layer to
+    # `shared` all or none; mT5 ties the embeddings, and the output layer as config.json says.
+    tied = bool(_raw_config(folder).get("tie_word_embeddings", True))
+    config.tie_word_embeddings = True
+    with torch.device("meta"):
+        model = transformers.MT5ForConditionalGeneration(config)
+        if not tied:
+            model.lm_head.weight = torch.nn.Parameter(torch.empty_like(model.lm_head.weight))
+    config.tie_word_embeddings = tied
+    aliases = _aliases(model)  # a tied tensor is read once, under its first name
+    wanted = {**dict(model.named_parameters()), **dict(model.named_buffers())}
+    state: dict[str, Any] = {}
+    for file in files:
+        with safe_open(str(file), framework="pt") as opened:
+            for key in opened.keys():  # noqa: SIM118 (safe_open is no mapping)
+                if key in wanted and key not in state:
+                    part = opened.get_slice(key)
+                    state[key] = _read(part, dtype or _SAVED[part.get_dtype()], torch)
+    absent = sorted(set(wanted) - set(state))
+    if absent:
+        raise ModelError(f"{folder}: the checkpoint lacks {', '.join(absent[:3])}")
+    model.load_state_dict(state, strict=False, assign=True)
+    for name, canonical in aliases.items():  # loading assigned the first name only
+        owner, _, leaf = name.rpartition(".")
+        setattr(model.get_submodule(owner), leaf, model.get_parameter(canonical))
+    return model
+
+
+def _aliases(model: Any) -> dict[str, str]:
+    """Each other name of a tied parameter, to its first name."""
+    first: dict[int, str] = {}
+    other: dict[str, str] = {}
+    for name, parameter in model.named_parameters(remove_duplicate=False):
+        canonical = first.setdefault(id(parameter), name)
+        if canonical != name:
+            other[name] = canonical
+    return other
+
+
+def _saved_dtypes() -> dict[str, Any]:
+    torch = need("torch")
+    return {"F32": torch.float32, "BF16": torch.bfloat16, "F16": torch.float16}
+
+
+class _Saved(dict[str, Any]):
+    """safetensors' dtype names as torch's (read on first use: torch loads lazily)."""
+
+    def __missing__(self, name: str) -> Any:
+        self.update(_saved_dtypes())
+        if name not in self:
+            raise ModelError(f"a MetricX tensor stored as {name}: understudy reads F32, BF16 and F16")
+        return self[name]
+
+
+_SAVED = _Saved()
+_SAVED_NAMES = {"fp32": "F32", "bf16": "BF16", "fp16": "F16"}
+
+
+def _read(part: Any, dtype: Any, torch: Any) -> Any:
+    """One tensor of a safetensors file in ``dtype``, its rows read :data:`SLICE_BYTES` at a time."""
+    shape = part.get_shape()
+    out = torch.empty(shape, dtype=dtype)
+    if not shape:
+        out.copy_(part[...])
+        return out
+    row = max(1, int(torch.Size(shape[1:]).numel()) * 4)
+    step = max(1, SLICE_BYTES // row)
+    for start in range(0, shape[0], step):
+        out[start : start + step] = part[start : start + step].to(dtype)
+    return out
 
 
 def _raw_config(folder: Any) -> dict[str, Any]:
