@@ -152,6 +152,18 @@ def lines(name: str) -> list[str]:
         return [line.rstrip("\n") for line in fh][:SEGMENTS]
 
 
+def write_data(path: Path, systems: list[str], n: int) -> Path:
+    """The first ``n`` segments of the source stand-in, the reference and ``systems``, as JSON."""
+    data = {
+        "src": lines(SOURCE_STAND_IN)[:n],
+        "ref": lines("ref")[:n],
+        "systems": [lines(s)[:n] for s in systems],
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
 def run(
     python: str, code: str, *argv: str, path: str | None = None, cwd: Path | None = None
 ) -> dict[str, Any]:
@@ -191,14 +203,7 @@ def main() -> None:
     if args.metric == "metricx" and not (args.metricx_python and args.metricx):
         parser.error("--metric metricx needs --metricx-python and --metricx")
     n = args.segments or SEGMENTS
-    data = {
-        "src": lines(SOURCE_STAND_IN)[:n],
-        "ref": lines("ref")[:n],
-        "systems": [lines(s)[:n] for s in SYSTEMS],
-    }
-    args.work.mkdir(parents=True, exist_ok=True)
-    given = args.work / "data.json"
-    given.write_text(json.dumps(data), encoding="utf-8")
+    given = write_data(args.work / "data.json", SYSTEMS, n)
     reference, cold, cached = (_comet if args.metric == "comet" else _metricx)(args, given)
     diff = max(abs(a - b) for a, b in zip(cold["scores"], reference["scores"], strict=True))
     # Each segment's two scores, kept beside the model for a look at where they differ.
@@ -293,14 +298,7 @@ def _gpu(args: argparse.Namespace) -> None:
     import tests.support.neural_checkpoints as nc
 
     n = args.segments or GPU_SEGMENTS
-    data = {
-        "src": lines(SOURCE_STAND_IN)[:n],
-        "ref": lines("ref")[:n],
-        "systems": [lines(s)[:n] for s in GPU_SYSTEMS],
-    }
-    args.work.mkdir(parents=True, exist_ok=True)
-    given = args.work / "data-gpu.json"
-    given.write_text(json.dumps(data), encoding="utf-8")
+    given = write_data(args.work / "data-gpu.json", GPU_SYSTEMS, n)
     model = args.work / f"comet22-{args.size}-random"
     if not (model / "checkpoints" / "model.ckpt").exists():
         nc.build_regression(model, 7, size=args.size)
