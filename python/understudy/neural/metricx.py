@@ -64,8 +64,8 @@ class _Model:
             "dtype": dtype if dtype is not None else "auto",
             "attn_implementation": "eager",
         }
-        converted = dtype is not None and dtype != _SAVED[_SAVED_NAMES[_saved_precision(folder)]]
-        model = (lean_mt5(folder, config, dtype) if converted else None) or quietly(
+        # dtype is None where the precision asked is the file's: transformers maps the file then.
+        model = (lean_mt5(folder, config, dtype) if dtype is not None else None) or quietly(
             lambda: transformers.MT5ForConditionalGeneration.from_pretrained(str(folder), **kwargs)
         )
         self.model = model.to(device).eval()
@@ -206,8 +206,8 @@ SLICE_BYTES = 1 << 20
 
 
 def lean_mt5(folder: Path, config: Any, dtype: Any) -> Any | None:
-    """The mT5 model of ``folder``'s safetensors files in ``dtype`` (``None``: as saved), read
-    straight into that precision: laid out without memory, each tensor the model holds (a tied
+    """The mT5 model of ``folder``'s safetensors files in ``dtype``, read straight into that
+    precision: laid out without memory, each tensor the model holds (a tied
     one once) filled from the file a slice at a time, so host memory holds the weights once at
     that precision and a slice; ``None`` where the folder has no safetensors (transformers then
     reads its ``.bin``). Used where the precision asked is not the file's: where it is,
@@ -234,8 +234,7 @@ def lean_mt5(folder: Path, config: Any, dtype: Any) -> Any | None:
         with safe_open(str(file), framework="pt") as opened:
             for key in opened.keys():  # noqa: SIM118 (safe_open is no mapping)
                 if key in wanted and key not in state:
-                    part = opened.get_slice(key)
-                    state[key] = _read(part, dtype or _SAVED[part.get_dtype()], torch)
+                    state[key] = _read(opened.get_slice(key), dtype, torch)
     absent = sorted(set(wanted) - set(state))
     if absent:
         raise ModelError(f"{folder}: the checkpoint lacks {', '.join(absent[:3])}")
@@ -255,25 +254,6 @@ def _aliases(model: Any) -> dict[str, str]:
         if canonical != name:
             other[name] = canonical
     return other
-
-
-def _saved_dtypes() -> dict[str, Any]:
-    torch = need("torch")
-    return {"F32": torch.float32, "BF16": torch.bfloat16, "F16": torch.float16}
-
-
-class _Saved(dict[str, Any]):
-    """safetensors' dtype names as torch's (read on first use: torch loads lazily)."""
-
-    def __missing__(self, name: str) -> Any:
-        self.update(_saved_dtypes())
-        if name not in self:
-            raise ModelError(f"a MetricX tensor stored as {name}: understudy reads F32, BF16 and F16")
-        return self[name]
-
-
-_SAVED = _Saved()
-_SAVED_NAMES = {"fp32": "F32", "bf16": "BF16", "fp16": "F16"}
 
 
 def _read(part: Any, dtype: Any, torch: Any) -> Any:
