@@ -130,7 +130,8 @@ def test_ctrl_c_keeps_every_chunk_already_back(client: Any, models: dict[str, Pa
     with pytest.raises(KeyboardInterrupt):
         metric.system_scores(SYSTEMS, REF, SRC, progress=interrupt_after_the_first)
     kept = ScoreCache(cache).stats().entries
-    assert kept == back[0] == DaskRunner.chunk  # the chunk back, kept before the interruption
+    # The chunk back (any of them: the last holds the remainder), kept before the interruption.
+    assert kept == back[0] and 1 <= kept <= DaskRunner.chunk
     again = _on(COMET(models["comet"], cache=cache), client)
     again.system_scores(SYSTEMS, REF, SRC)
     assert again.computed == metric.computed - kept
