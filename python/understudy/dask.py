@@ -41,8 +41,9 @@ from understudy.result import Result
 from understudy.stats import Stats, Totals, stats_type
 
 if TYPE_CHECKING:
+    from understudy.computed.metric import References
     from understudy.metrics.scores import GivenScores
-    from understudy.neural.base import NeuralMetric, References
+    from understudy.neural.base import NeuralMetric
 from understudy.wording import counted
 
 WORKER_THREADS = 1

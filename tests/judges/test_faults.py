@@ -18,10 +18,10 @@ from typing import Any
 
 import pytest
 from understudy.cli.progress import Progress
+from understudy.computed.cache import ScoreCache
 from understudy.errors import JudgeAnswerError, JudgeEndpointError
 from understudy.judges.metric import ESA, GembaMQM
 from understudy.judges.mock import ChatServer, Reply, made_up_answer
-from understudy.neural.cache import ScoreCache
 
 from tests.judges.test_metric import MQM, SOURCES, SYSTEM_A, SYSTEM_B, hypothesis_of
 from tests.support.signals import interruptible

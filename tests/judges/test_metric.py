@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from understudy.computed.cache import ScoreCache
 from understudy.errors import JudgeAnswerError
 from understudy.judges.metric import ESA, GembaMQM
 from understudy.judges.mock import ChatServer, Reply
 from understudy.judges.prompts import Template
-from understudy.neural.cache import ScoreCache
 
 KEY = "sk-judge-key-never-kept-42"
 SOURCES = ["The cat sat.", "It rains.", "Good morning."]

@@ -249,7 +249,7 @@ def test_a_test_set_gives_the_source(
 def test_a_damaged_cache_is_named_with_its_fix_and_cache_keep_0_replaces_it(
     files: dict[str, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from understudy.neural.cache import default_path
+    from understudy.computed.cache import default_path
 
     argv = _comet(files, "score", str(files["ref"]), "-i", str(files["a"]), "-m", "comet")
     with pytest.warns(UserWarning):

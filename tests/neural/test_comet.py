@@ -221,7 +221,7 @@ def test_processes_share_the_cache_and_a_kill_loses_nothing(
     import subprocess
     import sys
 
-    from understudy.neural.cache import ScoreCache
+    from understudy.computed.cache import ScoreCache
 
     cache = tmp_path / "scores.sqlite"
     model = str(checkpoints["wmt22-like"])

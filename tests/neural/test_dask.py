@@ -17,9 +17,10 @@ pytest.importorskip("transformers", reason="the neural extra: pip install 'under
 pytest.importorskip("distributed", reason="the dask extra: pip install 'understudy-mt[dask]'")
 
 import distributed
+from understudy.computed.cache import ScoreCache
+from understudy.computed.metric import Item
 from understudy.neural import COMET, XCOMET, MetricX
-from understudy.neural.base import Item, NeuralMetric
-from understudy.neural.cache import ScoreCache
+from understudy.neural.base import NeuralMetric
 from understudy.neural.on_dask import DaskRunner, worker_loads
 
 import tests.support.neural_checkpoints as nc

@@ -145,8 +145,8 @@ def test_out_of_device_memory_is_one_line_and_keeps_what_was_scored(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import torch
+    from understudy.computed.cache import ScoreCache
     from understudy.errors import ModelError
-    from understudy.neural.cache import ScoreCache
 
     folder = nc.build_regression(tmp_path / "wmt22-like", 3)
     metric = COMET(folder, cache=tmp_path / "c.sqlite", batch_size=4)

@@ -40,7 +40,7 @@ def add_parser(commands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the cache's size; prune it first when asked."""
-    from understudy.neural.cache import ScoreCache
+    from understudy.computed.cache import ScoreCache
 
     cache = ScoreCache()
     if args.keep == 0:

@@ -15,7 +15,8 @@ Loading needs the files (``load("wmt17", "en-de")`` downloads them the first tim
 scores against.
 """
 
-from understudy.datasets.cache import CACHE_ENV, OFFLINE_ENV, Cache, default_cache_dir
+from understudy.cache_folder import CACHE_ENV, default_cache_dir
+from understudy.datasets.cache import OFFLINE_ENV, Cache
 from understudy.datasets.fetch import FetchPolicy
 from understudy.datasets.fields import DatasetFields, load
 from understudy.datasets.registry import (

@@ -31,6 +31,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from understudy._atomic import atomic_write
+from understudy.cache_folder import default_cache_dir
 from understudy.datasets.archive import read_manifest, unpack
 from understudy.datasets.fetch import FetchPolicy, ProgressFn, fetch, md5_of
 from understudy.datasets.registry import Dataset, Download
@@ -43,9 +44,6 @@ from understudy.errors import (
     OfflineError,
 )
 
-CACHE_ENV = "UNDERSTUDY_CACHE"
-"""The cache folder, when set."""
-
 OFFLINE_ENV = "UNDERSTUDY_OFFLINE"
 """Set to 1 to use the cache only, never the network."""
 
@@ -53,22 +51,6 @@ LOCK_POLL_SECONDS = 0.05
 
 ProgressFactory = Callable[[Download], ProgressFn | None]
 """Gives the progress callback for one download (``None`` for none)."""
-
-
-def default_cache_dir() -> Path:
-    """``$UNDERSTUDY_CACHE``, else the platform's user cache folder plus ``understudy``.
-
-    >>> import os; os.environ["UNDERSTUDY_CACHE"] = "/data/cache"
-    >>> str(default_cache_dir())
-    '/data/cache'
-    >>> del os.environ["UNDERSTUDY_CACHE"]
-    """
-    if os.environ.get(CACHE_ENV):
-        return Path(os.environ[CACHE_ENV])
-    import platformdirs
-
-    # ~/.cache/understudy ($XDG_CACHE_HOME), ~/Library/Caches/understudy, %LOCALAPPDATA%\understudy\Cache
-    return Path(platformdirs.user_cache_dir("understudy", appauthor=False))
 
 
 def offline_from_env() -> bool:

@@ -25,6 +25,8 @@ from dataclasses import asdict
 from os import PathLike
 from typing import Any, ClassVar
 
+from understudy.computed.cache import ScoreCache
+from understudy.computed.metric import ComputedMetric, Item, Progress, References
 from understudy.errors import InputError, JudgeAnswerError, JudgeTooLongError
 from understudy.judges.endpoint import Endpoint
 from understudy.judges.esa import parse_esa
@@ -32,8 +34,6 @@ from understudy.judges.gemba_mqm import parse_gemba_mqm
 from understudy.judges.prompts import Template
 from understudy.judges.spans import ErrorSpan
 from understudy.metrics.scores import GivenScores
-from understudy.neural.base import Item, NeuralMetric, Progress, References, open_cache
-from understudy.neural.cache import ScoreCache
 
 
 def _gemba_mqm(answer: str, hypothesis: str) -> tuple[float, list[ErrorSpan]]:
@@ -46,7 +46,7 @@ def _esa(answer: str, hypothesis: str) -> tuple[float, list[ErrorSpan]]:
     return parsed.score, parsed.spans(hypothesis)
 
 
-class Judge(NeuralMetric):
+class Judge(ComputedMetric):
     """What GEMBA-MQM and ESA share; a subclass names its template and how it reads answers."""
 
     template_name: ClassVar[str]
@@ -76,9 +76,7 @@ class Judge(NeuralMetric):
         self.template.messages(pair, "", "")  # the pair checked now, not after the first answers
         self.pair, self.concurrency, self.answer_retries = pair, concurrency, answer_retries
         self.settings = {"temperature": 0.0, "seed": seed, "max_tokens": max_tokens}
-        self.cache = open_cache(cache)
-        self.truncated = self.computed = 0
-        self.details: dict[str, list[str]] = {}
+        super().__init__(cache=cache)
         self.failures: list[str] = []
         """The last call's unreadable answers: what was wrong with each."""
         self.started = time.monotonic()

@@ -14,10 +14,11 @@ from __future__ import annotations
 from os import PathLike
 from typing import Any, ClassVar
 
+from understudy.computed.cache import ScoreCache
+from understudy.computed.metric import Item, Progress
 from understudy.errors import InputError
 from understudy.neural._extra import need
-from understudy.neural.base import PRECISIONS, Item, NeuralMetric, Progress, device_of
-from understudy.neural.cache import ScoreCache
+from understudy.neural.base import PRECISIONS, NeuralMetric, device_of
 from understudy.neural.checkpoints import locate
 from understudy.neural.comet_model import WEIGHTS, RegressionModel, declared_encoder
 from understudy.neural.xlmr import find_encoder

@@ -19,10 +19,11 @@ from os import PathLike, fspath
 from pathlib import Path
 from typing import Any
 
+from understudy.computed.cache import ScoreCache
+from understudy.computed.metric import Item, Progress
 from understudy.errors import InputError, ModelError
 from understudy.neural._extra import need, quietly
-from understudy.neural.base import Item, NeuralMetric, Progress, device_of
-from understudy.neural.cache import ScoreCache
+from understudy.neural.base import NeuralMetric, device_of
 from understudy.neural.checkpoints import locate, named_by
 from understudy.neural.spm import t5_tokenizer
 

@@ -19,13 +19,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
+from understudy.computed.metric import Item
 from understudy.errors import ModelError, UnderstudyError
-from understudy.neural.base import Item, device_of
-
-if TYPE_CHECKING:
-    from understudy.neural.base import NeuralMetric
+from understudy.neural.base import NeuralMetric, device_of
 
 Remote = tuple[type, dict[str, Any]]
 """A metric as it travels: its class and the options that make it again on a worker."""
@@ -68,7 +66,8 @@ def worker_loads() -> int:
 
 class DaskRunner:
     """Computes a neural metric's missing inputs on the cluster of ``client``; a metric whose
-    ``runner`` is one sends its work there (:meth:`~understudy.neural.base.NeuralMetric.system_scores`)."""
+    ``runner`` is one sends its work there
+    (:meth:`~understudy.computed.metric.ComputedMetric.system_scores`)."""
 
     chunk: ClassVar[int] = 64
     """Inputs a task scores: small enough that a lost worker costs little, large enough to batch."""

@@ -24,9 +24,10 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from understudy.computed.metric import Item, Progress
 from understudy.errors import InputError
 from understudy.neural._extra import need
-from understudy.neural.base import Item, Progress, device_of
+from understudy.neural.base import device_of
 from understudy.neural.comet import CometCheckpoint
 from understudy.neural.comet_model import XCOMET as XCOMET_KINDS
 from understudy.neural.comet_model import UnifiedModel

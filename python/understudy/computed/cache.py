@@ -1,4 +1,5 @@
-"""A persistent cache of neural segment scores, keyed by what computed them and the texts.
+"""A persistent cache of computed segment scores (neural metrics, LLM judges), keyed by what
+computed them and the texts.
 
 One SQLite file (``neural/scores.sqlite`` under ``$UNDERSTUDY_CACHE``, else the user cache
 folder), shared by every process: WAL mode, a busy timeout, each batch of scores written in one
@@ -26,6 +27,7 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
+from understudy.cache_folder import default_cache_dir
 from understudy.errors import CacheError
 
 TIMEOUT_SECONDS = 60.0
@@ -34,8 +36,6 @@ _LOOKUP = 500  # keys per SELECT: under SQLite's bound on parameters
 
 def default_path() -> Path:
     """``neural/scores.sqlite`` in understudy's cache folder."""
-    from understudy.datasets.cache import default_cache_dir
-
     return default_cache_dir() / "neural" / "scores.sqlite"
 
 
