@@ -24,19 +24,30 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
 
 from understudy.config import check_parts
 from understudy.errors import ConfigError, EmptyInputError, InputTypeError
+from understudy.inputs.tokens import RefStreams
 from understudy.result import Result
 from understudy.stats import Totals
 
 if TYPE_CHECKING:
-    # Types only: the metric object makes accumulators, and an accumulator never imports it.
-    from understudy.metric import Metric, RefStreams
+    from understudy.config import MetricConfig
+    from understudy.stats import Stats
+
+
+class Scoring(Protocol):
+    """What an accumulator asks of its metric object (a :class:`~understudy.metric.Metric`,
+    which makes accumulators: this module never imports it)."""
+
+    config: MetricConfig
+
+    def segment_stats(self, hyps: Sequence[str], refs: Any = None) -> Stats[Any, Any]:
+        """The batch's statistics rows."""
 
 
 class Accumulator:
@@ -46,7 +57,7 @@ class Accumulator:
     added one at a time under a lock, so none is lost.
     """
 
-    def __init__(self, metric: Metric[Any, Any], totals: Totals | None = None) -> None:
+    def __init__(self, metric: Scoring, totals: Totals | None = None) -> None:
         check_parts(metric.config, "an accumulator's batches")
         self.metric = metric
         self._lock = threading.Lock()
@@ -91,7 +102,7 @@ class Accumulator:
         return self.totals.state
 
     @classmethod
-    def from_state(cls, metric: Metric[Any, Any], state: NDArray[Any] | Sequence[int]) -> Accumulator:
+    def from_state(cls, metric: Scoring, state: NDArray[Any] | Sequence[int]) -> Accumulator:
         """The accumulator a (summed) :attr:`state` describes, for ``metric``'s configuration (a
         state of another metric or configuration, or counts no text gives, are refused)."""
         return cls(metric, Totals.from_state(metric.config, state))

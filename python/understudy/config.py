@@ -91,7 +91,35 @@ def option(default: Any, **declaration: Any) -> Any:
 
 
 @dataclass(frozen=True)
-class MetricConfig:
+class Declared:
+    """A frozen configuration whose fields are declared with :func:`option`: the families'
+    (:class:`MetricConfig`) and the computed metrics' (:mod:`understudy.computed.declaration`).
+    The command line's flags and the values they give are derived from the declarations.
+    """
+
+    @classmethod
+    def options(cls) -> Iterator[tuple[str, Option]]:
+        """Each field's name and declaration, in field order."""
+        for f in dataclasses.fields(cls):
+            declared = f.metadata.get("option")
+            if declared is not None:
+                yield f.name, declared
+
+    @classmethod
+    def field_values(cls, values: Mapping[str, Any], sentence_level: bool = False) -> dict[str, Any]:
+        """The fields that command-line ``values`` (by destination) give; a field without flags
+        takes its ``sentence`` value when scoring sentences, else keeps its default."""
+        fields: dict[str, Any] = {}
+        for name, opt in cls.options():
+            if opt.flags:
+                fields[name] = values[opt.dest]
+            elif sentence_level and opt.sentence is not None:
+                fields[name] = opt.sentence
+        return fields
+
+
+@dataclass(frozen=True)
+class MetricConfig(Declared):
     """The base of every family's frozen configuration: everything that can change a score.
 
     Subclasses declare their fields with :func:`option` and their family's traits as
@@ -155,14 +183,6 @@ class MetricConfig:
     def core_config(self) -> dict[str, Any]:
         """What the Rust core's scorer of this family takes, by name (``_core.families.Scorer``)."""
         raise NotImplementedError
-
-    @classmethod
-    def options(cls) -> Iterator[tuple[str, Option]]:
-        """Each field's name and declaration, in field order."""
-        for f in dataclasses.fields(cls):
-            declared = f.metadata.get("option")
-            if declared is not None:
-                yield f.name, declared
 
     @classmethod
     def signature_keys(cls) -> tuple[tuple[str, str, Option], ...]:
@@ -235,18 +255,6 @@ class MetricConfig:
                 fold = opt.lowers_tokens[1]
         normalize = getattr(self, "normalize_unicode", "none")
         return dataclasses.replace(self, **changes), TokenWriter(normalize, fold)
-
-    @classmethod
-    def field_values(cls, values: Mapping[str, Any], sentence_level: bool = False) -> dict[str, Any]:
-        """The fields that command-line ``values`` (by destination) give; a field without flags
-        takes its ``sentence`` value when scoring sentences, else keeps its default."""
-        fields: dict[str, Any] = {}
-        for name, opt in cls.options():
-            if opt.flags:
-                fields[name] = values[opt.dest]
-            elif sentence_level and opt.sentence is not None:
-                fields[name] = opt.sentence
-        return fields
 
 
 UNICODE_FORMS: tuple[str, ...] = tuple(_core.text.unicode_forms()[0])

@@ -17,8 +17,7 @@ from __future__ import annotations
 
 import os
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Generic, Protocol, TypeVar, cast
 
 import numpy as np
@@ -39,6 +38,7 @@ from understudy.errors import (
 from understudy.inputs.tokens import (
     Hyps,
     Refs,
+    RefStreams,
     TokenSegment,
     TokenWriter,
     id_batch,
@@ -51,7 +51,6 @@ from understudy.stats import Stats
 from understudy.threads import resolve_threads
 from understudy.wording import counted
 
-RefStreams = Sequence[Sequence[str | None]]
 """Reference streams: ``refs[k][i]`` is the k-th reference of segment i (``None``: none)."""
 
 PAIRWISE_CELLS_PER_CALL = 1 << 18
@@ -179,24 +178,6 @@ def check_refs(refs: RefStreams, n_segments: int | None) -> list[list[str | None
             )
         streams.append(list(stream))
     return streams
-
-
-@dataclass(frozen=True)
-class Family:
-    """A metric family as the registry (:mod:`understudy.metrics`) holds it: its configuration,
-    statistics and metric object types, all declared in the family's one module (the metric
-    object of text families is a :class:`Metric`; given scores have their own)."""
-
-    config: type[MetricConfig]
-    stats: type[Stats[Any, Any]]
-    metric: type[Any]
-    aliases: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
-    """Other ``-m`` names of the family, each with the fields it sets (WER's ``cer``)."""
-
-    @property
-    def name(self) -> str:
-        """The family's name (``bleu``, ``chrf``, ``ter``)."""
-        return self.config.metric
 
 
 class Metric(ABC, Generic[S, R]):

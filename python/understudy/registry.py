@@ -1,21 +1,52 @@
 """The registry of metric families, at the ground: each family's name and the module that
 declares it, imported on first use. The bases (statistics, signatures) find a family here by
 name without importing the families above them; :mod:`understudy.metrics` builds its tables
-from it. Adding a family is one line in :data:`TEXT_FAMILIES`.
+from it. Adding a family is one line in :data:`TEXT_FAMILIES`; adding a computed metric (a model's, a
+judge's) one line in :data:`COMPUTED`.
 
 >>> family("ter").config.title
 'TER'
 >>> find("no-such-metric") is None
 True
+>>> computed("esa").title
+'ESA'
 """
 
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, cast
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
-    from understudy.metric import Family
+    from understudy.computed.declaration import Computed
+    from understudy.config import MetricConfig
+
+
+@dataclass(frozen=True)
+class Family:
+    """A metric family as the registry holds it: its configuration, statistics and metric object
+    types, all declared in the family's one module (the statistics a
+    :class:`~understudy.stats.Stats`; the metric object of text families a
+    :class:`~understudy.metric.Metric`, given scores have their own). Here, at the ground, so
+    that the bases find a family by name without importing the families above them.
+
+    >>> family("chrf").stats.__name__
+    'CHRFStats'
+    """
+
+    config: type[MetricConfig]
+    stats: type[Any]
+    metric: type[Any]
+    aliases: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    """Other ``-m`` names of the family, each with the fields it sets (WER's ``cer``)."""
+
+    @property
+    def name(self) -> str:
+        """The family's name (``bleu``, ``chrf``, ``ter``)."""
+        return self.config.metric
+
 
 TEXT_FAMILIES: dict[str, str] = {
     "bleu": "understudy.metrics.bleu",
@@ -42,3 +73,45 @@ def family(name: str) -> Family:
 def find(name: str) -> Family | None:
     """The family named ``name``, or ``None`` for a name no family has."""
     return family(name) if name in MODULES else None
+
+
+COMPUTED: dict[str, str] = {
+    "comet": "understudy.computed.comet",
+    "cometkiwi": "understudy.computed.cometkiwi",
+    "xcomet": "understudy.computed.xcomet",
+    "metricx": "understudy.computed.metricx",
+    "gemba-mqm": "understudy.computed.gemba_mqm",
+    "esa": "understudy.computed.esa",
+    "bleurt": "understudy.computed.bleurt",
+}
+"""Every computed metric by ``-m`` name: the module that declares it (``DECLARED``), in ``-m``
+order. A metric made elsewhere joins with :func:`register`."""
+
+_REGISTERED: dict[str, Computed] = {}
+
+
+def computed(name: str) -> Computed:
+    """The computed metric named ``name`` (``KeyError`` if unknown)."""
+    if name in _REGISTERED:
+        return _REGISTERED[name]
+    return cast("Computed", importlib.import_module(COMPUTED[name]).DECLARED)
+
+
+def computed_metrics() -> dict[str, Computed]:
+    """Every computed metric by name: the listed ones, then those registered, in that order."""
+    return {name: computed(name) for name in {**COMPUTED, **_REGISTERED}}
+
+
+def register(declaration: Computed) -> Computed:
+    """Add a computed metric declared outside understudy (a plugin, a test's toy) for this
+    process: ``-m``, its flags, given scores' presets and every command know it from now on.
+    Its name must be new."""
+    if declaration.name in COMPUTED or declaration.name in MODULES:
+        raise ValueError(f"a metric named {declaration.name!r} exists")
+    _REGISTERED[declaration.name] = declaration
+    return declaration
+
+
+def unregister(name: str) -> None:
+    """Forget a metric :func:`register` added (tests clean up with it)."""
+    _REGISTERED.pop(name, None)

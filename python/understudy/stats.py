@@ -240,7 +240,7 @@ class Stats(ABC, Generic[C, R]):
         family = registry.find(metric)
         if family is None or (cls is not Stats and family.stats is not cls):
             raise InputFileError(f"{source}: holds {metric} statistics, not {cls.__name__}")
-        kind = family.stats
+        kind: type[Stats[Any, Any]] = family.stats
         if rows.dtype.kind not in "iu" or (rows < 0).any() or (refs_per_segment < 1).any():
             raise InputFileError(f"{source}: statistics must be whole numbers >= 0")
         return kind(rows, refs_per_segment, family.config(**fields))
@@ -252,7 +252,8 @@ def _pairs(config: MetricConfig) -> str:
 
 def stats_type(config: MetricConfig) -> type[Stats[Any, Any]]:
     """The statistics class of a configuration's metric."""
-    return registry.family(config.metric).stats
+    kind: type[Stats[Any, Any]] = registry.family(config.metric).stats
+    return kind
 
 
 @dataclass

@@ -12,10 +12,10 @@ from typing import Any
 
 from understudy.cli import sacrebleu_tables
 from understudy.cli.chunks import add_dask_option
+from understudy.cli.computed import computed_scores
 from understudy.cli.inputs import check_stdin_once, read_against, read_parallel, warn_reference_as_system
 from understudy.cli.keep import add_log_options, log_scored
 from understudy.cli.messages import CliError
-from understudy.cli.neural import neural_scores
 from understudy.cli.options import (
     add_command,
     add_metric_options,
@@ -278,7 +278,7 @@ def _all_stats(
             metric.segment_stats_many(systems, refs) for metric in scorers(args, sentence_level=False)
         ]
     given, _ = given_scores(args, args.input, len(systems[0]))
-    given += neural_scores(args, args.input, refs, systems)
+    given += computed_scores(args, args.input, refs, systems)
     return args.input, [*per_metric, *given_stats(given, args.input)], testset
 
 

@@ -11,9 +11,9 @@ from typing import Any
 import numpy as np
 
 from understudy.cli import meta_evaluation
+from understudy.cli.computed import computed_chosen, computed_scores
 from understudy.cli.inputs import read_parallel, read_texts, warn_reference_as_system
 from understudy.cli.messages import CliError
-from understudy.cli.neural import neural_chosen, neural_scores
 from understudy.cli.options import (
     add_command,
     add_metric_options,
@@ -272,8 +272,8 @@ def run(args: argparse.Namespace) -> int:
     metrics = scorers(args, sentence_level=args.level == "segment") if text else []
     _alias_metric_scores(args)
     given = given_scores(args, args.input, None, with_text=text)[0]
-    if neural_chosen(args):
-        given += neural_scores(args, args.input, *read_parallel(args.refs, args.input))
+    if computed_chosen(args):
+        given += computed_scores(args, args.input, *read_parallel(args.refs, args.input))
     if args.resample == "segments" and (args.level != "system" or args.metric_scores):
         raise CliError(
             "--resample segments is for system-level correlations of -m and --scores metrics (not"

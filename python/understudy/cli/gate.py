@@ -13,10 +13,10 @@ from typing import Any
 
 from understudy._atomic import atomic_write, writable
 from understudy.cli.chunks import add_dask_option
+from understudy.cli.computed import computed_scores
 from understudy.cli.inputs import read_parallel, read_systems
 from understudy.cli.keep import add_ledger_option, add_log_options, kept_name, sha256_of, span
 from understudy.cli.messages import CliError, print_error
-from understudy.cli.neural import neural_scores
 from understudy.cli.options import (
     add_command,
     add_metric_options,
@@ -160,7 +160,7 @@ def _pairs(
         base_stats, cand_stats = scorer.segment_stats_many(systems, refs)
         pairs.append((base_stats, cand_stats))
     # Computed metrics (COMET, MetricX, judges): both files in one call, texts they share once.
-    for given in neural_scores(args, files, refs, systems):
+    for given in computed_scores(args, files, refs, systems):
         pairs.append((given.segment_stats(files[0]), given.segment_stats(files[1])))
     return pairs, testset, []
 

@@ -10,13 +10,17 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from understudy.cli.messages import CliError
-from understudy.config import MetricConfig, TextConfig
+from understudy.config import Declared, TextConfig
 from understudy.metric import Metric
 from understudy.metrics import FAMILIES, metric_names
+from understudy.registry import computed_metrics
 from understudy.significance import DEFAULT_SEED
+
+if TYPE_CHECKING:
+    from understudy.computed.declaration import Computed, ComputedConfig
 
 
 def add_command(
@@ -45,9 +49,9 @@ def add_language_option(parser: argparse.ArgumentParser) -> None:
 
 
 def add_field_option(
-    parser: argparse.ArgumentParser | Any, config: type[MetricConfig], name: str, help: str | None = None
+    parser: argparse.ArgumentParser | Any, config: type[Declared], name: str, help: str | None = None
 ) -> None:
-    """A configuration field's command-line option, as its family declares it."""
+    """A configuration field's command-line option, as its family (or computed metric) declares it."""
     declared = dict(config.options())[name]
     default = next(f.default for f in dataclasses.fields(config) if f.name == name)
     kwargs: dict[str, Any] = {"help": declared.help if help is None else help, "dest": declared.dest}
@@ -98,15 +102,12 @@ def metric_choice(text: str) -> str:
 def add_metric_options(parser: argparse.ArgumentParser, language: bool = True, neural: bool = False) -> None:
     """``-m`` and every family's options, as the families declare them; ``-l`` unless the
     command has its own (as ``score`` has, among the test-set options); with ``neural``, the
-    neural metrics among ``-m``'s choices and their options."""
+    computed metrics among ``-m``'s choices and their options, as they declare them."""
     if language:
         add_language_option(parser)
     names = list(metric_names())
     if neural:
-        from understudy.cli.neural import NEURAL_METRICS, add_neural_options
-
-        names += NEURAL_METRICS
-        add_neural_options(parser)
+        names += add_computed_options(parser)
     parser.add_argument(
         "-m",
         "--metrics",
@@ -127,6 +128,34 @@ def add_metric_options(parser: argparse.ArgumentParser, language: bool = True, n
             # Every text family has the shared options; the command line has each once.
             if declared.flags and name not in shared:
                 add_field_option(group, config, name)
+
+
+def add_computed_options(parser: argparse.ArgumentParser) -> list[str]:
+    """``--source`` and every computed metric's options, as they declare them, a group for each
+    kind (neural metrics, LLM judges): each metric's own options, then its kind's, each once.
+    The ``-m`` names of the metrics computed here are returned."""
+    declared = [d for d in computed_metrics().values() if d.computed_here]
+    kinds: dict[type[ComputedConfig], list[Computed]] = {}
+    for one in declared:
+        kinds.setdefault(one.config.kind(), []).append(one)
+    added: set[str] = set()
+    for number, (kind, members) in enumerate(kinds.items()):
+        note = f": {kind.cli_note}" if kind.cli_note else ""
+        names = " ".join(one.name for one in members)
+        group = parser.add_argument_group(f"{kind.cli_group} (-m {names}{note})")
+        if number == 0:
+            group.add_argument(
+                "--source",
+                metavar="FILE",
+                help="the source segments, one a line as the references (COMET and MetricX read them)",
+            )
+        own = [(one.config, name, opt) for one in members for name, opt in one.config.own_options()]
+        shared = [(kind, name, opt) for name, opt in kind.options() if opt.flags]
+        for config, name, opt in own + shared:
+            if opt.dest not in added:
+                added.add(opt.dest)
+                add_field_option(group, config, name)
+    return [one.name for one in declared]
 
 
 def scorers(args: argparse.Namespace, sentence_level: bool) -> list[Metric[Any, Any]]:
@@ -151,7 +180,7 @@ DEFAULT_METRICS = ["bleu"]
 
 
 def chosen_metrics(args: argparse.Namespace) -> list[str]:
-    """The text families of ``-m`` (neural metrics are :func:`understudy.cli.neural.neural_chosen`'s):
+    """The text families of ``-m`` (computed metrics are :func:`understudy.cli.computed.computed_chosen`'s):
     BLEU when none is named."""
     named: list[str] = getattr(args, "metrics", DEFAULT_METRICS)
     families = metric_names()

@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING, Any
 
 from understudy._atomic import atomic_write, writable
 from understudy.cli.chunks import add_dask_option
+from understudy.cli.computed import computed_scores
 from understudy.cli.inputs import read_systems, read_texts, warn_reference_as_system
 from understudy.cli.keep import add_ledger_option, add_log_options, kept_name, log_scored
 from understudy.cli.messages import CliError
-from understudy.cli.neural import neural_scores
 from understudy.cli.options import add_command, add_metric_options, add_threads_option, scorers, seed_value
 from understudy.cli.progress import Progress
 from understudy.cli.scores import add_scores_options, given_scores
@@ -150,7 +150,7 @@ def _scored(args: argparse.Namespace, command: str, progress: Callable[[int, int
             raise LengthMismatchError(f"the references have {len(refs[0])} lines but {path} has {len(lines)}")
     metrics = scorers(args, sentence_level=False)
     given, _ = given_scores(args, names, len(refs[0]))
-    given += neural_scores(args, names, refs, systems)
+    given += computed_scores(args, names, refs, systems)
     pair = _pair(args.pair, args.input)
     human = _human(args)
     return build(

@@ -10,10 +10,10 @@ from typing import Any, TypeVar
 import numpy as np
 
 from understudy.cli.chunks import add_dask_option
+from understudy.cli.computed import computed_chosen, computed_scores
 from understudy.cli.inputs import read_against, read_parallel
 from understudy.cli.keep import add_log_options, log_scored
 from understudy.cli.messages import CliError
-from understudy.cli.neural import neural_chosen, neural_scores
 from understudy.cli.options import (
     add_command,
     add_metric_options,
@@ -171,9 +171,9 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("confidence intervals and paired tests are for corpus scores, not -sl")
     if args.log and (args.sentence_level or args.detail):
         raise CliError("--log keeps corpus results: it cannot be combined with -sl or --detail")
-    if args.sentence_level and len(set(chosen_metrics(args))) + len(neural_chosen(args)) > 1:
+    if args.sentence_level and len(set(chosen_metrics(args))) + len(computed_chosen(args)) > 1:
         raise CliError("sentence-level scoring (-sl) takes one metric, as in sacrebleu")
-    if neural_chosen(args):
+    if computed_chosen(args):
         _check_neural(args)
         if not chosen_metrics(args):
             return _run_neural_only(args, paired)
@@ -195,8 +195,8 @@ def run(args: argparse.Namespace) -> int:
     if scored is None:
         return 0
     given, _ = given_scores(args, scored.names, scored.totals[0][0].n_segments)
-    if neural_chosen(args):
-        given += neural_scores(args, scored.names, *_neural_inputs(args, testset))
+    if computed_chosen(args):
+        given += computed_scores(args, scored.names, *_neural_inputs(args, testset))
     if scored.stats is not None:
         scored.stats += given_stats(given, scored.names)
     _print_scored(args, scored.names, scored.stats, paired, tag, given, scored.totals)
@@ -221,7 +221,7 @@ def _check_given(args: argparse.Namespace) -> None:
 
 def _check_neural(args: argparse.Namespace) -> None:
     """Refuse what the neural metrics cannot follow: they read whole files, once more."""
-    flag = f"-m {' '.join(neural_chosen(args))}"
+    flag = f"-m {' '.join(computed_chosen(args))}"
     if args.origlang is not None or args.subset is not None:
         raise CliError(f"{flag} scores every segment of a test set: --origlang and --subset cannot filter it")
     if not args.input or "-" in [*args.input, *args.refs]:
@@ -237,7 +237,7 @@ def _run_neural_only(args: argparse.Namespace, paired: Test | None) -> int:
     testset = _testset(args)
     refs, systems, sources = _neural_inputs(args, testset)
     given, _ = given_scores(args, args.input, len(refs[0]), with_text=True)
-    given += neural_scores(args, args.input, refs, systems, sources)
+    given += computed_scores(args, args.input, refs, systems, sources)
     tag = _Tagger((testset.signature if testset else []) + signature_pairs(args))
     if args.sentence_level:
         # One metric of one system (checked): its segment scores, as -sl prints any metric's.

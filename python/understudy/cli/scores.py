@@ -18,14 +18,14 @@ from understudy.cli.options import chosen_metrics
 from understudy.errors import LengthMismatchError, SignatureError
 from understudy.inputs.score_files import FORMATS, read_scores, select_systems
 from understudy.metrics import metric_names
-from understudy.metrics.scores import PRESETS, GivenScores, decode_range, preset
+from understudy.metrics.scores import GivenScores, decode_range, preset, preset_names
 from understudy.stats import Stats
 
 HELP = (
     "segment scores of another metric, NAME=FILE (repeatable; several files for one NAME: one per "
     "system, in -i order). Formats, told apart by content: one score a line; system<TAB>segment<TAB>score; "
     "comet-score's output or --to_json; MetricX's JSONL; mt-metrics-eval's SYSTEM<TAB>score. Presets: "
-    + ", ".join(p[0] for p in PRESETS.values())
+    + preset_names()
 )
 
 
@@ -121,7 +121,7 @@ def _lower_is_better(args: argparse.Namespace, name: str) -> bool:
     if known is None:
         raise CliError(
             f"{name} has no preset: say its direction with --scores-lower-is-better {name} or"
-            f" --scores-higher-is-better {name} (presets: {', '.join(p[0] for p in PRESETS.values())})"
+            f" --scores-higher-is-better {name} (presets: {preset_names()})"
         )
     return known[1]
 

@@ -18,7 +18,8 @@ scores against.
 from understudy.cache_folder import CACHE_ENV, default_cache_dir
 from understudy.datasets.cache import OFFLINE_ENV, Cache
 from understudy.datasets.fetch import FetchPolicy
-from understudy.datasets.fields import DatasetFields, load
+from understudy.datasets.fields import DatasetFields
+from understudy.datasets.load import load
 from understudy.datasets.registry import (
     REGISTRY_ENV,
     Dataset,

@@ -206,17 +206,13 @@ def _columns(info: Dataset, pair: str, cache: Cache) -> DatasetFields:
 _LOADERS = {"wmt-sgml": _sgml, "iwslt-xml": _sgml, "wmt-xml": _wmt_xml, "plain": _columns, "tsv": _columns}
 
 
-def load(name: str, langpair: str, cache: Cache | None = None) -> DatasetFields:
-    """Every field of test set ``name`` for ``langpair``, downloading what is not cached; ``name``
-    may be a file of the user's (see :mod:`understudy.datasets.local`).
+def load_registered(name: str, langpair: str, cache: Cache | None = None) -> DatasetFields:
+    """Every field of registered test set ``name`` for ``langpair``, downloading what is not
+    cached (a file of the user's is :func:`understudy.datasets.load.load`'s).
 
     Raises :class:`~understudy.errors.UnknownDatasetError` for an unknown set or pair,
     and the download, cache and format errors of :mod:`understudy.errors`.
     """
-    from understudy.datasets.local import is_local, load_local
-
-    if is_local(name):
-        return load_local(name, langpair)
     info = dataset(name)
     info.langpair(langpair)
     return _LOADERS[info.format](info, langpair, cache or Cache())

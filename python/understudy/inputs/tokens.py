@@ -36,6 +36,8 @@ TokenSegment = Sequence[str | int] | NDArray[np.integer[Any]]
 """One segment given as tokens: strings, integers (token ids), or a 1-D integer array."""
 Hyps = Sequence[str] | Sequence[TokenSegment] | NDArray[np.integer[Any]]
 """Hypotheses: text (a string each), or tokens (a token list each, or a 2-D array of ids)."""
+RefStreams = Sequence[Sequence[str | None]]
+"""Reference streams of text (``refs[k][i]``: the k-th reference of segment i; ``None``: none)."""
 Refs = Sequence[Sequence[str | None]] | Sequence[Sequence[TokenSegment | None]] | NDArray[np.integer[Any]]
 """Reference streams (``refs[k][i]``: the k-th reference of segment i), as text or as tokens."""
 

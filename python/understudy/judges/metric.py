@@ -23,9 +23,10 @@ from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import asdict
 from os import PathLike
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from understudy.computed.cache import ScoreCache
+from understudy.computed.declaration import JudgeConfig
 from understudy.computed.metric import ComputedMetric, Item, Progress, References
 from understudy.errors import InputError, JudgeAnswerError, JudgeTooLongError
 from understudy.judges.endpoint import Endpoint
@@ -80,6 +81,13 @@ class Judge(ComputedMetric):
         self.failures: list[str] = []
         """The last call's unreadable answers: what was wrong with each."""
         self.started = time.monotonic()
+
+    @classmethod
+    def from_config(cls, config: JudgeConfig, pair: str | None) -> Self:
+        """The judge as its command-line configuration says (:mod:`understudy.computed.esa`),
+        prompted for the language ``pair``."""
+        url, model, pair = config.endpoint(cls.template_name, pair)
+        return cls(url, model, pair=pair, concurrency=config.concurrency, cache=config.cache)
 
     @property
     def name(self) -> str:

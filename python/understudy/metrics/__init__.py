@@ -2,7 +2,7 @@
 
 A family (``bleu``, ``chrf``, ``ter``) is one statistics row and one Rust scorer; its
 module declares its configuration, its scoring function, its result, its statistics and
-its metric object, and ends with its :class:`~understudy.metric.Family` entry. The tables
+its metric object, and ends with its :class:`~understudy.registry.Family` entry. The tables
 below are built from :mod:`understudy.registry`, where adding a family is one line (see
 ARCHITECTURE.md, "Adding a metric").
 Given segment scores (``scores``: COMET, MetricX, ...) are a family too, scored from numbers
@@ -24,7 +24,8 @@ from typing import Any
 from understudy import registry
 from understudy.config import MetricConfig
 from understudy.inputs.tokens import Refs
-from understudy.metric import Family, Metric
+from understudy.metric import Metric
+from understudy.registry import Family
 
 # The tables are built on first use (PEP 562): importing one family's module (``from
 # understudy import BLEU``) imports this package first, and should not import every family.

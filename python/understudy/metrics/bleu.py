@@ -42,9 +42,10 @@ from understudy.external_tokenizers import (
     external_tokenizer,
     pretokenize,
 )
-from understudy.inputs.tokens import Refs
-from understudy.metric import Family, Metric, RefStreams, _Preparing, _Scorer, check_hyps, check_refs
+from understudy.inputs.tokens import Refs, RefStreams
+from understudy.metric import Metric, _Preparing, _Scorer, check_hyps, check_refs
 from understudy.normalization import normalize
+from understudy.registry import Family
 from understudy.result import Result
 from understudy.signature import Signature
 from understudy.stats import Stats

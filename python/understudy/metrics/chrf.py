@@ -34,8 +34,9 @@ from understudy.config import (
     read_number,
 )
 from understudy.errors import ConfigError, InputError
-from understudy.inputs.tokens import Refs
-from understudy.metric import Family, Metric, RefStreams
+from understudy.inputs.tokens import Refs, RefStreams
+from understudy.metric import Metric
+from understudy.registry import Family
 from understudy.result import Result
 from understudy.signature import Signature
 from understudy.stats import Stats

@@ -33,7 +33,7 @@ from numpy.typing import NDArray
 from understudy import _core
 from understudy.config import MetricConfig, check_bool, option
 from understudy.errors import ConfigError, EmptyInputError, InputError, LengthMismatchError, SignatureError
-from understudy.metric import Family
+from understudy.registry import Family
 from understudy.result import Result
 from understudy.signature import Signature
 from understudy.stats import Stats
@@ -46,38 +46,42 @@ BOUND = 2**31
 """Scores must lie strictly between -BOUND and BOUND."""
 _LIMB = 2**32
 
-_UNBOUNDED: tuple[float | None, float | None] = (None, None)
-PRESETS: dict[str, tuple[str, bool, tuple[float | None, float | None]]] = {
-    # A regression head is unbounded (real COMET-22 gives scores above 1 and below 0 on odd
-    # input); xCOMET clamps its parts from above only; MetricX clamps to 0..25.
-    "comet": ("COMET", False, _UNBOUNDED),
-    "comet22": ("COMET-22", False, _UNBOUNDED),
-    "xcomet": ("xCOMET", False, (None, 1.0)),
-    "xcometxl": ("xCOMET-XL", False, (None, 1.0)),
-    "xcometxxl": ("xCOMET-XXL", False, (None, 1.0)),
-    "cometkiwi": ("CometKiwi", False, _UNBOUNDED),
-    "cometkiwi22": ("CometKiwi-22", False, _UNBOUNDED),
-    "cometkiwi23": ("CometKiwi-23", False, _UNBOUNDED),
-    "bleurt20": ("BLEURT-20", False, _UNBOUNDED),
-    "metricx": ("MetricX", True, (0.0, 25.0)),
-    "metricx23": ("MetricX-23", True, (0.0, 25.0)),
-    "metricx24": ("MetricX-24", True, (0.0, 25.0)),
-    "metricxqe": ("MetricX-QE", True, (0.0, 25.0)),
-    "metricx24qe": ("MetricX-24-QE", True, (0.0, 25.0)),
-    "gembamqm": ("GEMBA-MQM", False, (-25.0, 0.0)),
-    "esa": ("ESA", False, (0.0, 100.0)),
-}
-"""Known metrics by their name folded (lower case, no ``-``/``_``/space): the name they print,
-whether lower is better, and their range, where the metric has one (the report's histograms)."""
+Preset = tuple[str, bool, tuple[float | None, float | None]]
 
 
-def preset(name: str) -> tuple[str, bool, tuple[float | None, float | None]] | None:
+def presets() -> dict[str, Preset]:
+    """Known metrics by their name folded (lower case, no ``-``/``_``/space): the name they
+    print, whether lower is better, and their range, where the metric has one (the report's
+    histograms), as each computed metric declares them (:data:`understudy.registry.COMPUTED`).
+
+    >>> presets()["comet22"], presets()["metricx24"][1]
+    (('COMET-22', False, (None, None)), True)
+    """
+    from understudy.registry import computed_metrics
+
+    known: dict[str, Preset] = {}
+    for declared in computed_metrics().values():
+        for title in (declared.title, *declared.aliases):
+            known[_folded(title)] = (title, declared.lower_is_better, declared.score_range)
+    return known
+
+
+def preset_names() -> str:
+    """The names :func:`presets` knows, for messages: ``COMET, COMET-22, ...``."""
+    return ", ".join(name for name, _, _ in presets().values())
+
+
+def _folded(name: str) -> str:
+    return re.sub(r"[-_\s]", "", name.lower())
+
+
+def preset(name: str) -> Preset | None:
     """The preset of a metric name (case, dashes and spaces ignored), or ``None``.
 
     >>> preset("comet-22"), preset("MetricX-24")[1], preset("my-judge")
     (('COMET-22', False, (None, None)), True, None)
     """
-    return PRESETS.get(re.sub(r"[-_\s]", "", name.lower()))
+    return presets().get(_folded(name))
 
 
 def _text(value: str) -> str:
@@ -430,7 +434,7 @@ class GivenScores:
             if known is None:
                 raise ConfigError(
                     f"{name!r} has no preset: say whether lower is better (lower_is_better=True or False;"
-                    f" presets: {', '.join(p[0] for p in PRESETS.values())})"
+                    f" presets: {preset_names()})"
                 )
             lower_is_better = known[1]
         low, high = score_range if score_range is not None else known[2] if known else (None, None)

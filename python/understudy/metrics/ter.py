@@ -27,8 +27,9 @@ from understudy import _core
 from understudy.arithmetic import Weak
 from understudy.config import TextConfig, check_bool, option
 from understudy.errors import ConfigError
-from understudy.inputs.tokens import Refs
-from understudy.metric import Family, Metric, RefStreams
+from understudy.inputs.tokens import Refs, RefStreams
+from understudy.metric import Metric
+from understudy.registry import Family
 from understudy.result import Result
 from understudy.signature import Signature
 from understudy.stats import Stats

@@ -30,9 +30,10 @@ from understudy import _core
 from understudy._text import explaining_bad_text
 from understudy.config import TextConfig, check_bool, option
 from understudy.errors import ConfigError
-from understudy.inputs.tokens import Refs
-from understudy.metric import Family, Metric, RefStreams, check_hyps, check_refs
+from understudy.inputs.tokens import Refs, RefStreams
+from understudy.metric import Metric, check_hyps, check_refs
 from understudy.normalization import normalize
+from understudy.registry import Family
 from understudy.result import Result
 from understudy.signature import Signature
 from understudy.stats import Stats

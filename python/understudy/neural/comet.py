@@ -12,9 +12,11 @@ reference) triple is estimated once; the score cache keeps them across calls and
 from __future__ import annotations
 
 from os import PathLike
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from understudy.computed.cache import ScoreCache
+from understudy.computed.comet import DEFAULT_MODEL
+from understudy.computed.declaration import NeuralConfig
 from understudy.computed.metric import Item, Progress
 from understudy.errors import InputError
 from understudy.neural._extra import need
@@ -24,8 +26,6 @@ from understudy.neural.comet_model import WEIGHTS, RegressionModel, declared_enc
 from understudy.neural.xlmr import find_encoder
 
 __all__ = ["COMET", "DEFAULT_MODEL", "PRECISIONS", "CometCheckpoint", "device_of"]
-
-DEFAULT_MODEL = "Unbabel/wmt22-comet-da"
 
 
 class CometCheckpoint(NeuralMetric):
@@ -55,6 +55,12 @@ class CometCheckpoint(NeuralMetric):
         super().__init__(checkpoint, batch_size=batch_size, device=device, precision=precision, cache=cache)
         self.encoder = find_encoder(declared_encoder(checkpoint.folder), checkpoint.folder)
         """The encoder's config and tokenizer, found as :func:`~understudy.neural.xlmr.find_encoder` says."""
+
+    @classmethod
+    def from_config(cls, config: NeuralConfig, pair: str | None = None) -> Self:
+        """The metric as its command-line configuration says (a ``model`` and how it runs;
+        :mod:`understudy.computed.comet`); the language pair is not read."""
+        return cls(getattr(config, "model"), **config.running())  # noqa: B009 (each metric's own)
 
     def remote(self) -> tuple[type, dict[str, Any]]:
         """The class and options that make this metric again on a Dask worker."""

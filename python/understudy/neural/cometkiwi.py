@@ -15,6 +15,7 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any
 
+from understudy.computed.cometkiwi import DEFAULT_MODEL
 from understudy.computed.metric import Item, Progress
 from understudy.errors import InputError
 from understudy.neural._extra import need
@@ -22,7 +23,6 @@ from understudy.neural.base import device_of
 from understudy.neural.comet import CometCheckpoint
 from understudy.neural.comet_model import UnifiedModel
 
-DEFAULT_MODEL = "Unbabel/wmt22-cometkiwi-da"
 NAMES = {
     "Unbabel/wmt22-cometkiwi-da": "CometKiwi-22",
     "Unbabel/wmt23-cometkiwi-da-xl": "CometKiwi-23-XL",

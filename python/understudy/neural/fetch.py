@@ -18,10 +18,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from understudy.computed.metricx import DEFAULT_TOKENIZER
 from understudy.errors import ModelError
 from understudy.neural.checkpoints import download, downloaded_commit, split_spec, write_manifest
 from understudy.neural.comet_model import declared_encoder
-from understudy.neural.metricx import DEFAULT_TOKENIZER, TOKENIZER_FILES
+from understudy.neural.metricx import TOKENIZER_FILES
 from understudy.neural.xlmr import ENCODER_FILES
 
 

@@ -17,18 +17,17 @@ import json
 from collections.abc import Sequence
 from os import PathLike, fspath
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from understudy.computed.cache import ScoreCache
 from understudy.computed.metric import Item, Progress
+from understudy.computed.metricx import DEFAULT_MODEL, DEFAULT_TOKENIZER, MetricXConfig
 from understudy.errors import InputError, ModelError
 from understudy.neural._extra import need, quietly
 from understudy.neural.base import NeuralMetric, device_of
 from understudy.neural.checkpoints import locate, named_by
 from understudy.neural.spm import t5_tokenizer
 
-DEFAULT_MODEL = "google/metricx-24-hybrid-xl-v2p6"
-DEFAULT_TOKENIZER = "google/mt5-xl"
 MAX_INPUT = 1536
 """predict.py's ``max_input_length`` for MetricX-24 (1024 for MetricX-23)."""
 SCORE_TOKEN = 250089
@@ -137,6 +136,13 @@ class MetricX(NeuralMetric):
         self.qe = bool(qe)
         self._model: _Model | None = None
         self._as_saved = precision is None or precision == saved
+
+    @classmethod
+    def from_config(cls, config: MetricXConfig, pair: str | None = None) -> Self:
+        """The metric as its command-line configuration says (:mod:`understudy.computed.metricx`;
+        its precision: as the checkpoint was saved, unless asked)."""
+        running = config.running() | {"precision": config.precision}
+        return cls(config.model, tokenizer=config.tokenizer, qe=config.qe, **running)
 
     @staticmethod
     def name_of(model: str, qe: bool) -> str:

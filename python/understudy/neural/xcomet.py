@@ -25,6 +25,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from understudy.computed.metric import Item, Progress
+from understudy.computed.xcomet import DEFAULT_MODEL
 from understudy.errors import InputError
 from understudy.neural._extra import need
 from understudy.neural.base import device_of
@@ -32,7 +33,6 @@ from understudy.neural.comet import CometCheckpoint
 from understudy.neural.comet_model import XCOMET as XCOMET_KINDS
 from understudy.neural.comet_model import UnifiedModel
 
-DEFAULT_MODEL = "Unbabel/XCOMET-XL"
 NAMES = {"Unbabel/XCOMET-XL": "xCOMET-XL", "Unbabel/XCOMET-XXL": "xCOMET-XXL"}
 LABELS = ("O", "minor", "major", "critical")
 """The tagger's labels by id (the reference code's ``O``, ``I-minor``, ``I-major``, ``I-critical``)."""

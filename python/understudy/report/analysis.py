@@ -30,7 +30,7 @@ from numpy.typing import NDArray
 
 from understudy import _core
 from understudy.config import MetricConfig, format_number
-from understudy.metric import RefStreams
+from understudy.inputs.tokens import RefStreams
 from understudy.metrics.bleu import BLEU, PYTHON_TOKENIZERS, NgramMatches
 from understudy.normalization import normalize
 from understudy.stats import Stats

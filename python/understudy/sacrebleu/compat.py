@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from understudy.metric import RefStreams
+from understudy.inputs.tokens import RefStreams
 from understudy.sacrebleu.metrics import BLEU, CHRF, TER
 from understudy.sacrebleu.metrics.base import BLEUScore, CHRFScore, TERScore
 

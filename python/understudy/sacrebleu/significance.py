@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from understudy.errors import ConfigError
-from understudy.metric import RefStreams
+from understudy.inputs.tokens import RefStreams
 from understudy.sacrebleu.metrics.base import CompatMetric, Signature, seed_from_env
 from understudy.significance import paired_test
 

@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 import understudy
-from understudy.metric import RefStreams
+from understudy.inputs.tokens import RefStreams
 from understudy.metrics.bleu import BLEUConfig, score_rows
 from understudy.sacrebleu.metrics.base import BLEUScore, CHRFScore, CompatMetric, Score, Signature, TERScore
 from understudy.stats import Stats

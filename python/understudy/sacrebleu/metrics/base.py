@@ -16,8 +16,8 @@ import secrets
 from collections.abc import Sequence
 from typing import Any
 
-from understudy.inputs.tokens import TokenSegment
-from understudy.metric import Metric, RefStreams
+from understudy.inputs.tokens import RefStreams, TokenSegment
+from understudy.metric import Metric
 from understudy.metrics.bleu import BLEUResult
 from understudy.metrics.chrf import CHRFConfig, CHRFResult
 from understudy.metrics.ter import TERResult

@@ -1,0 +1,16 @@
+"""Computed metrics: scores a model or a judge computes from the texts (COMET, CometKiwi, xCOMET,
+MetricX, GEMBA-MQM, ESA), declared as the families are.
+
+Each has a declaration module here (its name, inputs, direction, range, options: light, read by
+the command line as it starts) and its code in :mod:`understudy.neural` or
+:mod:`understudy.judges`; :class:`~understudy.computed.metric.ComputedMetric` is what they
+share, :mod:`~understudy.computed.cache` where their scores are kept.
+
+>>> from understudy.registry import computed_metrics
+>>> list(computed_metrics())
+['comet', 'cometkiwi', 'xcomet', 'metricx', 'gemba-mqm', 'esa', 'bleurt']
+"""
+
+from understudy.computed.declaration import Computed, ComputedConfig, JudgeConfig, NeuralConfig
+
+__all__ = ["Computed", "ComputedConfig", "JudgeConfig", "NeuralConfig"]
