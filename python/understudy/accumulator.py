@@ -44,7 +44,9 @@ class Scoring(Protocol):
     """What an accumulator asks of its metric object (a :class:`~understudy.metric.Metric`,
     which makes accumulators: this module never imports it)."""
 
-    config: MetricConfig
+    @property
+    def config(self) -> MetricConfig:
+        """The metric's configuration."""
 
     def segment_stats(self, hyps: Sequence[str], refs: Any = None) -> Stats[Any, Any]:
         """The batch's statistics rows."""

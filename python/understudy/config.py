@@ -28,7 +28,6 @@ from dataclasses import KW_ONLY, dataclass
 from typing import Any, ClassVar, TypeVar
 
 from understudy import _core
-from understudy._moved import forwarding
 from understudy.errors import ConfigError, InputTypeError, SignatureError
 from understudy.inputs.tokens import TokenWriter
 
@@ -394,21 +393,3 @@ def check_parts(config: MetricConfig, parts: str) -> None:
             f"{config.name} needs the whole reference corpus before any segment is counted: {parts}"
             " would each count against their own references; score the corpus at once"
         )
-
-
-# Names that lived here before each family had its own module (understudy.metrics.*).
-__getattr__ = forwarding(
-    __name__,
-    {
-        "BLEUConfig": "bleu",
-        "CORE_TOKENIZERS": "bleu",
-        "PYTHON_TOKENIZERS": "bleu",
-        "TOKENIZERS": "bleu",
-        "MAX_BLEU_ORDER": "bleu",
-        "SMOOTH_DEFAULTS": "bleu",
-        "CHRFConfig": "chrf",
-        "MAX_CHRF_ORDER": "chrf",
-        "TERConfig": "ter",
-        "TER_TOKENIZERS": "ter",
-    },
-)

@@ -16,7 +16,6 @@ import dataclasses
 import json
 from typing import Any, TypeVar, cast
 
-from understudy._moved import forwarding
 from understudy.signature import Signature
 
 R = TypeVar("R", bound="Result")
@@ -156,7 +155,3 @@ def sacrebleu_text(
         key, _, value = pair.partition(":")
         record[key] = value
     return json.dumps(record, indent=1, ensure_ascii=False)
-
-
-# Names that lived here before each family had its own module (understudy.metrics.*).
-__getattr__ = forwarding(__name__, {"BLEUResult": "bleu", "CHRFResult": "chrf", "TERResult": "ter"})

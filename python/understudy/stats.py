@@ -31,7 +31,6 @@ from numpy.typing import NDArray
 
 from understudy import registry
 from understudy._atomic import atomic_write
-from understudy._moved import forwarding
 from understudy._state import checked_int, checked_sum, config_stamp, whole_counts
 from understudy.config import MetricConfig, check_parts
 from understudy.errors import ConfigError, InputError, InputFileError
@@ -364,7 +363,3 @@ class Totals:
         signature = Signature(nrefs=self.nrefs, config=self.config)
         result: Result = stats._results(stats.rows, [signature])[0]
         return result
-
-
-# Names that lived here before each family had its own module (understudy.metrics.*).
-__getattr__ = forwarding(__name__, {"BLEUStats": "bleu", "CHRFStats": "chrf", "TERStats": "ter"})

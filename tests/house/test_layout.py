@@ -88,43 +88,18 @@ def test_each_exemption_still_names_a_family(module: str) -> None:
 
 
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")
-def test_names_that_moved_to_a_family_module_are_still_found() -> None:
-    from understudy import arithmetic, config, metrics, result, scoring, stats
-
-    assert scoring.ln is arithmetic.ln and scoring.score_rows is metrics.bleu.score_rows
-    assert (
-        config.BLEUConfig is metrics.bleu.BLEUConfig and config.TER_TOKENIZERS is metrics.ter.TER_TOKENIZERS
-    )
-    assert scoring.score_chrf_rows is metrics.chrf.score_chrf_rows and stats.TERStats is metrics.ter.TERStats
-    assert result.BLEUResult is metrics.bleu.BLEUResult
-    with pytest.raises(AttributeError, match=r"'understudy\.stats' has no attribute 'NISTStats'"):
-        stats.NISTStats  # noqa: B018
-
-
-def test_modules_moved_into_the_input_room_are_found_at_their_old_addresses() -> None:
+def test_the_old_addresses_are_gone() -> None:
+    """The names and modules that moved forwarded for one release (0.1.0's CHANGELOG) and are gone."""
     import importlib
 
-    from understudy.inputs import files, human, score_files, tokens
+    from understudy import config, result, stats
 
-    for old, new, name in [
-        ("understudy.io", files, "read_lines"),
-        ("understudy.tokens", tokens, "TokenWriter"),
-        ("understudy.score_files", score_files, "read_scores"),
-        ("understudy.correlation.human", human, "HumanScores"),
-    ]:
-        with pytest.warns(DeprecationWarning, match=rf"{old}\.{name} is {new.__name__}\.{name} now"):
-            found = getattr(importlib.import_module(old), name)
-        assert found is getattr(new, name)
-        assert set(new.__all__) <= {n for n in dir(new) if not n.startswith("_")}
-
-
-def test_an_old_address_warns_with_the_new_one() -> None:
-    from understudy import stats
-
-    with pytest.warns(
-        DeprecationWarning, match=r"understudy\.stats\.TERStats is understudy\.metrics\.ter\.TERStats"
-    ):
-        stats.TERStats  # noqa: B018
+    for module, name in ((config, "BLEUConfig"), (stats, "TERStats"), (result, "BLEUResult")):
+        with pytest.raises(AttributeError, match=rf"has no attribute '{name}'"):
+            getattr(module, name)
+    for old in ("understudy.io", "understudy.tokens", "understudy.score_files", "understudy.scoring"):
+        with pytest.raises(ModuleNotFoundError):
+            importlib.import_module(old)
 
 
 def _module_imports() -> dict[str, set[str]]:

@@ -85,8 +85,9 @@ def test_command_line_defaults_are_the_configs_defaults() -> None:
     args = _parse(["-m", *FAMILIES, "-j", "1"])
     assert [m.config for m in scorers(args, sentence_level=False)] == [c() for c in CONFIGS.values()]
     sentence = [m.config for m in scorers(args, sentence_level=True)]
-    assert sentence[0] == BLEUConfig(effective_order=True)
-    assert sentence[1:] == [CHRFConfig(), TERConfig(), WERConfig(), GLEUConfig(), NISTConfig()]
+    assert sentence == [c().for_sentences() for c in CONFIGS.values()]
+    # What for_sentences changes: BLEU's effective order, as sacrebleu's sentence_bleu sets it.
+    assert [c for c in sentence if c != type(c)()] == [BLEUConfig(effective_order=True)]
 
 
 def test_every_declared_flag_reaches_its_field() -> None:
@@ -118,21 +119,27 @@ def test_bleu_tokenizer_follows_the_target_language() -> None:
     assert isinstance(config, BLEUConfig) and config.tokenize == "zh"
 
 
-def test_direction_and_range_are_declared() -> None:
-    assert [(c.higher_is_better, c.score_range) for c in CONFIGS.values()] == [
-        (True, (0.0, 100.0)),
-        (True, (0.0, 100.0)),
-        (False, (0.0, None)),
-        (False, (0.0, None)),
-        (True, (0.0, 1.0)),
-        (True, (0.0, None)),
-    ]
-    # WER's measures declare theirs per configuration: WIP is higher-is-better, and 0..1.
-    assert (WERConfig(measure="wip").higher_is_better, WERConfig(measure="wip").score_range) == (
-        True,
-        (0.0, 1.0),
-    )
+@pytest.mark.parametrize("name", [n for n, f in TEST_FAMILIES.items() if f.by_parts])
+def test_direction_and_range_are_the_oracles(name: str) -> None:
+    """Each family's declared direction and best score, as its oracle scores a perfect
+    hypothesis and a poor one (sacrebleu, jiwer, NLTK)."""
+    config = FAMILIES[name].config()
+    refs = [["the cat sat on the mat today", "a dog barked twice at night"]]
+    perfect, poor = refs[0], ["mat the sat", "night dog a"]
+    oracle = TEST_FAMILIES[name].oracle(config, None)
+    best = oracle.corpus_score(perfect, refs).score
+    worse = oracle.corpus_score(poor, refs).score
+    assert config.higher_is_better == (best > worse)
+    low, high = config.score_range
+    assert best == pytest.approx(high if config.higher_is_better else low, abs=1e-12)
+    assert (low is None or worse >= low) and (high is None or worse <= high)
     assert TER().segment_stats(["a b"], [["a b c"]]).higher_is_better is False
+
+
+def test_wer_measures_declare_their_own_direction() -> None:
+    # WER's measures declare theirs per configuration: WIP is higher-is-better, and 0..1.
+    wip = WERConfig(measure="wip")
+    assert (wip.higher_is_better, wip.score_range) == (True, (0.0, 1.0))
 
 
 def test_float_rows_are_refused() -> None:

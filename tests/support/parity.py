@@ -13,6 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
+from hypothesis import strategies as st
 from understudy import TERConfig, Totals
 from understudy.config import MetricConfig
 from understudy.metric import Metric
@@ -21,6 +22,27 @@ from understudy.metrics import metric_for
 from tests.support.families import TEST_FAMILIES
 
 Refs = Sequence[Sequence[str | None]]
+
+
+# Generated text for the parity tests: adversarial Unicode, punctuation, words, whitespace.
+SPECIAL = (
+    "&amp; &quot; 's \u00a0 \u3000 \u1680 \x1c \x85 \u200b \u0301 "
+    "İ Σ ß ﬁ 中 文 。 ， ！ ｶ ア あ \u3200 \u4dbf １"
+)
+
+
+ALPHABET = st.sampled_from([*"abcAB .,;:!?'\"()-&\t\n", *SPECIAL.split(" ")])
+
+
+SENTENCE = st.lists(ALPHABET, max_size=14).map("".join)
+
+
+WORDY = st.lists(
+    st.sampled_from(["the", "cat", "The", "a", "mat", "sat", ".", ",", "on", "x"]), max_size=12
+).map(" ".join)
+
+
+TEXT = st.one_of(SENTENCE, WORDY, st.sampled_from(["", " ", "  \t "]))
 
 
 def ours(
