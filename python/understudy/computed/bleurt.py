@@ -9,4 +9,6 @@ from __future__ import annotations
 
 from understudy.computed.declaration import Computed, ComputedConfig
 
-DECLARED = Computed("bleurt", "BLEURT-20", ComputedConfig, None, extra=None)
+DECLARED = Computed(
+    "bleurt", "BLEURT-20", ComputedConfig, None, inputs=("hypothesis", "reference"), extra=None
+)
