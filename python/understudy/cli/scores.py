@@ -16,7 +16,7 @@ from typing import Any
 from understudy.cli.messages import CliError
 from understudy.cli.options import chosen_metrics
 from understudy.errors import LengthMismatchError, SignatureError
-from understudy.inputs.score_files import FORMATS, read_scores, select_systems
+from understudy.inputs.score_files import FORMATS, scores_by_system
 from understudy.metrics import metric_names
 from understudy.metrics.scores import GivenScores, decode_range, preset, preset_names
 from understudy.stats import Stats
@@ -126,30 +126,6 @@ def _lower_is_better(args: argparse.Namespace, name: str) -> bool:
     return known[1]
 
 
-def _table(
-    name: str, paths: list[str], systems: list[str] | None, fmt: str | None
-) -> tuple[dict[str, list[float]], list[str], dict[str, str]]:
-    """One metric's scores by system, the systems' names, and the file of each system's scores."""
-    read = [read_scores(p, fmt) for p in paths]
-    named = [r for r in read if isinstance(r, dict)]
-    if named:
-        if len(paths) > 1:
-            raise CliError(f"{name}: give one file that names its systems, or one file per system")
-        chosen = named[0] if systems is None else select_systems(named[0], systems, paths[0])
-        return chosen, list(chosen), dict.fromkeys(chosen, paths[0])
-    if systems is None:
-        systems = [Path(p).name.rsplit(".", 1)[0] for p in paths]
-        if len(set(systems)) != len(systems):
-            raise CliError(f"{name}: two score files have the same name; the systems are named by the files")
-    elif len(paths) != len(systems):
-        raise CliError(
-            f"{name}: {len(paths)} score file(s) of one system each for {len(systems)} systems;"
-            " give one per system, in -i order"
-        )
-    table = {s: r for s, r in zip(systems, read, strict=True) if isinstance(r, list)}
-    return table, systems, dict(zip(systems, paths, strict=True))
-
-
 def given_scores(
     args: argparse.Namespace,
     systems: list[str] | None,
@@ -165,7 +141,7 @@ def given_scores(
     text = systems is not None if with_text is None else with_text
     for name, paths in _files_by_name(args, text).items():
         lower = _lower_is_better(args, name)
-        table, found, origin = _table(name, paths, names, args.scores_format)
+        table, found, origin = scores_by_system(name, paths, names, args.scores_format)
         if names is not None and found != names:
             raise CliError(f"{name} scores the systems {', '.join(found)}, not {', '.join(names)}")
         names = found

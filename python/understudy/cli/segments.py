@@ -10,42 +10,20 @@ its paragraph); a test set of ``-t`` names its own. The signature says what was 
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass
 
 from understudy.cli.messages import CliError
 from understudy.errors import InputFileError, LengthMismatchError
-from understudy.segmentation import CASES, METHODS, SPLITS, Origin, documents, origins, resegment
+from understudy.segmentation import CASES, METHODS, SPLITS, Origin
+from understudy.segmentation.granularity import (
+    GRANULARITIES,
+    JOINER,
+    RESHAPED,
+    Resegmenting,
+    Reshaping,
+    Units,
+    joined,
+)
 from understudy.wording import counted
-
-GRANULARITIES = ("segment", "paragraph", "document")
-RESHAPED = ("reseg", "gran")
-"""The signature keys that say how the inputs were reshaped (records differing in them never compare)."""
-JOINER = " "
-"""What joins a document's (or a paragraph's) segments into one (a space, as d-BLEU joins them)."""
-
-
-@dataclass(frozen=True)
-class Units:
-    """Each reference line's document and, where known, its paragraph in the document."""
-
-    docids: list[str] | None = None
-    paragraphs: list[str] | None = None
-
-    def of(self, granularity: str) -> list[str]:
-        """Each line's unit at ``granularity`` (``document`` or ``paragraph``): lines of one unit
-        are joined into one segment."""
-        if self.docids is None:
-            raise CliError(
-                f"--granularity {granularity}: the test set names no documents; give --docids FILE"
-            )
-        if granularity == "document":
-            return self.docids
-        if self.paragraphs is None:
-            raise CliError(
-                "--granularity paragraph: no paragraphs are known; give --docids FILE with each line's"
-                " paragraph in a second, TAB-separated column (or -t with a WMT XML or WMT25 JSON-lines set)"
-            )
-        return [f"{d}\t{p}" for d, p in zip(self.docids, self.paragraphs, strict=True)]
 
 
 def add_segment_options(parser: argparse.ArgumentParser) -> None:
@@ -105,63 +83,37 @@ def reshaping(args: argparse.Namespace) -> bool:
     return True
 
 
+def reshaping_of(args: argparse.Namespace, lines: int, units: Units | None = None) -> Reshaping:
+    """What the options ask (:class:`~understudy.segmentation.granularity.Reshaping`), its units
+    ``--docids``'s, else ``units`` (a test set's); ``lines``: the reference's lines."""
+    asked = _asked(args)
+    return Reshaping(asked.resegmenting, asked.granularity, _units(args, lines) or units or Units())
+
+
 def signature_pairs(args: argparse.Namespace) -> list[tuple[str, str]]:
     """The signature's record: ``("reseg", "mweralign")`` and ``("gran", "document")``, as done."""
-    pairs = []
-    if getattr(args, "resegment", False):
-        value = args.resegment_method
-        value += "" if args.resegment_case == "ascii" else f"+case-{args.resegment_case}"
-        value += "" if args.resegment_split == "ascii" else f"+split-{args.resegment_split}"
-        pairs.append(("reseg", value))
-    if getattr(args, "granularity", "segment") != "segment":
-        pairs.append(("gran", args.granularity))
-    return pairs
+    return _asked(args).signature_pairs()
 
 
 def reshape(
     args: argparse.Namespace, refs: list[list[str]], systems: list[list[str]], units: Units | None = None
 ) -> tuple[list[list[str]], list[list[str]]]:
-    """The references and systems as scored: each system cut (``--resegment``, document by
-    document where documents are known), then every stream joined into paragraphs or documents
-    (``--granularity``); the units are ``--docids``'s, else ``units`` (a test set's)."""
-    units = _units(args, len(refs[0])) or units or Units()
-    if getattr(args, "resegment", False):
-        options = {
-            "method": args.resegment_method,
-            "case": args.resegment_case,
-            "split": args.resegment_split,
-        }
-        references = refs if len(refs) > 1 else refs[0]
-        systems = [resegment(lines, references, docids=units.docids, **options) for lines in systems]
-    if args.granularity != "segment":
-        joint = units.of(args.granularity)
-        refs = [joined(lines, joint) for lines in refs]
-        systems = [joined(lines, joint) for lines in systems]
-    return refs, systems
+    """The references and systems as scored (:meth:`Reshaping.reshape`)."""
+    return reshaping_of(args, len(refs[0]), units).reshape(refs, systems)
 
 
 def sources_as_scored(args: argparse.Namespace, sources: list[str], units: Units | None = None) -> list[str]:
-    """The source segments as the references are scored: joined into paragraphs or documents
-    with ``--granularity`` (the neural metrics and judges then read them whole), the units
-    ``--docids``'s, else ``units`` (a test set's)."""
-    granularity = getattr(args, "granularity", "segment")
-    if granularity == "segment":
+    """The source segments as the references are scored (:meth:`Reshaping.sources`)."""
+    if getattr(args, "granularity", "segment") == "segment":
         return sources
-    units = _units(args, len(sources)) or units or Units()
-    return joined(sources, units.of(granularity))
+    return reshaping_of(args, len(sources), units).sources(sources)
 
 
 def row_documents(args: argparse.Namespace, lines: int, units: Units | None = None) -> list[str] | None:
-    """Each scored row's document, where known: every reference line's (``--docids``'s, else
-    ``units``), or with ``--granularity paragraph`` each paragraph's; ``None`` at the document
-    level (a row is a document) or where no document is known. ``lines``: the reference's lines."""
+    """Each scored row's document, where known (:meth:`Reshaping.row_documents`)."""
     granularity = getattr(args, "granularity", "segment")
-    units = _units(args, lines) or units or Units()
-    if units.docids is None or granularity == "document":
-        return None
-    if granularity == "segment":
-        return units.docids
-    return [name.partition("\t")[0] for name in documents(units.of(granularity)).names]
+    found = _units(args, lines) or units or Units()
+    return Reshaping(None, granularity, found).row_documents()
 
 
 def cut_origins(
@@ -173,24 +125,20 @@ def cut_origins(
         return {}
     from understudy.datasets.local import is_jsonl
 
-    return {
-        name: origins(lines, segments, args.resegment_split)
-        for name, path, lines, segments in zip(names, args.input, given, cut, strict=True)
-        if not is_jsonl(path)
-    }
+    shape = _asked(args)
+    found = {}
+    for name, path, lines, segments in zip(names, args.input, given, cut, strict=True):
+        if not is_jsonl(path):
+            found[name] = shape.cut_origins(lines, segments) or []
+    return found
 
 
-def joined(lines: list[str], docids: list[str]) -> list[str]:
-    """Each document's lines joined into one (``JOINER``), in the documents' order.
-
-    >>> joined(["a b", "c", "d"], ["x", "x", "y"])
-    ['a b c', 'd']
-    """
-    out, start = [], 0
-    for size in documents(docids).sizes:
-        out.append(JOINER.join(line for line in lines[start : start + size] if line.strip()))
-        start += size
-    return out
+def _asked(args: argparse.Namespace) -> Reshaping:
+    """What the options ask, without the units (read only where the inputs are reshaped)."""
+    cut = None
+    if getattr(args, "resegment", False):
+        cut = Resegmenting(args.resegment_method, args.resegment_case, args.resegment_split)
+    return Reshaping(cut, getattr(args, "granularity", "segment"))
 
 
 def _units(args: argparse.Namespace, lines: int) -> Units | None:

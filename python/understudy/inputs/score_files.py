@@ -345,6 +345,42 @@ def select_systems(
     return {system: table[key] for system, key in zip(systems, keys, strict=True)}
 
 
+def scores_by_system(
+    name: str, paths: Sequence[str], systems: Sequence[str] | None = None, format: str | None = None
+) -> tuple[dict[str, list[float]], list[str], dict[str, str]]:
+    """One metric's segment scores by system from ``paths`` (one file naming its systems, or one
+    file a system), the systems' names, and the file of each system's scores. With ``systems``,
+    a file's systems are matched to them (:func:`select_systems`) and files of one system each
+    are taken in their order; without, the files' own names name them.
+
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "sysA.txt").write_text("0.5\\n0.25\\n")
+    >>> scores_by_system("COMET", [str(folder / "sysA.txt")])[:2]
+    ({'sysA': [0.5, 0.25]}, ['sysA'])
+    """
+    read = [read_scores(p, format) for p in paths]
+    named = [r for r in read if isinstance(r, dict)]
+    if named:
+        if len(paths) > 1:
+            raise ConfigError(f"{name}: give one file that names its systems, or one file per system")
+        chosen = named[0] if systems is None else select_systems(named[0], systems, paths[0])
+        return chosen, list(chosen), dict.fromkeys(chosen, paths[0])
+    if systems is None:
+        systems = [Path(p).name.rsplit(".", 1)[0] for p in paths]
+        if len(set(systems)) != len(systems):
+            raise ConfigError(
+                f"{name}: two score files have the same name; the systems are named by the files"
+            )
+    elif len(paths) != len(systems):
+        raise ConfigError(
+            f"{name}: {len(paths)} score file(s) of one system each for {len(systems)} systems;"
+            " give one per system, in -i order"
+        )
+    table = {s: r for s, r in zip(systems, read, strict=True) if isinstance(r, list)}
+    return table, list(systems), dict(zip(systems, paths, strict=True))
+
+
 __all__ = [
     "FORMATS",
     "NAMED",
@@ -356,5 +392,6 @@ __all__ = [
     "read_scores",
     "read_system_scores",
     "same_system",
+    "scores_by_system",
     "select_systems",
 ]

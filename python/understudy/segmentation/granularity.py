@@ -1,0 +1,145 @@
+"""What a scored segment is: systems whose lines are not the reference's (a stream, documents)
+cut into the reference's lines first (resegmentation), and segments joined into their paragraphs
+or documents before scoring (d-BLEU and its kin; significance tests then resample documents).
+The signature records what was done (``reseg:mweralign``, ``gran:document``).
+
+>>> shape = Reshaping(granularity="document", units=Units(["d1", "d1", "d2"]))
+>>> shape.reshape([["a b", "c", "d"]], [["a", "c", "e"]])
+([['a b c', 'd']], [['a c', 'e']])
+>>> shape.signature_pairs()
+[('gran', 'document')]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from understudy.errors import ConfigError
+from understudy.segmentation.resegmentation import Origin, documents, origins, resegment
+
+GRANULARITIES = ("segment", "paragraph", "document")
+RESHAPED = ("reseg", "gran")
+"""The signature keys that say how the inputs were reshaped (records differing in them never compare)."""
+JOINER = " "
+"""What joins a document's (or a paragraph's) segments into one (a space, as d-BLEU joins them)."""
+
+
+@dataclass(frozen=True)
+class Units:
+    """Each reference line's document and, where known, its paragraph in the document.
+
+    >>> Units(["d1", "d1"], ["p1", "p2"]).of("paragraph")
+    ['d1\\tp1', 'd1\\tp2']
+    """
+
+    docids: list[str] | None = None
+    paragraphs: list[str] | None = None
+
+    def of(self, granularity: str) -> list[str]:
+        """Each line's unit at ``granularity`` (``document`` or ``paragraph``): lines of one unit
+        are joined into one segment."""
+        if self.docids is None:
+            raise ConfigError(
+                f"--granularity {granularity}: the test set names no documents; give --docids FILE"
+            )
+        if granularity == "document":
+            return self.docids
+        if self.paragraphs is None:
+            raise ConfigError(
+                "--granularity paragraph: no paragraphs are known; give --docids FILE with each line's"
+                " paragraph in a second, TAB-separated column (or -t with a WMT XML or WMT25 JSON-lines set)"
+            )
+        return [f"{d}\t{p}" for d, p in zip(self.docids, self.paragraphs, strict=True)]
+
+
+@dataclass(frozen=True)
+class Resegmenting:
+    """How systems are cut into the reference's lines (:func:`understudy.segmentation.resegment`)."""
+
+    method: str = "mweralign"
+    case: str = "ascii"
+    split: str = "ascii"
+
+    def signature_value(self) -> str:
+        """The signature's ``reseg`` value: the method, and any case or split not the default."""
+        value = self.method
+        value += "" if self.case == "ascii" else f"+case-{self.case}"
+        return value + ("" if self.split == "ascii" else f"+split-{self.split}")
+
+
+@dataclass(frozen=True)
+class Reshaping:
+    """Systems cut (``resegmenting``: document by document where documents are known), then every
+    stream joined at ``granularity`` (``segment``: not joined), the documents those of ``units``."""
+
+    resegmenting: Resegmenting | None = None
+    granularity: str = "segment"
+    units: Units = field(default_factory=Units)
+
+    def __post_init__(self) -> None:
+        if self.granularity not in GRANULARITIES:
+            raise ConfigError(f"granularity is one of {', '.join(GRANULARITIES)}, not {self.granularity!r}")
+
+    def signature_pairs(self) -> list[tuple[str, str]]:
+        """The signature's record: ``("reseg", "mweralign")`` and ``("gran", "document")``, as done."""
+        pairs = [] if self.resegmenting is None else [("reseg", self.resegmenting.signature_value())]
+        return pairs + ([] if self.granularity == "segment" else [("gran", self.granularity)])
+
+    def reshape(
+        self, refs: list[list[str]], systems: list[list[str]]
+    ) -> tuple[list[list[str]], list[list[str]]]:
+        """The references and systems as scored."""
+        if self.resegmenting is not None:
+            how = self.resegmenting
+            references = refs if len(refs) > 1 else refs[0]
+            systems = [
+                resegment(
+                    lines,
+                    references,
+                    docids=self.units.docids,
+                    method=how.method,
+                    case=how.case,
+                    split=how.split,
+                )
+                for lines in systems
+            ]
+        if self.granularity != "segment":
+            joint = self.units.of(self.granularity)
+            refs = [joined(lines, joint) for lines in refs]
+            systems = [joined(lines, joint) for lines in systems]
+        return refs, systems
+
+    def sources(self, sources: list[str]) -> list[str]:
+        """The source segments as the references are scored (joined into paragraphs or
+        documents: the neural metrics and judges then read them whole)."""
+        return sources if self.granularity == "segment" else joined(sources, self.units.of(self.granularity))
+
+    def row_documents(self) -> list[str] | None:
+        """Each scored row's document, where known: every reference line's, or at the paragraph
+        level each paragraph's; ``None`` at the document level (a row is a document) or where no
+        document is known."""
+        if self.units.docids is None or self.granularity == "document":
+            return None
+        if self.granularity == "segment":
+            return self.units.docids
+        return [name.partition("\t")[0] for name in documents(self.units.of(self.granularity)).names]
+
+    def cut_origins(self, given: list[str], cut: list[str]) -> list[tuple[Origin, ...]] | None:
+        """Where each of a cut system's segments came from in its lines as ``given`` (resegmenting
+        at the segment level only; ``None`` otherwise)."""
+        if self.resegmenting is None or self.granularity != "segment":
+            return None
+        return origins(given, cut, self.resegmenting.split)
+
+
+def joined(lines: list[str], docids: list[str]) -> list[str]:
+    """Each document's lines joined into one (``JOINER``), in the documents' order.
+
+    >>> joined(["a b", "c", "d"], ["x", "x", "y"])
+    ['a b c', 'd']
+    """
+    out, start = [], 0
+    for size in documents(docids).sizes:
+        out.append(JOINER.join(line for line in lines[start : start + size] if line.strip()))
+        start += size
+    return out
