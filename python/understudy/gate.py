@@ -26,7 +26,8 @@ from typing import Any
 
 from understudy.config import check_number
 from understudy.errors import ConfigError, IncomparableError
-from understudy.significance import DEFAULT_SAMPLES, DEFAULT_SEED, Test, paired_test
+from understudy.seeding import DEFAULT_SEED
+from understudy.significance import DEFAULT_SAMPLES, Test, paired_test
 from understudy.stats import Stats
 from understudy.wording import counted
 

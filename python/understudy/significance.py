@@ -46,12 +46,11 @@ from numpy.typing import NDArray
 
 from understudy.config import MetricConfig
 from understudy.errors import ConfigError, EmptyInputError, InputError, LengthMismatchError
+from understudy.seeding import DEFAULT_SEED
 from understudy.signature import Signature
 from understudy.stats import Stats
 from understudy.wording import counted
 
-DEFAULT_SEED = 12345
-"""sacrebleu's default seed."""
 DEFAULT_SAMPLES = {"bs": 1000, "ar": 10000}
 """Default resamples (paired bootstrap, confidence intervals) and trials (randomization)."""
 PValues = Literal["at-least", "sacrebleu"]

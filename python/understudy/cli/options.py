@@ -17,7 +17,7 @@ from understudy.config import Declared, TextConfig
 from understudy.metric import Metric
 from understudy.metrics import FAMILIES, metric_names
 from understudy.registry import computed_metrics
-from understudy.significance import DEFAULT_SEED
+from understudy.seeding import DEFAULT_SEED
 
 if TYPE_CHECKING:
     from understudy.computed.declaration import Computed, ComputedConfig

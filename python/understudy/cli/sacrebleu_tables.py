@@ -8,11 +8,13 @@ from __future__ import annotations
 import argparse
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from understudy.cli.output import write
 from understudy.errors import MissingExtraError
-from understudy.significance import PairedResult, SystemScore
+
+if TYPE_CHECKING:
+    from understudy.significance import PairedResult, SystemScore
 
 
 @dataclass(frozen=True)

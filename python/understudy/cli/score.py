@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import warnings
 from dataclasses import replace
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
@@ -47,8 +47,10 @@ from understudy.metric import Metric
 from understudy.metrics import family_titles
 from understudy.metrics.scores import GivenScores
 from understudy.result import Result
-from understudy.significance import ConfidenceResult, PairedResult, Test, bootstrap_ci, paired_test
 from understudy.stats import Stats, Totals
+
+if TYPE_CHECKING:
+    from understudy.significance import ConfidenceResult, PairedResult, Test
 
 EXAMPLES = """examples:
   understudy score ref.de -i hyp.de                       JSON (sacrebleu's default)
@@ -122,7 +124,7 @@ def add_parser(commands: Any) -> None:
     p.set_defaults(run=run)
 
 
-_Tagged = TypeVar("_Tagged", Result, PairedResult, ConfidenceResult)
+_Tagged = TypeVar("_Tagged", "Result", "PairedResult", "ConfidenceResult")
 
 
 class _Tagger:
@@ -296,6 +298,8 @@ def _print_scored(
         if len(names) > 1:
             raise CliError("--confidence takes one system; for several, use --paired-bs or --paired-ar")
         assert stats is not None
+        from understudy.significance import bootstrap_ci
+
         cis = [tag(bootstrap_ci(per[0], args.confidence_n, args.seed, names[0])) for per in stats]
         from understudy.cli.compare import print_confidence  # the compare command's module, when asked
 
@@ -323,6 +327,8 @@ def _run_paired(
     """Each system against the first (the baseline) with every metric, as sacrebleu's command line does."""
     if len(names) < 2:
         raise CliError("paired tests need at least two systems (the first is the baseline)")
+    from understudy.significance import paired_test
+
     n = args.paired_bs_n if paired == "bs" else args.paired_ar_n
     tests = []
     per_metric = len(names) - 1

@@ -15,8 +15,9 @@ from understudy.errors import IncomparableError, InputTypeError, LedgerError
 from understudy.ledger.database import SQLITE, Database, open_database, write_ahead
 from understudy.ledger.location import default_location
 from understudy.ledger.schema import check_version, current_form, migrate, readable
+from understudy.seeding import DEFAULT_SEED
 from understudy.signature import Signature
-from understudy.significance import DEFAULT_SEED, PairedResult, Test, paired_test
+from understudy.significance import PairedResult, Test, paired_test
 from understudy.stats import Stats
 
 if TYPE_CHECKING:
