@@ -32,6 +32,7 @@ from understudy.cli.segments import add_segment_options, signature_pairs
 from understudy.cli.stream import kept
 from understudy.cli.table import Table, emit, text_table
 from understudy.cli.testset import add_testset_options, testset_refs
+from understudy.evaluation import Evaluation
 from understudy.signature import Signature
 from understudy.significance import (
     AllPairsResult,
@@ -272,14 +273,13 @@ def _all_stats(
         )
     _check_systems(args.input)
     refs, systems, testset = _texts(args)
-    per_metric: list[list[Stats[Any, Any]]] = []
+    evaluation = Evaluation(dict(zip(args.input, systems, strict=True)), refs)
+    metrics: list[Any] = []
     if metrics_named(args) or not wants_scores(args):
-        per_metric += [
-            metric.segment_stats_many(systems, refs) for metric in scorers(args, sentence_level=False)
-        ]
-    given, _ = given_scores(args, args.input, len(systems[0]))
-    given += computed_scores(args, args.input, refs, systems)
-    return args.input, [*per_metric, *given_stats(given, args.input)], testset
+        metrics += scorers(args, sentence_level=False)
+    metrics += given_scores(args, args.input, len(systems[0]))[0]
+    metrics += computed_scores(args, args.input, refs, systems)
+    return args.input, [evaluation.statistics(metric) for metric in metrics], testset
 
 
 def _texts(args: argparse.Namespace) -> tuple[list[list[str]], list[list[str]], list[tuple[str, str]]]:
