@@ -31,6 +31,7 @@ from understudy.cli.stream import kept
 from understudy.cli.table import text_table
 from understudy.cli.testset import add_cache_options, add_filter_options, testset_refs
 from understudy.errors import IncomparableError, LengthMismatchError, UnderstudyError
+from understudy.evaluation import Evaluation
 from understudy.gate import GateResult, GateVerdict, check_gate_options, gate
 from understudy.ledger import Ledger, Record
 from understudy.signature import Signature
@@ -155,14 +156,13 @@ def _pairs(
     refs, systems, testset = _texts(args, files)
     if any(forms):
         return _against_kept(args, forms[0], refs, systems[0], testset), testset, []
-    pairs = []
-    for scorer in scorers(args, sentence_level=False):
-        base_stats, cand_stats = scorer.segment_stats_many(systems, refs)
-        pairs.append((base_stats, cand_stats))
+    # One file gated against itself passes (p = 1): its two sides keep two names.
+    names = files if files[0] != files[1] else [files[0], f"{files[1]} (candidate)"]
+    evaluation = Evaluation(dict(zip(names, systems, strict=True)), refs)
     # Computed metrics (COMET, MetricX, judges): both files in one call, texts they share once.
-    for given in computed_scores(args, files, refs, systems):
-        pairs.append((given.segment_stats(files[0]), given.segment_stats(files[1])))
-    return pairs, testset, []
+    metrics: list[Any] = [*scorers(args, sentence_level=False), *computed_scores(args, files, refs, systems)]
+    pairs = [evaluation.statistics(metric) for metric in metrics]
+    return [(base, cand) for base, cand in pairs], testset, []
 
 
 def _listed(records: dict[str, Record]) -> str:
