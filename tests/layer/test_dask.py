@@ -26,7 +26,7 @@ import pytest
 from distributed import Client, LocalCluster
 from understudy import BLEU, BLEUConfig, CHRFConfig
 from understudy import dask as ud
-from understudy.cli.chunks import Chunks
+from understudy.cluster import Chunks
 from understudy.config import MetricConfig
 from understudy.errors import (
     EmptyInputError,

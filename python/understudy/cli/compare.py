@@ -11,13 +11,13 @@ from dataclasses import replace
 from typing import Any
 
 from understudy.cli import sacrebleu_tables
-from understudy.cli.chunks import add_dask_option
 from understudy.cli.computed import computed_scores
 from understudy.cli.inputs import check_stdin_once, read_against, read_parallel, warn_reference_as_system
 from understudy.cli.keep import add_log_options, log_scored
 from understudy.cli.messages import CliError
 from understudy.cli.options import (
     add_command,
+    add_dask_option,
     add_metric_options,
     add_significance_options,
     add_threads_option,

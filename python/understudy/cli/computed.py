@@ -108,7 +108,7 @@ def _runner(args: argparse.Namespace, chosen: list[Chosen], stack: ExitStack) ->
         warnings.warn(f"--dask runs models: {', '.join(here)} ask their endpoint from here", stacklevel=1)
     if len(here) == len(chosen):
         return None
-    from understudy.cli.chunks import dask_client
+    from understudy.cluster import dask_client
     from understudy.neural.on_dask import DaskRunner, local_cluster
 
     return DaskRunner(dask_client(address, stack, local_cluster))

@@ -12,13 +12,13 @@ import xml.etree.ElementTree as ET
 from typing import Any
 
 from understudy._atomic import atomic_write, writable
-from understudy.cli.chunks import add_dask_option
 from understudy.cli.computed import computed_scores
 from understudy.cli.inputs import read_parallel, read_systems
 from understudy.cli.keep import add_ledger_option, add_log_options, kept_name, sha256_of, span
 from understudy.cli.messages import CliError, print_error
 from understudy.cli.options import (
     add_command,
+    add_dask_option,
     add_metric_options,
     add_threads_option,
     metrics_named,

@@ -199,6 +199,18 @@ def target_language(args: argparse.Namespace) -> str:
     return pair.partition("-")[2].partition("_")[0] if pair else ""
 
 
+def add_dask_option(parser: argparse.ArgumentParser, text: bool = True) -> None:
+    """``--dask local|ADDRESS``: for the text metrics' chunks (``text``) and the neural metrics."""
+    chunks = "the text metrics' chunks (a worker process per core) and " if text else ""
+    parser.add_argument(
+        "--dask",
+        metavar="CLUSTER",
+        help=f"compute on Dask: {chunks}the neural metrics' models ('local': a worker per GPU, else two CPU"
+        " workers; tcp://HOST:8786: a running scheduler, each worker reading the model once; extra"
+        " 'dask'); the numbers are the same",
+    )
+
+
 def add_threads_option(parser: argparse.ArgumentParser) -> None:
     """``-j/--threads``: cores for the Rust core (results never depend on it)."""
     parser.add_argument(

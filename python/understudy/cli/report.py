@@ -10,12 +10,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from understudy._atomic import atomic_write, writable
-from understudy.cli.chunks import add_dask_option
 from understudy.cli.computed import computed_scores
 from understudy.cli.inputs import read_systems, read_texts, warn_reference_as_system
 from understudy.cli.keep import add_ledger_option, add_log_options, kept_name, log_scored
 from understudy.cli.messages import CliError
-from understudy.cli.options import add_command, add_metric_options, add_threads_option, scorers, seed_value
+from understudy.cli.options import (
+    add_command,
+    add_dask_option,
+    add_metric_options,
+    add_threads_option,
+    scorers,
+    seed_value,
+)
 from understudy.cli.progress import Progress
 from understudy.cli.scores import add_scores_options, given_scores
 from understudy.cli.segments import (

@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
-from understudy.cli.chunks import add_dask_option
 from understudy.cli.computed import computed_chosen, computed_scores
 from understudy.cli.inputs import read_against, read_parallel
 from understudy.cli.keep import add_log_options, log_scored
 from understudy.cli.messages import CliError
 from understudy.cli.options import (
     add_command,
+    add_dask_option,
     add_metric_options,
     add_significance_options,
     add_threads_option,

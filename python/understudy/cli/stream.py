@@ -10,7 +10,6 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field
 from typing import Any
 
-from understudy.cli.chunks import Chunks, ChunkStats
 from understudy.cli.inputs import (
     check_stdin_once,
     read_systems,
@@ -23,6 +22,7 @@ from understudy.cli.progress import Progress
 from understudy.cli.score_printers import SentenceWriter
 from understudy.cli.segments import reshape, reshaping
 from understudy.cli.testset import Refs
+from understudy.cluster import Chunks, ChunkStats
 from understudy.errors import EmptyInputError, LengthMismatchError, UnderstudyError
 from understudy.inputs.files import STDIN, LineReader, ListReader
 from understudy.metric import Metric

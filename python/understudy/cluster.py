@@ -1,4 +1,6 @@
-"""Where ``score`` computes each chunk's statistics: in this process, or on a Dask cluster (``--dask``).
+"""Dask clusters for the command line's ``--dask``: connecting to one (``local``, or a scheduler's
+address, checked first), and where ``score`` computes each chunk's statistics: in this process,
+or on the cluster.
 
 Chunks are read here, in order; with ``--dask`` each chunk's text goes to a worker as
 one task, its statistics rows come back, and results are taken in input order with a
@@ -8,7 +10,6 @@ The output is the same either way: the rows are integers and their sums exact.
 
 from __future__ import annotations
 
-import argparse
 import sys
 import urllib.parse
 from collections import deque
@@ -27,18 +28,6 @@ ChunkStats = list[list[Stats[Any, Any]]]
 
 IN_FLIGHT_PER_WORKER = 2
 """Chunks queued on the cluster per worker thread before the reader waits."""
-
-
-def add_dask_option(parser: argparse.ArgumentParser, text: bool = True) -> None:
-    """``--dask local|ADDRESS``: for the text metrics' chunks (``text``) and the neural metrics."""
-    chunks = "the text metrics' chunks (a worker process per core) and " if text else ""
-    parser.add_argument(
-        "--dask",
-        metavar="CLUSTER",
-        help=f"compute on Dask: {chunks}the neural metrics' models ('local': a worker per GPU, else two CPU"
-        " workers; tcp://HOST:8786: a running scheduler, each worker reading the model once; extra"
-        " 'dask'); the numbers are the same",
-    )
 
 
 def remote_chunk(
@@ -195,4 +184,4 @@ def _located(line: int) -> Iterator[None]:
         raise
 
 
-__all__ = ["ChunkStats", "Chunks", "add_dask_option", "checked_address", "remote_chunk"]
+__all__ = ["ChunkStats", "Chunks", "checked_address", "dask_client", "remote_chunk"]
