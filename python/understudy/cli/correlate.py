@@ -37,6 +37,7 @@ from understudy.correlation import (
     segment_resampler,
     unscored_notes,
 )
+from understudy.correlation import meta_evaluation as meta
 from understudy.correlation.evalset import read_evalset
 from understudy.correlation.paper import (
     EVERY_SUBSET_UP_TO,
@@ -127,7 +128,7 @@ def _add_statistics_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--statistics",
         nargs="+",
-        choices=[*STATISTICS, *meta_evaluation.META_STATISTICS],
+        choices=[*STATISTICS, *meta.META_STATISTICS],
         default=list(DEFAULT_STATISTICS),
         metavar="STAT",
         help=f"any of {' '.join(STATISTICS)} (with bootstrap intervals), or WMT24's spa (soft pairwise "
@@ -289,7 +290,7 @@ def run(args: argparse.Namespace) -> int:
         human_scores,
         items,
         level=args.level,
-        statistics=meta_evaluation.classic(args.statistics) or ["pearson"],
+        statistics=meta.classic(args.statistics) or ["pearson"],
         n_bootstrap=args.bootstrap,
         seed=DEFAULT_SEED if args.seed is None else args.seed,
         higher_is_better=higher,
@@ -330,9 +331,9 @@ def _meta(
         listed = [m.segment_stats_many(systems, refs) for m in corpus] + given_stats(given, args.input)
         stats = {per_system[0].config.name: list(per_system) for per_system in listed}
     segments = len(next(iter(stats.values()))[0])
-    matrices = meta_evaluation.segment_matrices(stats, higher)
-    h = meta_evaluation.human_matrix(human, names, segments, args.human)
-    found = meta_evaluation.correlations(args, stats, matrices, h)
+    matrices = meta.segment_matrices(stats, higher)
+    h = meta.human_matrix(human, names, segments, args.human)
+    found = meta.correlations(meta_evaluation.settings_of(args), stats, matrices, h)
     replaced = {(c.metric, c.statistic) for c in found}
     kept = [
         c
@@ -342,7 +343,7 @@ def _meta(
     without = tuple(c for c in result.without_outliers if c.statistic in args.statistics)
     result = replace(result, correlations=(*kept, *found), without_outliers=without)
     clusters = (
-        meta_evaluation.cluster_all(args, list(result.correlations), matrices, h)
+        meta.cluster_all(meta_evaluation.settings_of(args), list(result.correlations), matrices, h)
         if args.compare and args.compare_test != "swap"
         else []
     )
@@ -402,9 +403,7 @@ def _comparisons(
             (a, scores[a]),
             (b, scores[b]),
             human,
-            meta_evaluation.classic(args.statistics)[0]
-            if meta_evaluation.classic(args.statistics)
-            else "pearson",
+            meta.classic(args.statistics)[0] if meta.classic(args.statistics) else "pearson",
             args.bootstrap or 1000,
             DEFAULT_SEED if args.seed is None else args.seed,
             higher,
@@ -534,11 +533,11 @@ def _print(
     record = result.to_dict()
     record["comparisons"] = [c.to_dict() for c in comparisons]
     if clusters:
-        record["clusters"] = meta_evaluation.clusters_record(clusters)
+        record["clusters"] = meta.clusters_record(clusters)
     record["unscored_in_human_file"] = unscored
     if paper is not None:
         record["paper"] = paper
-    ranks = meta_evaluation.rank_columns(clusters or [])
+    ranks = meta.rank_columns(clusters or [])
     header = ["Metric", *stats, *(f"{name} rank" for name in ranks)]
     rows = [[*row, *(str(r.get(row[0], "-")) for r in ranks.values())] for row in _rows(result, stats, w)]
     intervals = (f"{s}{part}" for s in stats for part in ("", "_low", "_high"))
@@ -578,7 +577,7 @@ def _text(
     unit = "them" if f"resample:{result.level}s" in result.signature else "the segments, systems rescored"
     intervals = (
         f"; 95% intervals from {result.n_bootstrap} bootstrap resamples of {unit}"
-        if meta_evaluation.classic(stats)
+        if meta.classic(stats)
         else ""
     )
     lines = [

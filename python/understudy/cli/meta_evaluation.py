@@ -1,38 +1,31 @@
-"""``correlate``'s WMT24-style meta-evaluation: SPA, SPA on the corpus metric, acc-eq, statistics
+"""``correlate``'s WMT24-style meta-evaluation on the command line (computed by
+:mod:`understudy.correlation.meta_evaluation`): SPA, SPA on the corpus metric, acc-eq, statistics
 averaged by group, PERM-BOTH and significance clusters (see :mod:`understudy.correlation.spa`,
 :mod:`~understudy.correlation.ties`, :mod:`~understudy.correlation.perm_both`)."""
 
 from __future__ import annotations
 
 import argparse
-from dataclasses import asdict, replace
-from typing import Any
 
-import numpy as np
-from numpy.typing import NDArray
-
-from understudy.cli.messages import CliError
 from understudy.cli.table import text_table
 from understudy.correlation import Correlation
-from understudy.correlation.grouped import grouped_statistic
-from understudy.correlation.perm_both import (
-    Clusters,
-    EarlyStopping,
-    PermBoth,
-    clusters,
-    pairs_perm_both,
-    perm_both,
-)
-from understudy.correlation.spa import DEFAULT_SEED as SPA_SEED
-from understudy.correlation.spa import soft_pairwise_accuracy, spa_corpus
-from understudy.correlation.ties import AVERAGE_BY, tie_calibrated_accuracy
-from understudy.inputs.human import HumanScores
-from understudy.stats import Stats
+from understudy.correlation.meta_evaluation import COMPARE_TESTS, META_STATISTICS, Settings
+from understudy.correlation.perm_both import Clusters
+from understudy.correlation.ties import AVERAGE_BY
 
-META_STATISTICS = ("spa", "spa-corpus", "acc-eq")
-"""The statistics of WMT24's metrics task, computed from segment scores."""
-COMPARE_TESTS = ("swap", "perm-both", "perm-pairs", "wmt24")
-DEFAULT_PERMUTATION_SEED = 12345
+
+def settings_of(args: argparse.Namespace) -> Settings:
+    """The meta-evaluation the options ask for."""
+    return Settings(
+        tuple(args.statistics),
+        args.level,
+        args.average_by,
+        args.permutations,
+        args.compare_test,
+        args.block_size,
+        args.bootstrap,
+        args.seed,
+    )
 
 
 def add_options(p: argparse.ArgumentParser) -> None:
@@ -79,143 +72,6 @@ def wanted(args: argparse.Namespace) -> bool:
     )
 
 
-def classic(statistics: list[str]) -> list[str]:
-    """The statistics ``correlate`` computed before (with bootstrap intervals)."""
-    return [s for s in statistics if s not in META_STATISTICS]
-
-
-def human_matrix(human: HumanScores, names: list[str], segments: int, source: str) -> NDArray[np.float64]:
-    """Systems x segments human scores, NaN where a segment is not rated."""
-    if not human.has_segments:
-        raise CliError(f"{source} has system scores only; {', '.join(META_STATISTICS)} need segment scores")
-    out = np.full((len(names), segments), np.nan)
-    for k, name in enumerate(names):
-        for segment, value in human.segments.get(name, {}).items():
-            if segment > segments:
-                raise CliError(
-                    f"{source} scores segment {segment} of {name!r}, but the references have {segments} lines"
-                )
-            out[k, segment - 1] = value
-    if np.isnan(out).all():
-        raise CliError(f"{source} scores none of the segments of these systems")
-    return out
-
-
-def segment_matrices(
-    stats: dict[str, list[Stats[Any, Any]]], higher: dict[str, bool]
-) -> dict[str, NDArray[np.float64]]:
-    """Each metric's segment scores (sentence scores, as ``score -sl`` gives them), systems x
-    segments, negated where lower is better."""
-    out = {}
-    for name, per_system in stats.items():
-        sign = 1.0 if higher.get(name, True) else -1.0
-        out[name] = sign * np.vstack([s.for_sentences().sentence_scores() for s in per_system])
-    return out
-
-
-def spa_seed(args: argparse.Namespace) -> int:
-    """SPA's seed: ``--seed``, else mt-metrics-eval's 4."""
-    return SPA_SEED if args.seed is None else int(args.seed)
-
-
-def correlations(
-    args: argparse.Namespace,
-    stats: dict[str, list[Stats[Any, Any]]],
-    matrices: dict[str, NDArray[np.float64]],
-    human: NDArray[np.float64],
-) -> list[Correlation]:
-    """Every metric's new statistics, and the classic ones averaged by group when asked."""
-    out = []
-    for name, matrix in matrices.items():
-        for statistic in args.statistics:
-            found = _one(args, statistic, stats[name], matrix, human)
-            if found is not None:
-                out.append(Correlation(name, statistic, found.pop("value"), extra=found))
-    return out
-
-
-def _one(
-    args: argparse.Namespace,
-    statistic: str,
-    per_system: list[Stats[Any, Any]],
-    matrix: NDArray[np.float64],
-    human: NDArray[np.float64],
-) -> dict[str, Any] | None:
-    if statistic in ("spa", "spa-corpus"):
-        seed = spa_seed(args)
-        if statistic == "spa":
-            found = soft_pairwise_accuracy(matrix, human, args.permutations, seed)
-        else:
-            found = spa_corpus(per_system, human, args.permutations, seed)
-        record = found.to_dict()
-        return {
-            "value": record["value"],
-            "segments": record["segments"],
-            "permutations": record["permutations"],
-            "seed": record["seed"],
-            "p_values": record["metric_p"],
-            "human_p_values": record["human_p"],
-        }
-    if statistic == "acc-eq":
-        tied = tie_calibrated_accuracy(matrix, human, args.average_by)
-        return {
-            "value": tied.value,
-            "threshold": tied.threshold,
-            "average_by": args.average_by,
-            "groups": tied.groups,
-        }
-    if args.level == "segment" and args.average_by != "none":
-        value = grouped_statistic(statistic, matrix, human, args.average_by)
-        return {"value": value, "average_by": args.average_by}
-    return None
-
-
-def cluster_all(
-    args: argparse.Namespace,
-    found: list[Correlation],
-    matrices: dict[str, NDArray[np.float64]],
-    human: NDArray[np.float64],
-) -> list[Clusters]:
-    """WMT's significance clusters of the metrics for each statistic, by ``--compare-test``."""
-    if len(matrices) < 2:
-        raise CliError("--compare needs at least two metrics")
-    out = []
-    stopping = EarlyStopping(args.block_size)
-    seed = DEFAULT_PERMUTATION_SEED if args.seed is None else int(args.seed)
-    for statistic in args.statistics:
-        if statistic == "spa-corpus" or (args.compare_test == "perm-pairs" and statistic != "acc-eq"):
-            continue  # no PERM-BOTH is defined for these
-        pairs = args.compare_test == "perm-pairs" or (args.compare_test == "wmt24" and statistic == "acc-eq")
-        if statistic not in META_STATISTICS and args.level == "system":
-            continue  # system-level scores have no segments to mix
-        values = {c.metric: c.value for c in found if c.statistic == statistic}
-        by = "none" if statistic == "spa" else args.average_by
-
-        def test(
-            better: str,
-            worse: str,
-            rng: np.random.RandomState,
-            statistic: str = statistic,
-            by: str = by,
-            pairs: bool = pairs,
-        ) -> PermBoth:
-            a, b = matrices[better], matrices[worse]
-            names = (better, worse)
-            if pairs:
-                return pairs_perm_both(
-                    a, b, human, by, args.bootstrap, stopping=stopping, rng=rng, names=names
-                )
-            spa = (args.permutations, spa_seed(args))
-            return perm_both(
-                statistic, a, b, human, by, args.bootstrap, stopping=stopping, rng=rng, names=names, spa=spa
-            )
-
-        if values:
-            ranked = clusters(values, test, statistic, by, seed=seed)
-            out.append(replace(ranked, test="pairs" if pairs else "perm-both"))
-    return out
-
-
 def cluster_lines(found: list[Clusters], w: int) -> list[str]:
     """Each statistic's ranking with WMT's significance clusters."""
     lines = []
@@ -229,25 +85,6 @@ def cluster_lines(found: list[Clusters], w: int) -> list[str]:
             text_table(["Rank", "Metric", c.statistic], rows),
         ]
     return lines
-
-
-def rank_columns(found: list[Clusters]) -> dict[str, dict[str, int]]:
-    """Each clustering's WMT rank of every metric, by a column name (the statistic, and the
-    grouping where two clusterings share a statistic): what the CSV and LaTeX tables show.
-
-    >>> from understudy.correlation.perm_both import Clusters
-    >>> p_values, resamples = ((1.0, 0.01),), ((0, 1000),)
-    >>> spa = Clusters("spa", "none", ("COMET", "BLEU"), (0.9, 0.8), (1, 2), p_values, resamples, 0.05, 4)
-    >>> rank_columns([spa])
-    {'spa': {'COMET': 1, 'BLEU': 2}}
-    """
-    shared = {c.statistic for c in found if sum(d.statistic == c.statistic for d in found) > 1}
-    return {
-        f"{c.statistic} by {c.average_by}" if c.statistic in shared else c.statistic: dict(
-            zip(c.metrics, c.ranks, strict=True)
-        )
-        for c in found
-    }
 
 
 def note_lines(found: list[Correlation], w: int) -> list[str]:
@@ -269,25 +106,3 @@ def note_lines(found: list[Correlation], w: int) -> list[str]:
             f"acc-eq: tie-calibrated pairwise accuracy by {by} (Deutsch et al. 2023); thresholds: {listed}"
         )
     return lines
-
-
-def clusters_record(found: list[Clusters]) -> list[dict[str, Any]]:
-    """The clusters as JSON takes them."""
-    return [asdict(c) for c in found]
-
-
-__all__ = [
-    "COMPARE_TESTS",
-    "META_STATISTICS",
-    "add_options",
-    "classic",
-    "cluster_all",
-    "cluster_lines",
-    "clusters_record",
-    "correlations",
-    "human_matrix",
-    "note_lines",
-    "rank_columns",
-    "segment_matrices",
-    "wanted",
-]
