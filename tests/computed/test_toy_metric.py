@@ -149,3 +149,35 @@ def test_the_help_and_the_presets_know_the_toy(capsys: pytest.CaptureFixture[str
 def test_a_taken_name_is_refused() -> None:
     with pytest.raises(ValueError, match="'comet' exists"):
         register(Computed("comet", "X", ToyConfig, _build))
+
+
+@pytest.mark.parametrize(
+    ("extra", "said"),
+    [
+        (["--toy-scale", "2"], "--toy-scale is read by -m toy, which -m does not ask for: ignored"),
+        (["--comet-model", "x"], "--comet-model is read by -m comet, which -m does not ask for: ignored"),
+        (["--judge-url", "http://127.0.0.1:9/v1"], "--judge-url is read by -m gemba-mqm esa, none of which"),
+        (["--source", "src.txt"], "--source is read by computed metrics"),
+    ],
+)
+def test_an_option_of_a_metric_not_asked_for_is_said_to_do_nothing(
+    files: dict[str, str], capsys: pytest.CaptureFixture[str], extra: list[str], said: str
+) -> None:
+    # Before: each was ignored without a word.
+    argv = ["score", files["ref"], "-i", files["long"], "-m", "bleu", "-f", "json", *extra]
+    with pytest.warns(UserWarning, match=said):
+        status, out, err = run_cli(capsys, *argv)
+    assert status == 0, err
+    assert json.loads(out)["name"] == "BLEU"  # the run is BLEU's alone
+
+
+def test_an_option_of_a_metric_asked_for_says_nothing(
+    files: dict[str, str], capsys: pytest.CaptureFixture[str], recwarn: pytest.WarningsRecorder
+) -> None:
+    argv = ["score", files["ref"], "-i", files["long"], "-m", "toy", "--toy-scale", "3", "-w", "12"]
+    status, out, err = run_cli(capsys, *argv, "-f", "json")
+    assert status == 0, err
+    result = json.loads(out)
+    assert result["name"] == "LengthRatio"
+    assert result["score"] == pytest.approx(expected("long", 3), abs=1e-12)
+    assert not [w for w in recwarn if "ignored" in str(w.message)]

@@ -68,6 +68,36 @@ def computed_scores(
     return scored
 
 
+def warn_unasked(args: argparse.Namespace) -> None:
+    """Say, in one line each, that an option typed for a computed metric that ``-m`` does not ask
+    for (``--comet-model`` without ``-m comet``, ``--judge-url`` without a judge) does nothing."""
+    given: frozenset[str] = getattr(args, "given", frozenset())
+    chosen = [computed(name) for name in computed_chosen(args)]
+    if "source" in given and not chosen:
+        warnings.warn(
+            "--source is read by computed metrics (-m comet, metricx, ...), and -m asks for none: ignored",
+            stacklevel=1,
+        )
+    kinds = {declared.config.kind() for declared in chosen}
+    for declared in computed_metrics().values():
+        kind = declared.config.kind()
+        if not declared.computed_here or declared in chosen:
+            continue
+        for _, option in declared.config.options():
+            shared = any(option.dest == other.dest for _, other in kind.options())
+            if option.dest not in given or (shared and kind in kinds):
+                continue  # not typed, or an option of a kind that a metric asked for reads
+            readers = [
+                d.name
+                for d in computed_metrics().values()
+                if d.computed_here and any(option.dest == o.dest for _, o in d.config.options())
+            ]
+            which = "which -m does not ask for" if len(readers) == 1 else "none of which -m asks for"
+            warnings.warn(
+                f"{option.flags[0]} is read by -m {' '.join(readers)}, {which}: ignored", stacklevel=1
+            )
+
+
 def _sources(
     args: argparse.Namespace, chosen: list[str], refs: list[list[str]], sources: list[str] | None
 ) -> list[str] | None:

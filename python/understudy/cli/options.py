@@ -134,6 +134,7 @@ def add_computed_options(parser: argparse.ArgumentParser) -> list[str]:
     """``--source`` and every computed metric's options, as they declare them, a group for each
     kind (neural metrics, LLM judges): each metric's own options, then its kind's, each once.
     The ``-m`` names of the metrics computed here are returned."""
+    parser.set_defaults(computed_options=True)  # checked as the command starts: warn_unasked
     declared = [d for d in computed_metrics().values() if d.computed_here]
     kinds: dict[type[ComputedConfig], list[Computed]] = {}
     for one in declared:
