@@ -171,11 +171,24 @@ def test_an_option_of_a_metric_not_asked_for_is_said_to_do_nothing(
     assert json.loads(out)["name"] == "BLEU"  # the run is BLEU's alone
 
 
+def test_an_option_many_metrics_read_is_said_once(
+    files: dict[str, str], capsys: pytest.CaptureFixture[str], recwarn: pytest.WarningsRecorder
+) -> None:
+    argv = ["score", files["ref"], "-i", files["long"], "-m", "bleu", "--no-cache", "-f", "json"]
+    status, _, err = run_cli(capsys, *argv)
+    assert status == 0, err
+    said = [str(w.message) for w in recwarn if "ignored" in str(w.message)]
+    assert len(said) == 1, said
+    readers = said[0].split(" is read by -m ")[1].split(",")[0].split()
+    assert {"comet", "metricx", "gemba-mqm", "esa", "toy"} <= set(readers)
+
+
 def test_an_option_of_a_metric_asked_for_says_nothing(
     files: dict[str, str], capsys: pytest.CaptureFixture[str], recwarn: pytest.WarningsRecorder
 ) -> None:
-    argv = ["score", files["ref"], "-i", files["long"], "-m", "toy", "--toy-scale", "3", "-w", "12"]
-    status, out, err = run_cli(capsys, *argv, "-f", "json")
+    # --no-cache is every computed metric's: -m toy reads it, so no other metric's copy is "ignored".
+    argv = ["score", files["ref"], "-i", files["long"], "-m", "toy", "--toy-scale", "3", "--no-cache"]
+    status, out, err = run_cli(capsys, *argv, "-w", "12", "-f", "json")
     assert status == 0, err
     result = json.loads(out)
     assert result["name"] == "LengthRatio"

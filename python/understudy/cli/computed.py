@@ -78,24 +78,21 @@ def warn_unasked(args: argparse.Namespace) -> None:
             "--source is read by computed metrics (-m comet, metricx, ...), and -m asks for none: ignored",
             stacklevel=1,
         )
-    kinds = {declared.config.kind() for declared in chosen}
+    readers: dict[str, list[Computed]] = {}
+    flags: dict[str, str] = {}
     for declared in computed_metrics().values():
-        kind = declared.config.kind()
-        if not declared.computed_here or declared in chosen:
+        if not declared.computed_here:
             continue
         for _, option in declared.config.options():
-            shared = any(option.dest == other.dest for _, other in kind.options())
-            if option.dest not in given or (shared and kind in kinds):
-                continue  # not typed, or an option of a kind that a metric asked for reads
-            readers = [
-                d.name
-                for d in computed_metrics().values()
-                if d.computed_here and any(option.dest == o.dest for _, o in d.config.options())
-            ]
-            which = "which -m does not ask for" if len(readers) == 1 else "none of which -m asks for"
-            warnings.warn(
-                f"{option.flags[0]} is read by -m {' '.join(readers)}, {which}: ignored", stacklevel=1
-            )
+            readers.setdefault(option.dest, []).append(declared)
+            flags.setdefault(option.dest, option.flags[0])
+    for dest, reading in readers.items():
+        # An option shared by a kind (--no-cache, --batch-size) is read when any metric of -m reads it.
+        if dest not in given or any(declared in chosen for declared in reading):
+            continue
+        names = " ".join(declared.name for declared in reading)
+        which = "which -m does not ask for" if len(reading) == 1 else "none of which -m asks for"
+        warnings.warn(f"{flags[dest]} is read by -m {names}, {which}: ignored", stacklevel=1)
 
 
 def _sources(
