@@ -71,8 +71,15 @@ class Evaluation:
     ) -> list[Stats[Any, Any]]:
         """Each system's statistics under ``metric``: a text metric's rows, or the segment scores
         of a computed metric (given the first reference stream, none with
-        ``quality_estimation``, and ``progress`` as it runs) or of given scores (by system name)."""
+        ``quality_estimation``, and ``progress`` as it runs) or of given scores (by system name,
+        as many a system as the references' segments)."""
         if isinstance(metric, GivenScores):
+            count = len(self.references[0])
+            if len(metric) != count:
+                raise LengthMismatchError(
+                    f"{metric.config.source}: {len(metric)} {metric.config.name} scores per system, but the"
+                    f" references have {count} lines"
+                )
             return list(metric.segment_stats_many(self.names))
         if isinstance(metric, ComputedMetric):
             refs = None if quality_estimation else self.references[0]

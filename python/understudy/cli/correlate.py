@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import argparse
 import os
-from dataclasses import asdict, replace
+from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from understudy.cli import meta_evaluation
 from understudy.cli.computed import computed_chosen, computed_scores
-from understudy.cli.inputs import read_parallel, read_texts, warn_reference_as_system
+from understudy.cli.inputs import read_parallel, warn_reference_as_system
 from understudy.cli.messages import CliError
 from understudy.cli.options import (
     add_command,
@@ -26,7 +25,7 @@ from understudy.cli.options import (
 )
 from understudy.cli.scores import add_scores_options, given_scores, given_stats, wants_scores
 from understudy.cli.systems import system_names
-from understudy.cli.table import Table, emit, text_table
+from understudy.cli.table import emit
 from understudy.correlation import (
     DEFAULT_SEED,
     DEFAULT_STATISTICS,
@@ -35,25 +34,22 @@ from understudy.correlation import (
     compare,
     correlate,
     segment_resampler,
-    unscored_notes,
 )
 from understudy.correlation import meta_evaluation as meta
 from understudy.correlation.evalset import read_evalset
-from understudy.correlation.paper import (
-    EVERY_SUBSET_UP_TO,
-    adjacent_differences,
-    normalized_table,
-    reference_subsets,
-    regression,
-)
+from understudy.correlation.judged import Judged, segment_level, system_level
+from understudy.correlation.paper import analyses
 from understudy.correlation.perm_both import Clusters
-from understudy.errors import InputFileError, LengthMismatchError
+from understudy.correlation.text import Extras, rows, text
+from understudy.errors import InputFileError
+from understudy.evaluation import Evaluation
 from understudy.inputs.human import HumanScores, read_human
 from understudy.inputs.score_files import read_named_scores, select_systems
 from understudy.metric import Metric
 from understudy.metrics import family_titles, lower_is_better
 from understudy.metrics.scores import GivenScores
 from understudy.stats import Stats
+from understudy.tables import Table
 
 EXAMPLES = """examples:
   understudy correlate ref-B.txt -i sys/*.txt --human mqm_system_scores.tsv -m bleu chrf ter
@@ -170,95 +166,6 @@ def _add_statistics_options(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _given_stats(
-    args: argparse.Namespace, given: list[GivenScores], segments: int
-) -> list[list[Stats[Any, Any]]]:
-    """Each --scores metric's statistics of the systems of -i, checked against the text's length."""
-    for metric in given:
-        if len(metric) != segments:
-            raise LengthMismatchError(
-                f"{metric.config.source}: {len(metric)} {metric.config.name} scores per system, but the"
-                f" references have {segments} lines"
-            )
-    return given_stats(given, args.input)
-
-
-def _system_level(
-    args: argparse.Namespace,
-    metrics: list[Metric[Any, Any]],
-    given: list[GivenScores],
-    names: list[str],
-    human: HumanScores,
-) -> tuple[dict[str, list[float]], list[float], list[str], dict[str, str]]:
-    refs, systems = read_parallel(args.refs, args.input)
-    scores: dict[str, list[float]] = {}
-    signatures: dict[str, str] = {}
-    all_stats = [m.segment_stats_many(systems, refs) for m in metrics] + _given_stats(
-        args, given, len(refs[0])
-    )
-    for per_system in all_stats:
-        results = [stats.score() for stats in per_system]
-        scores[results[0].name] = [r.score for r in results]
-        signatures[results[0].name] = results[0].signature.format()
-        args.collected_stats[results[0].name] = per_system
-    for path in args.metric_scores:
-        other = read_human(path)
-        keys = system_names(args, other.system, path)
-        scores[Path(path).name.rsplit(".", 1)[0]] = [other.system[k] for k in keys]
-    return scores, [human.system[n] for n in names], names, signatures
-
-
-def _segment_level(
-    args: argparse.Namespace,
-    metrics: list[Metric[Any, Any]],
-    given: list[GivenScores],
-    names: list[str],
-    human: HumanScores,
-) -> tuple[dict[str, list[float]], list[float], list[str], dict[str, str]]:
-    if not human.has_segments:
-        raise CliError(f"{args.human} has system scores only; --level segment needs segment scores")
-    refs = read_texts(args.refs)
-    items = [(n, seg) for n in names for seg in sorted(human.segments.get(n, {}))]
-    beyond = next(((n, seg) for n, seg in items if seg > len(refs[0])), None)
-    if beyond:
-        raise CliError(
-            f"{args.human} scores segment {beyond[1]} of {beyond[0]!r}, but the references have"
-            f" {len(refs[0])} lines"
-        )
-    if not items:
-        raise CliError(f"{args.human} scores none of the segments of these systems")
-    scores: dict[str, list[float]] = {}
-    signatures: dict[str, str] = {}
-    systems = dict(zip(names, read_texts(args.input), strict=True))
-    all_stats = [[metric.segment_stats(hyps, refs) for hyps in systems.values()] for metric in metrics]
-    for listed in all_stats + _given_stats(args, given, len(refs[0])):
-        per_system = dict(zip(names, listed, strict=True))
-        sentence = {n: stats.sentence_scores() for n, stats in per_system.items()}
-        first = next(iter(per_system.values()))
-        scores[first.config.name] = [float(sentence[n][seg - 1]) for n, seg in items]
-        signatures[first.config.name] = first.signature.format()
-    for path in args.metric_scores:
-        scores[Path(path).name.rsplit(".", 1)[0]] = _segment_scores_of(read_human(path), items, path)
-    return (
-        scores,
-        [human.segments[n][seg] for n, seg in items],
-        [f"{n}:{seg}" for n, seg in items],
-        signatures,
-    )
-
-
-def _segment_scores_of(other: HumanScores, items: list[tuple[str, int]], path: str) -> list[float]:
-    """The scores ``other`` gives the judged segments; a missing one is an error naming it."""
-    missing = [(n, seg) for n, seg in items if seg not in other.segments.get(n, {})]
-    if missing:
-        n, seg = missing[0]
-        raise CliError(
-            f"{path} has no score for segment {seg} of {n!r}, which the human scores judge"
-            f" ({len(missing)} judged segment{'s' if len(missing) > 1 else ''} missing)"
-        )
-    return [other.segments[n][seg] for n, seg in items]
-
-
 def run(args: argparse.Namespace) -> int:
     """Score, correlate and print."""
     check_width(args.width)
@@ -269,6 +176,48 @@ def run(args: argparse.Namespace) -> int:
     human = _inputs(args)
     names = system_names(args, human.system, args.human)
     warn_reference_as_system(args.refs, args.input)
+    metrics, given = _metrics(args)
+    refs, systems = read_parallel(args.refs, args.input)
+    evaluation = Evaluation(dict(zip(args.input, systems, strict=True)), refs)
+    stats = [evaluation.statistics(m) for m in metrics] + [evaluation.statistics(g) for g in given]
+    judged = _judged(args, stats, names, human, len(refs[0]))
+    args.collected_stats = dict(zip(judged.scores, stats, strict=False))  # --metric-scores follow
+    higher = {c.name: c.higher_is_better for c in [m.config for m in metrics] + [g.config for g in given]}
+    result = correlate(
+        judged.scores,
+        judged.human,
+        judged.items,
+        level=args.level,
+        statistics=meta.classic(args.statistics) or ["pearson"],
+        n_bootstrap=args.bootstrap,
+        seed=DEFAULT_SEED if args.seed is None else args.seed,
+        higher_is_better=higher,
+        human_name=Path(args.human).name,
+        metric_signatures=judged.signatures,
+        resample=segment_resampler(args.collected_stats, human, names, higher)
+        if args.resample == "segments"
+        else None,
+    )
+    found: list[Clusters] = []
+    if meta_evaluation.wanted(args):
+        result, found = _meta(args, result, given, names, human, higher)
+    swap = args.compare and args.compare_test == "swap"
+    unscored = {n: v for n, v in human.system.items() if n not in names} if args.level == "system" else {}
+    extras = Extras(
+        higher,
+        _comparisons(args, judged.scores, judged.human, higher) if swap else [],
+        unscored,
+        _paper(args, result, human, names, metrics, (refs, systems)) if args.paper else None,
+        found,
+    )
+    _print(result, args, extras)
+    if args.plot:
+        _plots(args.plot, result, extras.paper, higher)
+    return 0
+
+
+def _metrics(args: argparse.Namespace) -> tuple[list[Metric[Any, Any]], list[GivenScores]]:
+    """-m's text metrics (none when only --scores names metrics), and the given and computed ones."""
     text = metrics_named(args) or not wants_scores(args)
     metrics = scorers(args, sentence_level=args.level == "segment") if text else []
     _alias_metric_scores(args)
@@ -280,37 +229,24 @@ def run(args: argparse.Namespace) -> int:
             "--resample segments is for system-level correlations of -m and --scores metrics (not"
             " --metric-scores)"
         )
-    args.collected_stats = {}
-    collect = _system_level if args.level == "system" else _segment_level
-    scores, human_scores, items, signatures = collect(args, metrics, given, names, human)
-    configs = [m.config for m in metrics] + [g.config for g in given]
-    higher = {c.name: c.higher_is_better for c in configs}
-    result = correlate(
-        scores,
-        human_scores,
-        items,
-        level=args.level,
-        statistics=meta.classic(args.statistics) or ["pearson"],
-        n_bootstrap=args.bootstrap,
-        seed=DEFAULT_SEED if args.seed is None else args.seed,
-        higher_is_better=higher,
-        human_name=Path(args.human).name,
-        metric_signatures=signatures,
-        resample=segment_resampler(args.collected_stats, human, names, higher)
-        if args.resample == "segments"
-        else None,
-    )
-    found: list[Clusters] = []
-    if meta_evaluation.wanted(args):
-        result, found = _meta(args, result, given, names, human, higher)
-    swap = args.compare and args.compare_test == "swap"
-    comparisons = _comparisons(args, scores, human_scores, higher) if swap else []
-    unscored = {n: v for n, v in human.system.items() if n not in names} if args.level == "system" else {}
-    paper = _paper(args, result, human, names, metrics) if args.paper else None
-    _print(result, comparisons, unscored, args, higher, paper, found)
-    if args.plot:
-        _plots(args.plot, result, paper, higher)
-    return 0
+    return metrics, given
+
+
+def _judged(
+    args: argparse.Namespace,
+    stats: list[list[Stats[Any, Any]]],
+    names: list[str],
+    human: HumanScores,
+    lines: int,
+) -> Judged:
+    """The metrics' and --metric-scores' scores of what the human scores judge, at --level."""
+    read = [(Path(path).name.rsplit(".", 1)[0], read_human(path), path) for path in args.metric_scores]
+    if args.level == "segment":
+        return segment_level(stats, names, human, {name: other for name, other, _ in read}, lines)
+    judged = system_level(stats, names, human)
+    for name, other, path in read:
+        judged.scores[name] = [other.system[k] for k in system_names(args, other.system, path)]
+    return judged
 
 
 def _meta(
@@ -414,7 +350,7 @@ def _comparisons(
 
 
 def _plots(
-    path: str, result: CorrelationResult, paper: dict[str, Any] | None, higher: dict[str, bool]
+    path: str, result: CorrelationResult, paper: Mapping[str, Any] | None, higher: dict[str, bool]
 ) -> None:
     """The regression plot at ``path``; with --paper, the other figures beside it
     (``NAME.normalized.EXT``, ``NAME.adjacent.EXT``)."""
@@ -438,176 +374,41 @@ def _paper(
     human: HumanScores,
     names: list[str],
     metrics: list[Metric[Any, Any]],
+    texts: tuple[list[list[str]], list[list[str]]],
 ) -> dict[str, Any]:
     """The BLEU paper's analyses of these scores (see :mod:`understudy.correlation.paper`)."""
-    fits = {m: regression(s, result.human) for m, s in result.scores.items()}
-    out: dict[str, Any] = {
-        "regression": {m: asdict(f) for m, f in fits.items()},
-        "range_normalized": normalized_table(result.scores, result.human) if result.level == "system" else {},
-    }
-    if human.has_segments:
-        out["adjacent_differences"] = [asdict(d) for d in adjacent_differences(human, names)]
-    if result.level == "system" and len(args.refs) > 1:
-        refs, systems = read_parallel(args.refs, args.input)
-        statistic = args.statistics[0]
-        by_metric = {}
-        for metric in metrics:
-
-            def scores(subset: Any, metric: Metric[Any, Any] = metric) -> list[float]:
-                return [r.score for r in metric.corpus_scores(systems, [refs[i] for i in subset])]
-
-            found = reference_subsets(
-                scores, len(refs), result.human, statistic, metric.config.higher_is_better
-            )
-            by_metric[metric.config.name] = {k: [asdict(c) for c in v] for k, v in found.items()}
-        names = [Path(p).name for p in args.refs]
-        out["reference_subsets"] = {"statistic": statistic, "names": names, "metrics": by_metric}
-    return out
+    refs, systems = texts
+    statistic = (meta.classic(args.statistics) or ["pearson"])[0]
+    reference_names = [Path(p).name for p in args.refs]
+    return analyses(result, human, names, metrics, systems, refs, reference_names, statistic)
 
 
-def _paper_lines(paper: dict[str, Any], result: CorrelationResult, w: int) -> list[str]:
-    lines = ["", "The BLEU paper's analyses:"]
-    for metric, fit in paper["regression"].items():
-        worst = sorted(zip(result.items, fit["residuals"], strict=True), key=lambda kv: -abs(kv[1]))[:3]
-        listed = ", ".join(f"{n} ({e:+.{w}f})" for n, e in worst)
-        lines.append(
-            f"  regression: human = {fit['intercept']:.{w}f} + {fit['slope']:.{w}f} x {metric}, "
-            f"r = {fit['r']:.{w}f}; largest residuals: {listed}"
-        )
-    table = paper["range_normalized"]
-    if table:
-        header = ["System", *table]
-        rows = [[n, *(f"{table[c][k]:.{w}f}" for c in table)] for k, n in enumerate(result.items)]
-        rows.sort(key=lambda r: -float(r[1]))
-        lines += ["", "  Range-normalized (each column scaled to 0..1, as the paper's Figure 7):"]
-        lines += ["  " + line for line in text_table(header, rows).splitlines()]
-    for d in paper.get("adjacent_differences", []):
-        mark = "" if d["low"] <= 0 <= d["high"] else " *"
-        lines.append(
-            f"  {d['higher']} over {d['lower']}: {d['mean']:+.{w}f} [{d['low']:+.{w}f}, {d['high']:+.{w}f}] "
-            f"on {d['segments']} segments{mark}"
-        )
-    subsets = paper.get("reference_subsets")
-    if subsets:
-        names = subsets["names"]
-        lines.append(
-            f"  {subsets['statistic']} with each subset of the references (k: the mean over k of them):"
-        )
-        if len(names) > EVERY_SUBSET_UP_TO:
-            lines.append(
-                f"  (of {len(names)} references, subsets of 1, {len(names) - 1} and {len(names)} only: every"
-                f" subset is scored up to {EVERY_SUBSET_UP_TO} references)"
-            )
-        for metric, per_k in subsets["metrics"].items():
-            for k, found in per_k.items():
-                each = "; ".join(
-                    f"{' + '.join(names[i - 1] for i in c['references'])}: {c['value']:.{w}f}" for c in found
-                )
-                mean = np.mean([c["value"] for c in found])
-                lines.append(f"    {metric}, k={k}: {mean:.{w}f} ({each})")
-    return lines
-
-
-def _rows(
-    result: CorrelationResult, statistics: list[str], width: int, without: bool = False
-) -> list[list[str]]:
-    chosen = result.without_outliers if without else result.correlations
-    rows = []
-    for metric in result.scores:
-        found = {c.statistic: c for c in chosen if c.metric == metric}
-        cells = [found[s].format(width) if s in found else "-" for s in statistics]
-        rows.append([metric, *cells])
-    return rows
-
-
-def _print(
-    result: CorrelationResult,
-    comparisons: list[Any],
-    unscored: dict[str, float],
-    args: argparse.Namespace,
-    higher: dict[str, bool],
-    paper: dict[str, Any] | None = None,
-    clusters: list[Clusters] | None = None,
-) -> None:
+def _print(result: CorrelationResult, args: argparse.Namespace, extras: Extras) -> None:
     w, stats = args.width, args.statistics
     record = result.to_dict()
-    record["comparisons"] = [c.to_dict() for c in comparisons]
-    if clusters:
-        record["clusters"] = meta.clusters_record(clusters)
-    record["unscored_in_human_file"] = unscored
-    if paper is not None:
-        record["paper"] = paper
-    ranks = meta.rank_columns(clusters or [])
+    record["comparisons"] = [c.to_dict() for c in extras.comparisons]
+    if extras.clusters:
+        record["clusters"] = meta.clusters_record(list(extras.clusters))
+    record["unscored_in_human_file"] = dict(extras.unscored)
+    if extras.paper is not None:
+        record["paper"] = extras.paper
+    ranks = meta.rank_columns(list(extras.clusters))
     header = ["Metric", *stats, *(f"{name} rank" for name in ranks)]
-    rows = [[*row, *(str(r.get(row[0], "-")) for r in ranks.values())] for row in _rows(result, stats, w)]
+    body = [[*row, *(str(r.get(row[0], "-")) for r in ranks.values())] for row in rows(result, stats, w)]
     intervals = (f"{s}{part}" for s in stats for part in ("", "_low", "_high"))
-    csv_ranks = [f"{name}_rank" for name in ranks]
     table = Table(
         header,
-        rows,
+        body,
         notes=[result.signature],
-        csv_header=["metric", *intervals, *csv_ranks, "signature"],
+        csv_header=["metric", *intervals, *(f"{name}_rank" for name in ranks), "signature"],
         csv_rows=[
             [*row[:-1], *(r.get(metric, "") for r in ranks.values()), row[-1]]
             for metric, row in ((m, _csv_row(result, m, stats)) for m in result.scores)
         ],
         record=record,
-        text=_text(result, comparisons, unscored, args, higher, paper, clusters or [])
-        if args.format == "text"
-        else None,
+        text=text(result, stats, w, Path(args.human).name, extras) if args.format == "text" else None,
     )
     emit(table, args.format)
-
-
-def _text(
-    result: CorrelationResult,
-    comparisons: list[Any],
-    unscored: dict[str, float],
-    args: argparse.Namespace,
-    higher: dict[str, bool],
-    paper: dict[str, Any] | None,
-    clusters: list[Clusters],
-) -> str:
-    """The text form: the correlations with what they rest on, then the systems and analyses."""
-    w, stats = args.width, args.statistics
-    header = ["Metric", *stats]
-    level = "System" if result.level == "system" else "Segment"
-    source = Path(args.human).name
-    count = f"{len(result.items)} {result.level}s"
-    unit = "them" if f"resample:{result.level}s" in result.signature else "the segments, systems rescored"
-    intervals = (
-        f"; 95% intervals from {result.n_bootstrap} bootstrap resamples of {unit}"
-        if meta.classic(stats)
-        else ""
-    )
-    lines = [
-        f"{level}-level correlation with {source} ({count}{intervals})",
-        "",
-        text_table(header, _rows(result, stats, w)),
-    ]
-    negated = [m for m in result.scores if not higher.get(m, True)]
-    if negated:
-        lines.append(f"({', '.join(negated)} negated before correlating: lower is better)")
-    lines += meta_evaluation.note_lines(list(result.correlations), w)
-    lines += meta_evaluation.cluster_lines(clusters, w)
-    if result.outliers:
-        lines += [
-            "",
-            f"Far from the other human scores: {', '.join(result.outliers)}; without "
-            f"{'them' if len(result.outliers) > 1 else 'it'}:",
-            text_table(header, _rows(result, stats, w, without=True)),
-        ]
-    lines += _system_lines(result, unscored, w)
-    for c in comparisons:
-        lines.append(
-            f"{c.a} vs {c.b}: {c.statistic} differs by {c.difference:+.{w}f}, "
-            f"p = {c.p_value:.4f} ({c.n} permutations)"
-        )
-    if paper is not None:
-        lines += _paper_lines(paper, result, w)
-    lines += ["", f"Signature: {result.signature}"]
-    lines += [f"{m} signature: {s}" for m, s in result.metric_signatures.items()]
-    return "\n".join(lines)
 
 
 def _csv_row(result: CorrelationResult, metric: str, stats: list[str]) -> list[Any]:
@@ -617,19 +418,3 @@ def _csv_row(result: CorrelationResult, metric: str, stats: list[str]) -> list[A
         c = result.get(metric, s)
         cells += [c.value, c.low, c.high]
     return [*cells, result.metric_signatures.get(metric, result.signature)]
-
-
-def _system_lines(result: CorrelationResult, unscored: dict[str, float], w: int) -> list[str]:
-    """At system level, every system's human and metric scores, best first; then what the human
-    file scores that was not scored here (a reference, often), and whether it is judged worse."""
-    lines: list[str] = []
-    if result.level == "system":
-        table_rows = [
-            [name, f"{h:.{w}f}", *(f"{result.scores[m][k]:.{w}f}" for m in result.scores)]
-            for k, (name, h) in enumerate(zip(result.items, result.human, strict=True))
-        ]
-        table_rows.sort(key=lambda r: -float(r[1]))
-        lines += ["", text_table(["System", "Human", *result.scores], table_rows)]
-    if unscored:
-        lines += ["", *unscored_notes(result.human, unscored, w)]
-    return lines

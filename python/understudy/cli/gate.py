@@ -28,7 +28,6 @@ from understudy.cli.options import (
 from understudy.cli.output import write
 from understudy.cli.segments import RESHAPED
 from understudy.cli.stream import kept
-from understudy.cli.table import text_table
 from understudy.cli.testset import add_cache_options, add_filter_options, testset_refs
 from understudy.errors import IncomparableError, LengthMismatchError, UnderstudyError
 from understudy.evaluation import Evaluation
@@ -37,6 +36,7 @@ from understudy.ledger import Ledger, Record
 from understudy.signature import Signature
 from understudy.significance import Test
 from understudy.stats import Stats
+from understudy.tables import text_table
 from understudy.wording import counted
 
 EXAMPLES = """examples:

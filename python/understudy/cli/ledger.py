@@ -15,8 +15,9 @@ from understudy._atomic import atomic_write
 from understudy.cli.compare import print_paired
 from understudy.cli.keep import add_ledger_option
 from understudy.cli.options import add_command, width_value
-from understudy.cli.table import Table, emit
+from understudy.cli.table import emit
 from understudy.ledger import LEDGER_ENV, Ledger, Record, default_location, redacted
+from understudy.tables import Table
 
 EXAMPLES = f"""examples:
   understudy score ref.de -i ckpt-10k.de --log --tag run-7     score, and keep the record

@@ -7,10 +7,7 @@ from __future__ import annotations
 
 import argparse
 
-from understudy.cli.table import text_table
-from understudy.correlation import Correlation
 from understudy.correlation.meta_evaluation import COMPARE_TESTS, META_STATISTICS, Settings
-from understudy.correlation.perm_both import Clusters
 from understudy.correlation.ties import AVERAGE_BY
 
 
@@ -70,39 +67,3 @@ def wanted(args: argparse.Namespace) -> bool:
         or args.average_by != "none"
         or args.compare_test != "swap"
     )
-
-
-def cluster_lines(found: list[Clusters], w: int) -> list[str]:
-    """Each statistic's ranking with WMT's significance clusters."""
-    lines = []
-    for c in found:
-        rows = [[str(r), m, f"{v:.{w}f}"] for m, v, r in zip(c.metrics, c.values, c.ranks, strict=True)]
-        lines += [
-            "",
-            f"Significance clusters by {c.statistic} (average by {c.average_by}; "
-            f"{'pairs test' if c.test == 'pairs' else 'PERM-BOTH'}, alpha {c.alpha}, seed {c.seed}; "
-            "rank 1 is the top cluster):",
-            text_table(["Rank", "Metric", c.statistic], rows),
-        ]
-    return lines
-
-
-def note_lines(found: list[Correlation], w: int) -> list[str]:
-    """What the new statistics rest on: SPA's permutations, acc-eq's thresholds."""
-    lines = []
-    spa = next((c for c in found if c.statistic in ("spa", "spa-corpus")), None)
-    if spa is not None:
-        extra = spa.extra
-        lines.append(
-            f"SPA: soft pairwise accuracy (Thompson et al. 2024) over {extra['segments']} segments rated "
-            f"for every system, {extra['permutations']} permutations, seed {extra['seed']}; spa-corpus: "
-            "each pair's metric p-value from the corpus metric on permuted statistics rows"
-        )
-    tied = [c for c in found if c.statistic == "acc-eq"]
-    if tied:
-        listed = ", ".join(f"{c.metric} {c.extra['threshold']:.{w}g}" for c in tied)
-        by = tied[0].extra["average_by"]
-        lines.append(
-            f"acc-eq: tie-calibrated pairwise accuracy by {by} (Deutsch et al. 2023); thresholds: {listed}"
-        )
-    return lines

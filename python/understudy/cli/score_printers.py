@@ -11,8 +11,9 @@ from typing import Any
 
 from understudy.cli import sacrebleu_tables
 from understudy.cli.output import encode, stdout, write
-from understudy.cli.table import Table, emit
+from understudy.cli.table import emit
 from understudy.result import Result
+from understudy.tables import Table
 
 
 class SentenceWriter:

@@ -1,64 +1,9 @@
-"""One table, four formats: what ``score``, ``compare`` and ``correlate`` print.
-
-A command builds a :class:`Table` (formatted cells for text and LaTeX, the values in full for
-CSV, the JSON document, the notes) and :func:`emit` writes it in the format ``-f`` asks for.
-The aligned text table, the booktabs LaTeX and the RFC 4180 CSV are each written here once.
-
->>> table = Table(["System", "BLEU"], [["a", "20.5"]], notes=["BLEU signature: nrefs:1"],
-...               csv_header=["system", "BLEU"], csv_rows=[["a", 20.512]], record={"a": 20.512})
->>> print(table.render("text"))
-System  BLEU
-------  ----
-a       20.5
-<BLANKLINE>
-BLEU signature: nrefs:1
->>> table.render("csv")
-'system,BLEU\\r\\na,20.512\\r\\n'
-"""
+"""Write a :class:`~understudy.tables.Table` to standard output in the format ``-f`` asks for."""
 
 from __future__ import annotations
 
-import csv
-import io
-import json
-from dataclasses import dataclass, field
-from typing import Any
-
 from understudy.cli.output import encode, stdout, write
-
-
-@dataclass(frozen=True)
-class Table:
-    """One table as every format shows it.
-
-    ``header`` and ``rows`` are the formatted cells of the text and LaTeX tables; ``notes``
-    follow the text table after a blank line (``between``: further blocks before them, a second
-    table say) and make the LaTeX comment, joined by ``latex_join``. ``csv_header`` and
-    ``csv_rows`` hold the values in full, ``record`` the JSON document. ``text`` replaces the
-    text table when a command prints more than a table (correlate's report).
-    """
-
-    header: list[str]
-    rows: list[list[str]]
-    notes: list[str] = field(default_factory=list)
-    csv_header: list[str] = field(default_factory=list)
-    csv_rows: list[list[Any]] = field(default_factory=list)
-    record: Any = None
-    between: list[str] = field(default_factory=list)
-    latex_join: str = " "
-    text: str | None = None
-
-    def render(self, form: str) -> str:
-        """The table as ``form`` (``text``, ``json``, ``latex`` or ``csv``) writes it."""
-        if form == "json":
-            return json.dumps(self.record, indent=1, ensure_ascii=False)
-        if form == "csv":
-            return csv_text(self.csv_header, self.csv_rows)
-        if form == "latex":
-            return latex_table(self.header, self.rows, self.latex_join.join(self.notes))
-        if self.text is not None:
-            return self.text
-        return "\n\n".join([text_table(self.header, self.rows), *self.between, "\n".join(self.notes)])
+from understudy.tables import Table
 
 
 def emit(table: Table, form: str) -> None:
@@ -72,72 +17,4 @@ def emit(table: Table, form: str) -> None:
         write(table.render(form))
 
 
-def csv_text(header: list[str], rows: list[list[Any]]) -> str:
-    """An RFC 4180 table: comma-separated, quoted where needed, CRLF line ends. Numbers are
-    written in full (``repr``), so a reader gets them exactly; ``None`` is empty.
-
-    >>> csv_text(["a", "b"], [[0.1, None], ["x,y", 2]])
-    'a,b\\r\\n0.1,\\r\\n"x,y",2\\r\\n'
-    """
-    buffer = io.StringIO()
-    table = csv.writer(buffer, lineterminator="\r\n")
-    table.writerow(header)
-    for row in rows:
-        table.writerow(["" if v is None else repr(v) if isinstance(v, float) else v for v in row])
-    return buffer.getvalue()
-
-
-def text_table(header: list[str], rows: list[list[str]]) -> str:
-    """A plain aligned table: first column left-aligned, the others right-aligned.
-
-    >>> print(text_table(["System", "BLEU"], [["a", "1.0"], ["bbb", "22.5"]]))
-    System  BLEU
-    ------  ----
-    a        1.0
-    bbb     22.5
-    """
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-
-    def line(cells: list[str]) -> str:
-        first = cells[0].ljust(widths[0])
-        rest = [c.rjust(w) for c, w in zip(cells[1:], widths[1:], strict=True)]
-        return "  ".join([first, *rest])
-
-    return "\n".join([line(header), line(["-" * w for w in widths]), *(line(r) for r in rows)])
-
-
-_LATEX_ESCAPES = {c: "\\" + c for c in "&%$#_{}"} | {
-    "~": r"\textasciitilde{}",
-    "^": r"\^{}",
-    "\\": r"\textbackslash{}",
-}
-
-
-def latex_escape(text: str) -> str:
-    r"""Escape LaTeX's special characters.
-
-    >>> latex_escape("sys_1 & 50%")
-    'sys\\_1 \\& 50\\%'
-    """
-    return "".join(_LATEX_ESCAPES.get(c, c) for c in text)
-
-
-def latex_table(header: list[str], rows: list[list[str]], comment: str) -> str:
-    """A booktabs tabular, followed by ``comment`` as a LaTeX comment line."""
-    spec = "l" + "r" * (len(header) - 1)
-    body = [" & ".join(latex_escape(c) for c in r) + r" \\" for r in rows]
-    return "\n".join(
-        [
-            rf"\begin{{tabular}}{{{spec}}}",
-            r"\toprule",
-            " & ".join(header) + r" \\",
-            r"\midrule",
-            *body,
-            r"\bottomrule",
-            r"\end{tabular}",
-            f"% {comment}",
-        ]
-    )
-
-
-__all__ = ["Table", "csv_text", "emit", "latex_escape", "latex_table", "text_table"]
+__all__ = ["emit"]

@@ -8,7 +8,8 @@
 - :func:`range_normalized`: metric and human scores each scaled to [0, 1] by their
   range, side by side (Figure 7);
 - :func:`reference_subsets`: a metric with every subset of the references, to see how
-  the correlation depends on their number (the paper reports 1 to 4 references).
+  the correlation depends on their number (the paper reports 1 to 4 references);
+- :func:`analyses`: all of them on one correlation's scores, as ``correlate --paper`` gives them.
 
 Distributions and fits are SciPy's (extra ``stats``).
 
@@ -24,13 +25,18 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from understudy.correlation.statistics import STATISTICS, Scores, scipy_stats
 from understudy.errors import ConfigError, InputError
 from understudy.inputs.human import HumanScores
+
+if TYPE_CHECKING:
+    from understudy.correlation import CorrelationResult
+    from understudy.metric import Metric
 
 
 @dataclass(frozen=True)
@@ -166,11 +172,61 @@ def normalized_table(scores: Mapping[str, Scores], human: Scores) -> dict[str, l
     return {"human": range_normalized(human), **{m: range_normalized(s) for m, s in scores.items()}}
 
 
+def analyses(
+    result: CorrelationResult,
+    human: HumanScores,
+    names: Sequence[str],
+    metrics: Sequence[Metric[Any, Any]] = (),
+    systems: Sequence[Sequence[str]] = (),
+    references: Sequence[Sequence[str]] = (),
+    reference_names: Sequence[str] = (),
+    statistic: str = "pearson",
+) -> dict[str, Any]:
+    """The paper's analyses of ``result`` (its scores of the systems ``names``), as a JSON-ready
+    record: each metric's regression, the range-normalized table (system level), the adjacent
+    systems' human differences (when ``human`` scores segments) and, at system level with more
+    than one stream of ``references`` (named ``reference_names``), each of ``metrics``'
+    ``statistic`` with every subset of them (the ``systems``' outputs rescored).
+
+    >>> from understudy.correlation import correlate
+    >>> result = correlate({"m": [1.0, 2.0, 4.0]}, [1.0, 3.0, 4.0], ["a", "b", "c"], n_bootstrap=0)
+    >>> record = analyses(result, HumanScores({"a": 1.0, "b": 3.0, "c": 4.0}), ["a", "b", "c"])
+    >>> sorted(record), round(record["regression"]["m"]["slope"], 3)
+    (['range_normalized', 'regression'], 0.929)
+    """
+    fits = {m: regression(s, result.human) for m, s in result.scores.items()}
+    out: dict[str, Any] = {
+        "regression": {m: asdict(f) for m, f in fits.items()},
+        "range_normalized": normalized_table(result.scores, result.human) if result.level == "system" else {},
+    }
+    if human.has_segments:
+        out["adjacent_differences"] = [asdict(d) for d in adjacent_differences(human, names)]
+    if result.level == "system" and len(references) > 1:
+        streams = list(references)
+        by_metric = {}
+        for metric in metrics:
+
+            def scores(subset: Sequence[int], metric: Metric[Any, Any] = metric) -> list[float]:
+                return [r.score for r in metric.corpus_scores(systems, [streams[i] for i in subset])]
+
+            found = reference_subsets(
+                scores, len(streams), result.human, statistic, metric.config.higher_is_better
+            )
+            by_metric[metric.config.name] = {k: [asdict(c) for c in v] for k, v in found.items()}
+        out["reference_subsets"] = {
+            "statistic": statistic,
+            "names": list(reference_names),
+            "metrics": by_metric,
+        }
+    return out
+
+
 __all__ = [
     "AdjacentDifference",
     "Regression",
     "SubsetCorrelation",
     "adjacent_differences",
+    "analyses",
     "normalized_table",
     "range_normalized",
     "reference_subsets",
