@@ -1,4 +1,4 @@
-"""How messages say a count: "1 line", "3 lines".
+"""How messages say a count ("1 line", "3 lines") and a name that is not UTF-8.
 
 >>> counted(1, "line"), counted(3, "line"), counted(1, "document id"), counted(0, "paragraph")
 ('1 line', '3 lines', '1 document id', '0 paragraphs')
@@ -11,3 +11,13 @@ def counted(count: int, noun: str, plural: str | None = None) -> str:
     """``count`` and ``noun``, the noun in the plural unless the count is one (``plural``: an
     irregular plural; else an ``s``)."""
     return f"{count} {noun if count == 1 else plural or noun + 's'}"
+
+
+def kept_name(name: str) -> str:
+    """A system's name as the ledger keeps it: a file name that is not UTF-8 (its undecodable
+    bytes held as surrogates) with those bytes escaped, ``\\xe9``, so that it is kept all the same.
+
+    >>> kept_name("caf\\udce9.txt")
+    'caf\\\\xe9.txt'
+    """
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")

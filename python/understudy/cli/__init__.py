@@ -254,8 +254,8 @@ def _kept(args: argparse.Namespace, words: list[str]) -> argparse.Namespace:
     name is not UTF-8, without a database URL's password."""
     import shlex
 
-    from understudy.cli.keep import kept_name
     from understudy.ledger.secrets import redacted
+    from understudy.wording import kept_name
 
     args.command_line = kept_name(redacted(shlex.join(["understudy", *words])))
     return args

@@ -5,16 +5,13 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
-import re
 import sys
-import xml.etree.ElementTree as ET
 from typing import Any
 
 from understudy._atomic import atomic_write, writable
 from understudy.cli.computed import computed_scores
 from understudy.cli.inputs import read_parallel, read_systems
-from understudy.cli.keep import add_ledger_option, add_log_options, kept_name, sha256_of, span
+from understudy.cli.keep import add_ledger_option, add_log_options, sha256_of, span
 from understudy.cli.messages import CliError, print_error
 from understudy.cli.options import (
     add_command,
@@ -32,12 +29,12 @@ from understudy.cli.testset import add_cache_options, add_filter_options, testse
 from understudy.errors import IncomparableError, LengthMismatchError, UnderstudyError
 from understudy.evaluation import Evaluation
 from understudy.gate import GateResult, GateVerdict, check_gate_options, gate
+from understudy.gate_report import Gated, json_text, junit, text
 from understudy.ledger import Ledger, Record
 from understudy.signature import Signature
 from understudy.significance import Test
 from understudy.stats import Stats
-from understudy.tables import text_table
-from understudy.wording import counted
+from understudy.wording import counted, kept_name
 
 EXAMPLES = """examples:
   understudy gate ref.de --baseline base.de --candidate new.de                BLEU, paired bootstrap
@@ -282,10 +279,11 @@ def run(args: argparse.Namespace) -> int:
                 for b, c in pairs
             )
         )
-        write(_json(args, verdict) if args.format == "json" else _text(args, verdict))
+        gated = Gated(args.baseline, args.candidate, test, args.alpha)
+        write(json_text(verdict, gated) if args.format == "json" else text(verdict, gated))
         if args.junit:
             with atomic_write(args.junit) as fh:
-                fh.write(_junit(args, verdict))
+                fh.write(junit(verdict, gated))
         if args.log:
             _keep_candidate(args, [c for _, c in pairs], testset)
     except (UnderstudyError, CliError) as err:
@@ -307,91 +305,6 @@ def _keep_candidate(args: argparse.Namespace, stats: list[Stats[Any, Any]], test
     with Ledger(args.ledger) as ledger:
         ids = ledger.append_many(entries, **fields)
         sys.stderr.write(f"understudy: kept {span(ids)} in {ledger.location}\n")
-
-
-def _row(r: GateResult) -> list[str]:
-    return [
-        r.metric,
-        f"{r.baseline:.2f}",
-        f"{r.candidate:.2f}",
-        f"{r.change:+.2f}",
-        f"{r.p_value:.4f}",
-        "pass" if r.passed else "FAIL: " + "; ".join(r.reasons),
-    ]
-
-
-def _text(args: argparse.Namespace, verdict: GateVerdict) -> str:
-    test = "paired approximate randomization" if args.paired_ar else "paired bootstrap"
-    head = "PASS" if verdict.passed else "FAIL"
-    lines = [
-        f"{head}: {args.candidate} against {args.baseline} ({test}, alpha {args.alpha})",
-        "",
-        text_table(
-            ["metric", "baseline", "candidate", "change", "p-value", "verdict"],
-            [_row(r) for r in verdict.results],
-        ),
-        "",
-        *(f"{r.metric} signature: {r.signature}" for r in verdict.results),
-    ]
-    return "\n".join(lines)
-
-
-def _json(args: argparse.Namespace, verdict: GateVerdict) -> str:
-    record = {
-        "passed": verdict.passed,
-        "baseline": args.baseline,
-        "candidate": args.candidate,
-        "test": "ar" if args.paired_ar else "bs",
-        "results": [
-            {
-                "metric": r.metric,
-                "passed": r.passed,
-                "baseline": r.baseline,
-                "candidate": r.candidate,
-                "change": r.change,
-                "p_value": r.p_value,
-                "alpha": r.alpha,
-                "higher_is_better": r.higher_is_better,
-                "reasons": list(r.reasons),
-                "signature": r.signature,
-            }
-            for r in verdict.results
-        ],
-    }
-    return json.dumps(record, indent=1, ensure_ascii=False)
-
-
-_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-
-
-def xml_text(text: str) -> str:
-    """``text`` as XML 1.0 can hold it: undecodable bytes of a file name and characters XML has
-    no place for (control characters) escaped as ``\\xNN``.
-
-    >>> xml_text("a\\x01b\\udce9.de")
-    'a\\\\x01b\\\\xe9.de'
-    """
-    return _NOT_XML.sub(lambda m: f"\\x{ord(m.group(0)):02x}", kept_name(text))
-
-
-def _junit(args: argparse.Namespace, verdict: GateVerdict) -> bytes:
-    """The verdict as JUnit XML: a test case per metric, a failure where it fails."""
-    failures = sum(not r.passed for r in verdict.results)
-    suites = ET.Element("testsuites", tests=str(len(verdict.results)), failures=str(failures))
-    suite = ET.SubElement(
-        suites, "testsuite", name="understudy gate", tests=str(len(verdict.results)), failures=str(failures)
-    )
-    for r in verdict.results:
-        case = ET.SubElement(suite, "testcase", classname="understudy.gate", name=xml_text(r.metric))
-        summary = f"{args.candidate} {r.candidate:.4f} against {args.baseline} {r.baseline:.4f}"
-        summary = xml_text(f"{summary} (p = {r.p_value:.4f})")
-        if r.passed:
-            ET.SubElement(case, "system-out").text = summary
-        else:
-            failure = ET.SubElement(case, "failure", message=xml_text("; ".join(r.reasons)))
-            failure.text = f"{summary}\n{xml_text(r.signature)}"
-    text: bytes = ET.tostring(suites, encoding="utf-8", xml_declaration=True)
-    return text + b"\n"
 
 
 __all__ = ["add_parser", "run"]

@@ -8,6 +8,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from understudy.ledger import LEDGER_ENV
+from understudy.wording import kept_name
 
 if TYPE_CHECKING:
     from understudy.stats import Stats
@@ -57,16 +58,6 @@ def sha256_of(paths: list[str]) -> str:
             return ""
         digest.update(bytes.fromhex(known))
     return f"sha256:{digest.hexdigest()}" if paths else ""
-
-
-def kept_name(name: str) -> str:
-    """A system's name as the ledger keeps it: a file name that is not UTF-8 (its undecodable
-    bytes held as surrogates) with those bytes escaped, ``\\xe9``, so that it is kept all the same.
-
-    >>> kept_name("caf\\udce9.txt")
-    'caf\\\\xe9.txt'
-    """
-    return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def log_scored(

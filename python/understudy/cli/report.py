@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from understudy._atomic import atomic_write, writable
 from understudy.cli.computed import computed_scores
 from understudy.cli.inputs import read_systems, read_texts, warn_reference_as_system
-from understudy.cli.keep import add_ledger_option, add_log_options, kept_name, log_scored
+from understudy.cli.keep import add_ledger_option, add_log_options, log_scored
 from understudy.cli.messages import CliError
 from understudy.cli.options import (
     add_command,
@@ -36,6 +36,7 @@ from understudy.cli.segments import (
 from understudy.cli.testset import add_cache_options, testset_refs
 from understudy.errors import LengthMismatchError
 from understudy.ledger import Ledger
+from understudy.wording import kept_name
 
 if TYPE_CHECKING:
     from understudy.report.documents import Layout
