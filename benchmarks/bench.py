@@ -19,6 +19,9 @@ Tasks (the issue's numbering):
   chrf, chrfpp, ter      corpus chrF, chrF++ and TER of the 16 systems (issue 10)
   ter-sentence           sentence TER of the 3004 segments of one system
   chrf-pairwise          the all-pairs chrF matrix of 500 x 500 segments (MBR)
+  mbr-chrf, mbr-bleu     exact MBR of 300 WMT17 sources x 32 candidates (tests/support/mbr_candidates.py)
+                         beside mbrs' utilities (sacrebleu's sentence_score per pair, then the mean)
+                         and, for chrF, fastchrf's pairwise chrF of all sources in one call
   ja-mecab               corpus BLEU with the ja-mecab tokenizer (MeCab runs in Python for both
                          tools): 4 systems x 3000 seeded pseudo-Japanese segments
   report, report-large   the HTML report of the 16 systems, and of 3 systems x 120,160 segments
@@ -474,6 +477,47 @@ def task_chrf_pairwise(data: Path, repeat: int, slow_repeat: int) -> list[Timing
             fastchrf.pairwise_chrf([hyps], [refs])  # type: ignore[attr-defined]
 
         rows.append(Timing("fastchrf.pairwise_chrf", median_time(peer, repeat), "not sacrebleu-identical"))
+    return rows
+
+
+def task_mbr(data: Path, repeat: int, slow_repeat: int, metric: str) -> list[Timing]:
+    """Exact MBR's expected utilities and choices; the peers compute the same utilities."""
+    import numpy as np
+    from sacrebleu.metrics import BLEU as SacreBLEU
+    from sacrebleu.metrics import CHRF as SacreCHRF
+    from understudy import BLEU, CHRF
+    from understudy.mbr import select
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from tests.support.mbr_candidates import candidates
+
+    lists = candidates(300, data)
+    ours_metric = CHRF() if metric == "chrf" else BLEU(effective_order=True)
+    theirs = SacreCHRF() if metric == "chrf" else SacreBLEU(effective_order=True)
+
+    def mbrs_utilities() -> None:  # what mbrs' exact decoder computes, pair by pair
+        for hyps in lists:
+            matrix = [[theirs.sentence_score(h, [r]).score for r in hyps] for h in hyps]
+            int(np.argmax(np.mean(matrix, axis=1)))
+
+    rows = [
+        Timing(f"understudy mbr.select ({metric})", median_time(lambda: select(lists, ours_metric), repeat)),
+        Timing(
+            "mbrs' utilities: sacrebleu sentence_score, 307,200 calls",
+            median_time(mbrs_utilities, slow_repeat),
+        ),
+    ]
+    fastchrf = optional("fastchrf")
+    if fastchrf is not None and metric == "chrf":
+
+        def peer() -> None:
+            np.asarray(fastchrf.pairwise_chrf(lists, lists)).mean(axis=2).argmax(axis=1)  # type: ignore[attr-defined]
+
+        rows.append(
+            Timing(
+                "fastchrf.pairwise_chrf, every source", median_time(peer, repeat), "not sacrebleu-identical"
+            )
+        )
     return rows
 
 
@@ -1464,6 +1508,14 @@ def main() -> int:
         "chrf-pairwise": (
             "11. All pairs chrF, 500 x 500",
             lambda: task_chrf_pairwise(args.data, repeat, slow_repeat),
+        ),
+        "mbr-chrf": (
+            "28a. Exact MBR with chrF, 300 sources x 32 candidates",
+            lambda: task_mbr(args.data, repeat, slow_repeat, "chrf"),
+        ),
+        "mbr-bleu": (
+            "28b. Exact MBR with BLEU, 300 sources x 32 candidates",
+            lambda: task_mbr(args.data, repeat, slow_repeat, "bleu"),
         ),
         "ja-mecab": (
             "12. Corpus BLEU of Japanese with MeCab, 4 systems x 3000 segments",

@@ -21,4 +21,5 @@ run report --tasks report
 run report-large --quick --tasks report-large
 run dask --quick --tasks dask
 run startup --tasks startup
+run mbr --quick --tasks mbr-chrf mbr-bleu
 python benchmarks/judges.py --save "$R/judges.json"

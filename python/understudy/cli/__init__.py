@@ -33,6 +33,7 @@ COMMANDS: dict[str, str] = {
     "correlate": "understudy.cli.correlate",
     "report": "understudy.cli.report",
     "pairwise": "understudy.cli.pairwise",
+    "mbr": "understudy.cli.mbr",
     "tokenize": "understudy.cli.tokenize",
     "resegment": "understudy.cli.resegment",
     "testset": "understudy.cli.testset",

@@ -53,7 +53,7 @@ def computed_scores(
     sources = _sources(args, chosen, refs, sources)
     if len(set(names)) != len(names):
         raise CliError("the same system file is given twice with -i")
-    metrics = [_made(args, name) for name in chosen]
+    metrics = [made_metric(args, name) for name in chosen]
     scored = []
     with ExitStack() as stack:
         runner = _runner(args, metrics, stack)
@@ -117,7 +117,7 @@ def _sources(
     return sources
 
 
-def _made(args: argparse.Namespace, name: str) -> Chosen:
+def made_metric(args: argparse.Namespace, name: str) -> Chosen:
     """One ``-m`` name's declaration, its configuration as the options say, and its object."""
     declared = computed(name)
     config = declared.config(**declared.config.field_values(vars(args)))

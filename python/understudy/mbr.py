@@ -1,0 +1,191 @@
+"""Choosing the best translation among candidates: minimum Bayes risk (MBR) decoding and
+quality-estimation reranking, on understudy's metrics.
+
+MBR scores every candidate against every pseudo-reference (by default the candidates
+themselves, each against itself too, as mbrs does), takes each candidate's mean score, its
+expected utility, and chooses the best: the highest, or the lowest where lower is better (TER,
+MetricX), reported as is. A text metric's utility is its sentence score, as
+:meth:`understudy.metric.Metric.pairwise` computes it: mbrs' utilities are sacrebleu's
+``sentence_score`` with BLEU's ``effective_order=True`` and chrF's and TER's defaults, so
+``BLEU(effective_order=True)``, ``CHRF()`` and ``TER()`` choose as mbrs 0.1.8's exact MBR does.
+Ties go to the first index; :attr:`Choice.tied` names the others.
+
+>>> from understudy import CHRF
+>>> [choice] = select([["the cat sat on the mat", "a cat sat on a mat", "the dog ran"]], CHRF())
+>>> choice.index, choice.candidate
+(0, 'the cat sat on the mat')
+>>> [round(u, 2) for u in choice.expected]
+[56.65, 50.82, 38.51]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from understudy.errors import ConfigError, EmptyInputError, InputTypeError, LengthMismatchError
+
+if TYPE_CHECKING:
+    from understudy.computed.metric import ComputedMetric
+    from understudy.metric import Metric
+
+METHODS = ("exact",)
+"""The MBR methods: ``exact`` (every candidate against every pseudo-reference)."""
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One source's choice: the chosen candidate's ``index`` and text, every candidate's
+    ``expected`` utility (MBR) or QE score (reranking), the other indices ``tied`` with the
+    chosen one, and the candidates x pseudo-references ``utilities`` when asked for."""
+
+    index: int
+    candidate: str
+    expected: tuple[float, ...]
+    tied: tuple[int, ...] = ()
+    utilities: NDArray[np.float64] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON record ``understudy mbr --scores`` writes (the matrix when kept)."""
+        record: dict[str, Any] = {
+            "index": self.index,
+            "candidate": self.candidate,
+            "expected": list(self.expected),
+        }
+        if self.tied:
+            record["tied"] = list(self.tied)
+        if self.utilities is not None:
+            record["utilities"] = self.utilities.tolist()
+        return record
+
+
+def select(
+    candidates: Sequence[Sequence[str]],
+    metric: Metric[Any, Any] | ComputedMetric,
+    *,
+    sources: Sequence[str] | None = None,
+    pseudo_references: Sequence[Sequence[str]] | None = None,
+    method: str = "exact",
+    utilities: bool = False,
+    progress: Progress | None = None,
+) -> list[Choice]:
+    """The MBR choice among each source's ``candidates`` (a list of strings per source; their
+    number may differ) under ``metric``: a text metric's sentence score, or a computed
+    metric's (``sources`` for those that read them). ``pseudo_references`` default to the
+    candidates; ``utilities`` keeps each matrix; ``progress(done, total)`` follows the sources.
+
+    >>> from understudy import TER
+    >>> [choice] = select([["a b c d", "a b c", "x y"]], TER())
+    >>> choice.index, [round(u, 1) for u in choice.expected]  # lower is better: the lowest TER
+    (1, [77.8, 58.3, 66.7])
+    """
+    if method not in METHODS:
+        raise ConfigError(f"unknown MBR method {method!r}; there is {', '.join(METHODS)}")
+    pseudo = candidates if pseudo_references is None else pseudo_references
+    _check(candidates, pseudo, sources)
+    lower = _lower_is_better(metric)
+    choices = []
+    for k, (hyps, refs) in enumerate(zip(candidates, pseudo, strict=True)):
+        matrix = _utilities(metric, list(hyps), list(refs), None if sources is None else sources[k])
+        choices.append(_chosen(list(hyps), matrix.mean(axis=1), lower, matrix if utilities else None))
+        if progress is not None:
+            progress(k + 1, len(candidates))
+    return choices
+
+
+def rerank(
+    candidates: Sequence[Sequence[str]],
+    metric: ComputedMetric,
+    sources: Sequence[str] | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> list[Choice]:
+    """Quality-estimation reranking: the candidate of each source that a reference-free
+    ``metric`` (CometKiwi, MetricX's QE, a judge: given each source's ``sources`` line) scores
+    best, every candidate scored once.
+    ``progress(amount)`` follows the metric's work, batch by batch."""
+    _check(candidates, candidates, sources)
+    flat = [hyp for hyps in candidates for hyp in hyps]
+    flat_sources = (
+        None
+        if sources is None
+        else [source for source, hyps in zip(sources, candidates, strict=True) for _ in hyps]
+    )
+    given = metric.system_scores({"candidates": flat}, None, flat_sources, progress=progress)
+    scores = given.segment_stats("candidates").sentence_scores()
+    lower, choices, start = _lower_is_better(metric), [], 0
+    for hyps in candidates:
+        choices.append(_chosen(list(hyps), np.asarray(scores[start : start + len(hyps)]), lower, None))
+        start += len(hyps)
+    return choices
+
+
+def _utilities(
+    metric: Metric[Any, Any] | ComputedMetric, hyps: list[str], refs: list[str], source: str | None
+) -> NDArray[np.float64]:
+    """The candidates x pseudo-references utility matrix of one source."""
+    from understudy.computed.metric import ComputedMetric
+
+    if not isinstance(metric, ComputedMetric):
+        return metric.pairwise(hyps, refs)
+    pairs = [(h, r) for h in hyps for r in refs]
+    given = metric.system_scores(
+        {"pairs": [h for h, _ in pairs]},
+        [r for _, r in pairs],
+        None if source is None else [source] * len(pairs),
+    )
+    scores = np.asarray(given.segment_stats("pairs").sentence_scores(), dtype=np.float64)
+    return scores.reshape(len(hyps), len(refs))
+
+
+def _chosen(
+    hyps: list[str], expected: NDArray[np.float64], lower: bool, matrix: NDArray[np.float64] | None
+) -> Choice:
+    """The best of ``expected`` (the first of equals) and the indices tied with it."""
+    best = int(np.argmin(expected) if lower else np.argmax(expected))
+    tied = tuple(int(i) for i in np.flatnonzero(expected == expected[best]) if i != best)
+    return Choice(best, hyps[best], tuple(float(v) for v in expected), tied, matrix)
+
+
+def _lower_is_better(metric: object) -> bool:
+    """Whether ``metric``'s lowest score is its best; a metric that is no utility is refused."""
+    from understudy.computed.metric import ComputedMetric
+    from understudy.metric import Metric
+
+    if isinstance(metric, ComputedMetric):
+        return metric.lower_is_better
+    if isinstance(metric, Metric):
+        return not metric.config.higher_is_better
+    raise InputTypeError(
+        f"{type(metric).__name__} cannot serve as a utility: give a metric object (BLEU(), CHRF(), TER(),"
+        " a computed metric)"
+    )
+
+
+def _check(
+    candidates: Sequence[Sequence[str]], pseudo: Sequence[Sequence[str]], sources: Sequence[str] | None
+) -> None:
+    """Refuse what has no choice in it: no sources, a source without candidates or
+    pseudo-references, lists of different lengths."""
+    if isinstance(candidates, str) or any(isinstance(c, str) for c in candidates):
+        raise InputTypeError("candidates must be a list of lists of strings: one list per source")
+    if not candidates:
+        raise EmptyInputError("no candidates: give one list of candidates per source")
+    for what, lists in (("candidates", candidates), ("pseudo-references", pseudo)):
+        empty = next((k for k, texts in enumerate(lists) if not texts), None)
+        if empty is not None:
+            raise EmptyInputError(f"source {empty + 1} has no {what}")
+    if len(pseudo) != len(candidates):
+        raise LengthMismatchError(
+            f"{len(pseudo)} lists of pseudo-references for {len(candidates)} sources' candidates"
+        )
+    if sources is not None and len(sources) != len(candidates):
+        raise LengthMismatchError(f"{len(sources)} sources for {len(candidates)} lists of candidates")
+
+
+__all__ = ["METHODS", "Choice", "rerank", "select"]

@@ -1,0 +1,112 @@
+"""``understudy mbr``: the chosen lines and expected utilities against sacrebleu's sentence
+scores, the two input forms, Ctrl-C keeping what is done, and bad input named in one line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+import sacrebleu
+import understudy.cli.mbr as command
+
+from tests.support.cli import run_cli
+
+LISTS = [
+    ["the cat sat on the mat", "a cat sat on a mat", "the dog ran"],
+    ["hello world", "hello there world", "hi"],
+    ["one two three", "one two", "three two one"],
+]
+
+
+def _expected(hyps: list[str]) -> list[float]:
+    return [float(np.mean([sacrebleu.sentence_chrf(h, [r]).score for r in hyps])) for h in hyps]
+
+
+def test_the_chosen_lines_and_utilities_are_sacrebleus_chrf_mbr(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cands = tmp_path / "cands.txt"
+    cands.write_text("".join(f"{c}\n" for hyps in LISTS for c in hyps), encoding="utf-8")
+    best, scores = tmp_path / "best.txt", tmp_path / "u.jsonl"
+    argv = [
+        "mbr",
+        "--candidates",
+        str(cands),
+        "-n",
+        "3",
+        "-m",
+        "chrf",
+        "-o",
+        str(best),
+        "--scores",
+        str(scores),
+    ]
+    status, out, err = run_cli(capsys, *argv)
+    assert (status, out, err) == (0, "", "")
+    chosen = [hyps[int(np.argmax(_expected(hyps)))] for hyps in LISTS]
+    assert best.read_text(encoding="utf-8") == "".join(f"{c}\n" for c in chosen)
+    records = [json.loads(line) for line in scores.read_text(encoding="utf-8").splitlines()]
+    assert [r["source"] for r in records] == [1, 2, 3]
+    for hyps, record in zip(LISTS, records, strict=True):
+        assert record["expected"] == pytest.approx(_expected(hyps), abs=1e-9)
+
+
+def test_json_lines_take_any_number_a_source(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    lists = [LISTS[0], ["only"], LISTS[1][:2]]
+    cands = tmp_path / "cands.jsonl"
+    cands.write_text("".join(json.dumps({"candidates": c}) + "\n" for c in lists), encoding="utf-8")
+    status, out, err = run_cli(capsys, "mbr", "--candidates", str(cands), "-m", "chrf")
+    assert status == 0, err
+    assert out.splitlines() == [hyps[int(np.argmax(_expected(hyps)))] for hyps in lists]
+
+
+def test_ctrl_c_keeps_the_choices_made(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cands = tmp_path / "cands.txt"
+    cands.write_text("".join(f"{c}\n" for hyps in LISTS for c in hyps), encoding="utf-8")
+    real, calls = command.select, []
+
+    def interrupted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(command, "select", interrupted)
+    best = tmp_path / "best.txt"
+    status, _, err = run_cli(
+        capsys, "mbr", "--candidates", str(cands), "-n", "3", "-m", "chrf", "-o", str(best)
+    )
+    assert status == 130
+    assert err == "understudy: error: stopped at source 3 of 3; the first 2 choices are written\n"
+    chosen = [hyps[int(np.argmax(_expected(hyps)))] for hyps in LISTS[:2]]
+    assert best.read_text(encoding="utf-8") == "".join(f"{c}\n" for c in chosen)
+
+
+@pytest.mark.parametrize(
+    ("text", "extra", "said"),
+    [
+        ("a\nb\nc\n", ["-n", "2"], "has 3 lines, not a multiple of -n 2: its last source has 1 candidates"),
+        ("a\nb\n", [], "a text file of candidates needs their number a source (-n N)"),
+        ("a\nb\n", ["-n", "0"], "-n must be at least 1, not 0"),
+        ('{"candidates": ["a"]}\n{"candidates": "b"}\n', [], 'line 2: expected {"candidates": [...]}'),
+        ('{"candidates": ["a"]}\n{"candidates": []}\n', [], "line 2: no candidates"),
+        ('{"candidates": ["a"]}\n{oops\n', [], "line 2: not JSON"),
+        ("a\nb\n", ["-n", "1", "-m", "chrf", "bleu"], "mbr takes one metric"),
+        # Before any model is looked for: the input is checked first.
+        ("a\nb\n", ["-n", "1", "-m", "comet"], "-m comet reads the sources: give them with --source FILE"),
+    ],
+)
+def test_bad_input_is_one_line_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, extra: list[str], said: str
+) -> None:
+    cands = tmp_path / "cands.txt"
+    cands.write_text(text, encoding="utf-8")
+    argv = ["mbr", "--candidates", str(cands), *extra]
+    status, out, err = run_cli(capsys, *(argv if "-m" in extra else [*argv, "-m", "chrf"]))
+    assert status == 1 and out == ""
+    assert err.startswith("understudy: error: ") and said in err and err.count("\n") == 1
