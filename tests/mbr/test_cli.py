@@ -110,3 +110,16 @@ def test_bad_input_is_one_line_naming_it(
     status, out, err = run_cli(capsys, *(argv if "-m" in extra else [*argv, "-m", "chrf"]))
     assert status == 1 and out == ""
     assert err.startswith("understudy: error: ") and said in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("command", ["mbr", "pairwise"])
+def test_no_effective_order_says_it_does_nothing_for_chrf(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    cands = tmp_path / "cands.txt"
+    cands.write_text("a b c\na b d\n", encoding="utf-8")
+    files = ["--candidates", str(cands), "-n", "2"] if command == "mbr" else [str(cands), str(cands)]
+    # Before: the flag was dropped without a word.
+    with pytest.warns(UserWarning, match="--no-effective-order is BLEU's: ignored for -m chrf"):
+        status, _, err = run_cli(capsys, command, *files, "-m", "chrf", "--no-effective-order")
+    assert status == 0, err

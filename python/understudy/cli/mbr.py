@@ -15,7 +15,7 @@ from understudy.cli.options import (
     add_metric_options,
     add_threads_option,
     chosen_metrics,
-    scorers,
+    sentence_scorer,
 )
 from understudy.cli.output import stdout
 from understudy.cli.progress import Progress
@@ -92,7 +92,7 @@ def _chooser(args: argparse.Namespace, sources: list[str] | None) -> Any:
     if len(names) != 1:
         raise CliError(f"mbr takes one metric (-m chrf, bleu, ter, comet, ...), not {len(names)}")
     if not computed_chosen(args):
-        (text,) = scorers(args, sentence_level=not args.no_effective_order)
+        text = sentence_scorer(args)
         return lambda k, listed: select([listed], text, method=args.method)
     declared = computed(names[0])
     if "source" in declared.inputs and sources is None:

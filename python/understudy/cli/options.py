@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import warnings
 from typing import TYPE_CHECKING, Any
 
 from understudy.cli.messages import CliError
@@ -157,6 +158,16 @@ def add_computed_options(parser: argparse.ArgumentParser) -> list[str]:
                 added.add(opt.dest)
                 add_field_option(group, config, name)
     return [one.name for one in declared]
+
+
+def sentence_scorer(args: argparse.Namespace) -> Metric[Any, Any]:
+    """The one metric of ``-m`` at sentence level (BLEU's effective order on, unless
+    ``--no-effective-order``, which is said to do nothing for another metric)."""
+    (metric,) = scorers(args, sentence_level=not args.no_effective_order)
+    if args.no_effective_order and "bleu" not in chosen_metrics(args):
+        named = " ".join(chosen_metrics(args))
+        warnings.warn(f"--no-effective-order is BLEU's: ignored for -m {named}", stacklevel=1)
+    return metric
 
 
 def scorers(args: argparse.Namespace, sentence_level: bool) -> list[Metric[Any, Any]]:

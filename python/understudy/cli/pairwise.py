@@ -17,7 +17,7 @@ from understudy.cli.options import (
     add_threads_option,
     check_width,
     chosen_metrics,
-    scorers,
+    sentence_scorer,
     width_value,
 )
 from understudy.cli.output import stdout
@@ -88,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("pairwise takes one metric (-m bleu, chrf or ter)")
     hyps = [line.rstrip() for line in read_lines(args.hyps)]
     refs = [line.rstrip() for line in read_lines(args.refs)]
-    (metric,) = scorers(args, sentence_level=not args.no_effective_order)
+    metric = sentence_scorer(args)
     with Progress("pairwise", total=len(hyps), unit="hypotheses") as progress:
         scores = metric.pairwise(hyps, refs, progress=lambda done, _: progress.update(done))
     if output is None:
