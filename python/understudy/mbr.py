@@ -21,7 +21,7 @@ Ties go to the first index; :attr:`Choice.tied` names the others.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -49,7 +49,7 @@ class Choice:
     candidate: str
     expected: tuple[float, ...]
     tied: tuple[int, ...] = ()
-    utilities: NDArray[np.float64] | None = None
+    utilities: NDArray[np.float64] | None = field(default=None, compare=False)  # arrays have no ==
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON record ``understudy mbr --scores`` writes (the matrix when kept)."""

@@ -56,6 +56,8 @@ def test_the_expected_utility_is_the_mean_sentence_score_with_each_pseudo_refere
     assert np.allclose(choice.utilities, matrix, rtol=0, atol=1e-9)
     assert choice.expected == pytest.approx([sum(row) / 2 for row in matrix], abs=1e-9)
     assert choice.index == int(np.argmax([sum(row) for row in matrix]))
+    # Choices compare by what was chosen; the matrix (an array, without ==) is left out.
+    assert choice == select([hyps], CHRF(), pseudo_references=[refs])[0]
 
 
 def test_one_candidate_is_chosen_and_ties_go_to_the_first() -> None:
