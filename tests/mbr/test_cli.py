@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pytest
 import sacrebleu
-import understudy.cli.mbr as command
+import understudy.mbr as mbr
 
 from tests.support.cli import run_cli
 
@@ -68,7 +68,7 @@ def test_ctrl_c_keeps_the_choices_made(
 ) -> None:
     cands = tmp_path / "cands.txt"
     cands.write_text("".join(f"{c}\n" for hyps in LISTS for c in hyps), encoding="utf-8")
-    real, calls = command.select, []
+    real, calls = mbr.select, []
 
     def interrupted(*args: Any, **kwargs: Any) -> Any:
         calls.append(1)
@@ -76,7 +76,7 @@ def test_ctrl_c_keeps_the_choices_made(
             raise KeyboardInterrupt
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(command, "select", interrupted)
+    monkeypatch.setattr("understudy.cli.mbr.select", interrupted)
     best = tmp_path / "best.txt"
     status, _, err = run_cli(
         capsys, "mbr", "--candidates", str(cands), "-n", "3", "-m", "chrf", "-o", str(best)

@@ -21,6 +21,7 @@ from tests.support.mbr_candidates import candidates
 from tests.support.paths import FIXTURES, SHARED
 
 RECORDED = FIXTURES / "mbr" / "mbrs-0.1.8.json.gz"
+NOT_A_METRIC: Any = GivenScores({"s": [1.0]}, "x", lower_is_better=False)  # scores, not a scorer
 METRICS: dict[str, Any] = {"bleu": BLEU(effective_order=True), "chrf": CHRF(), "ter": TER()}
 
 
@@ -87,11 +88,7 @@ def test_lower_is_better_chooses_the_lowest_ter() -> None:
         (lambda: select([["a"]], CHRF(), pseudo_references=[[]]), EmptyInputError, "no pseudo-references"),
         (lambda: select([["a"]], CHRF(), sources=["s", "t"]), LengthMismatchError, "2 sources for 1"),
         (lambda: select([["a"]], CHRF(), method="prune"), ConfigError, "unknown MBR method 'prune'"),
-        (
-            lambda: select([["a"]], GivenScores({"s": [1.0]}, "x", lower_is_better=False)),
-            InputTypeError,
-            "utility",
-        ),  # type: ignore[arg-type]
+        (lambda: select([["a"]], NOT_A_METRIC), InputTypeError, "cannot serve as a utility"),
     ],
 )
 def test_what_has_no_choice_in_it_is_refused(call: Any, error: type[Exception], said: str) -> None:
