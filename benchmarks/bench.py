@@ -22,6 +22,10 @@ Tasks (the issue's numbering):
   mbr-chrf, mbr-bleu     exact MBR of 300 WMT17 sources x 32 candidates (tests/support/mbr_candidates.py)
                          beside mbrs' utilities (sacrebleu's sentence_score per pair, then the mean)
                          and, for chrF, fastchrf's pairwise chrF of all sources in one call
+  mbr-chrf-64, mbr-bleu-64   the same with 64 candidates a source (mbrs' utilities timed on the
+                         first 30 sources, times 10)
+  mbr-aggregate-chrf, mbr-aggregate-bleu   MBR with reference aggregation, 300 x 64, beside
+                         fastchrf's aggregate_chrf
   ja-mecab               corpus BLEU with the ja-mecab tokenizer (MeCab runs in Python for both
                          tools): 4 systems x 3000 seeded pseudo-Japanese segments
   report, report-large   the HTML report of the 16 systems, and of 3 systems x 120,160 segments
@@ -480,45 +484,82 @@ def task_chrf_pairwise(data: Path, repeat: int, slow_repeat: int) -> list[Timing
     return rows
 
 
-def task_mbr(data: Path, repeat: int, slow_repeat: int, metric: str) -> list[Timing]:
-    """Exact MBR's expected utilities and choices; the peers compute the same utilities."""
+def task_mbr(data: Path, repeat: int, slow_repeat: int, metric: str, rounds: int = 1) -> list[Timing]:
+    """Exact MBR's expected utilities and choices; the peers compute the same utilities.
+
+    ``rounds`` of variants: 32 candidates a source (1), 64 (3). At 64, mbrs' utilities (about
+    10 minutes for every source) are timed on the first 30 sources and multiplied by 10."""
     import numpy as np
     from sacrebleu.metrics import BLEU as SacreBLEU
     from sacrebleu.metrics import CHRF as SacreCHRF
     from understudy import BLEU, CHRF
     from understudy.mbr import select
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from tests.support.mbr_candidates import candidates
-
-    lists = candidates(300, data)
+    lists = _mbr_candidates(data, rounds)
     ours_metric = CHRF() if metric == "chrf" else BLEU(effective_order=True)
     theirs = SacreCHRF() if metric == "chrf" else SacreBLEU(effective_order=True)
+    share = 1 if rounds == 1 else 10
+    subset = lists[: len(lists) // share]
 
     def mbrs_utilities() -> None:  # what mbrs' exact decoder computes, pair by pair
-        for hyps in lists:
+        for hyps in subset:
             matrix = [[theirs.sentence_score(h, [r]).score for r in hyps] for h in hyps]
             int(np.argmax(np.mean(matrix, axis=1)))
 
+    calls = sum(len(hyps) ** 2 for hyps in subset)
+    peer = f"mbrs' utilities: sacrebleu sentence_score, {calls:,} calls"
     rows = [
         Timing(f"understudy mbr.select ({metric})", median_time(lambda: select(lists, ours_metric), repeat)),
         Timing(
-            "mbrs' utilities: sacrebleu sentence_score, 307,200 calls",
-            median_time(mbrs_utilities, slow_repeat),
+            peer if share == 1 else f"{peer} ({len(subset)} sources) x {share}",
+            share * median_time(mbrs_utilities, slow_repeat),
         ),
     ]
     fastchrf = optional("fastchrf")
     if fastchrf is not None and metric == "chrf":
 
-        def peer() -> None:
+        def pairwise() -> None:
             np.asarray(fastchrf.pairwise_chrf(lists, lists)).mean(axis=2).argmax(axis=1)  # type: ignore[attr-defined]
 
         rows.append(
             Timing(
-                "fastchrf.pairwise_chrf, every source", median_time(peer, repeat), "not sacrebleu-identical"
+                "fastchrf.pairwise_chrf, every source",
+                median_time(pairwise, repeat),
+                "not sacrebleu-identical",
             )
         )
     return rows
+
+
+def task_mbr_aggregate(data: Path, repeat: int, metric: str) -> list[Timing]:
+    """MBR with reference aggregation, 300 sources x 64 candidates, beside fastchrf's."""
+    import numpy as np
+    from understudy import BLEU, CHRF
+    from understudy.mbr import select
+
+    lists = _mbr_candidates(data, 3)
+    ours_metric = CHRF() if metric == "chrf" else BLEU(effective_order=True)
+
+    def ours() -> None:
+        select(lists, ours_metric, method="aggregate")
+
+    rows = [Timing(f"understudy mbr.select ({metric}, aggregate)", median_time(ours, repeat))]
+    fastchrf = optional("fastchrf")
+    if fastchrf is not None and metric == "chrf":
+
+        def peer() -> None:
+            np.asarray(fastchrf.aggregate_chrf(lists, lists)).argmax(axis=1)  # type: ignore[attr-defined]
+
+        rows.append(Timing("fastchrf.aggregate_chrf, every source", median_time(peer, repeat)))
+    return rows
+
+
+def _mbr_candidates(data: Path, rounds: int) -> list[list[str]]:
+    """The MBR tests' candidates of 300 WMT17 sources (tests/support/mbr_candidates.py)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from tests.support.mbr_candidates import candidates
+
+    return candidates(300, data, rounds)
 
 
 def make_stream_files(data: Path, folder: Path, segments: int) -> tuple[str, str]:
@@ -1516,6 +1557,22 @@ def main() -> int:
         "mbr-bleu": (
             "28b. Exact MBR with BLEU, 300 sources x 32 candidates",
             lambda: task_mbr(args.data, repeat, slow_repeat, "bleu"),
+        ),
+        "mbr-chrf-64": (
+            "28c. Exact MBR with chrF, 300 sources x 64 candidates",
+            lambda: task_mbr(args.data, repeat, slow_repeat, "chrf", rounds=3),
+        ),
+        "mbr-bleu-64": (
+            "28d. Exact MBR with BLEU, 300 sources x 64 candidates",
+            lambda: task_mbr(args.data, repeat, slow_repeat, "bleu", rounds=3),
+        ),
+        "mbr-aggregate-chrf": (
+            "28e. MBR with reference aggregation, chrF, 300 sources x 64 candidates",
+            lambda: task_mbr_aggregate(args.data, repeat, "chrf"),
+        ),
+        "mbr-aggregate-bleu": (
+            "28f. MBR with reference aggregation, BLEU, 300 sources x 64 candidates",
+            lambda: task_mbr_aggregate(args.data, repeat, "bleu"),
         ),
         "ja-mecab": (
             "12. Corpus BLEU of Japanese with MeCab, 4 systems x 3000 segments",

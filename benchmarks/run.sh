@@ -21,5 +21,5 @@ run report --tasks report
 run report-large --quick --tasks report-large
 run dask --quick --tasks dask
 run startup --tasks startup
-run mbr --quick --tasks mbr-chrf mbr-bleu
+run mbr --quick --tasks mbr-chrf mbr-bleu mbr-chrf-64 mbr-bleu-64 mbr-aggregate-chrf mbr-aggregate-bleu
 python benchmarks/judges.py --save "$R/judges.json"

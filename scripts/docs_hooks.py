@@ -20,6 +20,7 @@ BENCH = re.compile(r"<!-- bench: (?P<file>[\w.-]+\.json) (?P<tasks>[\w -]+?) -->
 NEURAL = re.compile(r"<!-- bench-neural: (?P<file>[\w.-]+\.json) -->")
 JUDGE = re.compile(r"<!-- bench-judge: (?P<file>[\w.-]+\.json) -->")
 RESEGMENT = re.compile(r"<!-- bench-reseg: (?P<file>[\w.-]+\.json) -->")
+COMET_MBR = re.compile(r"<!-- bench-comet-mbr: (?P<file>[\w.-]+\.json) -->")
 RESEGMENTED_SCORES = "<!-- resegmented-scores: scripts/resegmented_scores.py -->"
 
 
@@ -31,6 +32,7 @@ def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:
     markdown = BENCH.sub(lambda m: bench_tables(m.group("file"), m.group("tasks").split()), markdown)
     markdown = NEURAL.sub(lambda m: neural_table(m.group("file")), markdown)
     markdown = JUDGE.sub(lambda m: judge_table(m.group("file")), markdown)
+    markdown = COMET_MBR.sub(lambda m: comet_mbr_table(m.group("file")), markdown)
     if RESEGMENTED_SCORES in markdown:
         markdown = markdown.replace(RESEGMENTED_SCORES, resegmented_scores())
     return RESEGMENT.sub(lambda m: resegment_table(m.group("file")), markdown)
@@ -58,6 +60,24 @@ def bench_tables(file: str, tasks: list[str]) -> str:
         f"*`{record['command']}`, {record['date']}; {record['machine']} (`benchmarks/results/{file}`).*"
     )
     return "\n".join(parts)
+
+
+def comet_mbr_table(file: str) -> str:
+    """The table of a ``benchmarks/comet_mbr.py`` result: mbrs' COMET decoder and understudy's."""
+    record = json.loads((RESULTS / file).read_text(encoding="utf-8"))
+    lines = ["| tool | wall | vs mbrs | peak memory |", "|---|---|---|---|"]
+    for label, key, ratio in (
+        ("mbrs 0.1.8 `DecoderMBR` + `MetricCOMET`", "mbrs", "1x"),
+        ("understudy `mbr.select`", "understudy", f"{record['ratio']:.2f}x faster"),
+    ):
+        run = record[key]
+        lines.append(f"| {label} | {run['wall']:.1f} s | {ratio} | {run['peak_mb'] / 1024:.1f} GB |")
+    lines += [
+        "",
+        f"*{record['task']}; the same choice for {record['same_choices']} sources; "
+        f"`{record['command']}` (`benchmarks/results/{file}`).*",
+    ]
+    return "\n".join(lines)
 
 
 NEURAL_PEERS = {"unbabel_comet": "unbabel-comet `predict`", "metricx_predict": "MetricX-24 `predict.py`"}

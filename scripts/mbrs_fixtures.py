@@ -1,4 +1,5 @@
-"""mbrs 0.1.8's exact MBR choices and expected utilities, for tests/test_mbr.py.
+"""mbrs 0.1.8's MBR choices and expected utilities (exact; reference aggregation and pruning
+with ``methods``) and fastchrf's chrF, for tests/mbr/.
 
 mbrs needs torch, COMET, BLEURT and BERTScore to import; only its BLEU, chrF and TER are run
 here, so it is installed without its dependencies, outside the repository, and run as a black
@@ -7,6 +8,8 @@ box with stand-ins for the model packages it imports at its top (never called):
     pip install --no-deps --target /tmp/mbrs_env mbrs==0.1.8 simple-parsing tabulate fastchrf \
         docstring-parser
     PYTHONPATH=/tmp/mbrs_env python scripts/mbrs_fixtures.py tests/fixtures/mbr/mbrs-0.1.8.json.gz
+    PYTHONPATH=/tmp/mbrs_env python scripts/mbrs_fixtures.py \
+        tests/fixtures/mbr/mbrs-0.1.8-methods.json.gz methods
 
 in an environment with torch and sacrebleu 2.6.0 (the project's test environment). The
 candidates are tests/support/mbr_candidates.py's: 300 WMT17 sources x 32. mbrs' utilities are
@@ -51,8 +54,11 @@ class _Stub(types.ModuleType):
 
 
 class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    def __init__(self, stubbed: tuple[str, ...] = STUBBED) -> None:
+        self.stubbed = stubbed
+
     def find_spec(self, name: str, path: Any, target: Any = None) -> importlib.machinery.ModuleSpec | None:
-        if name.split(".")[0] in STUBBED:
+        if name.split(".")[0] in self.stubbed:
             return importlib.machinery.ModuleSpec(name, self, is_package=True)
         return None
 
@@ -70,22 +76,12 @@ def shortest(value: float) -> float:
     return float(np.format_float_positional(np.float32(value), unique=True))
 
 
-def main(out: str) -> None:
-    sys.meta_path.insert(0, _Finder())
-    sys.path.insert(0, str(REPO))
+def exact(lists: list[list[str]]) -> dict[str, Any]:
+    """Exact MBR: each source's choice and every candidate's expected utility."""
     from mbrs.decoders import DecoderMBR
     from mbrs.metrics import MetricBLEU, MetricChrF, MetricTER
 
-    from tests.support.mbr_candidates import candidates
-
-    lists = candidates()
-    record: dict[str, Any] = {
-        "mbrs": version("mbrs"),
-        "sacrebleu": version("sacrebleu"),
-        "sources": len(lists),
-        "candidates": len(lists[0]),
-        "metrics": {},
-    }
+    metrics: dict[str, Any] = {}
     for name, metric in (
         ("bleu", MetricBLEU(MetricBLEU.Config())),
         ("chrf", MetricChrF(MetricChrF.Config())),
@@ -96,11 +92,67 @@ def main(out: str) -> None:
         for hyps in lists:
             chosen.append(decoder.decode(hyps, hyps, nbest=1).idx[0])
             expected.append([shortest(v) for v in metric.expected_scores(hyps, hyps).tolist()])
-        record["metrics"][name] = {"chosen": chosen, "expected": expected}
+        metrics[name] = {"chosen": chosen, "expected": expected}
         print(f"{name}: done", file=sys.stderr)
+    return {"metrics": metrics}
+
+
+def methods(lists: list[list[str]]) -> dict[str, Any]:
+    """Reference aggregation (BLEU, chrF) and confidence-based pruning (BLEU, chrF, TER; mbrs'
+    default settings, seed 0) with mbrs' decoders, and fastchrf's own pairwise and aggregated
+    chrF (float64, recorded as Python writes them)."""
+    import fastchrf
+    from mbrs.decoders import DecoderAggregateMBR, DecoderPruningMBR
+    from mbrs.metrics import MetricBLEU, MetricChrF, MetricTER
+
+    record: dict[str, Any] = {"fastchrf": version("fastchrf"), "aggregate": {}, "prune": {}}
+    for name, metric in (
+        ("bleu", MetricBLEU(MetricBLEU.Config())),
+        ("chrf", MetricChrF(MetricChrF.Config())),
+    ):
+        decoder = DecoderAggregateMBR(DecoderAggregateMBR.Config(), metric)
+        chosen, expected = [], []
+        for hyps in lists:
+            chosen.append(decoder.decode(hyps, hyps, nbest=1).idx[0])
+            scores = metric.expected_scores_reference_aggregation(hyps, hyps).tolist()
+            expected.append([shortest(v) for v in scores])
+        record["aggregate"][name] = {"chosen": chosen, "expected": expected}
+        print(f"aggregate {name}: done", file=sys.stderr)
+    for name, metric in (
+        ("bleu", MetricBLEU(MetricBLEU.Config())),
+        ("chrf", MetricChrF(MetricChrF.Config())),
+        ("ter", MetricTER(MetricTER.Config())),
+    ):
+        pruning = DecoderPruningMBR(DecoderPruningMBR.Config(), metric)
+        outputs = [pruning.decode(hyps, hyps, nbest=1) for hyps in lists]
+        record["prune"][name] = {
+            "chosen": [out.idx[0] for out in outputs],
+            "score": [shortest(out.score[0]) for out in outputs],
+        }
+        print(f"prune {name}: done", file=sys.stderr)
+    options = {"char_order": 6, "beta": 2.0, "remove_whitespace": True, "eps_smoothing": False}
+    pairwise = fastchrf.pairwise_chrf(lists, lists, **options)
+    record["fastchrf_expected"] = [[sum(row) / len(row) for row in matrix] for matrix in pairwise]
+    record["fastchrf_aggregate"] = fastchrf.aggregate_chrf(lists, lists, **options)
+    return record
+
+
+def main(out: str, which: str) -> None:
+    sys.meta_path.insert(0, _Finder())
+    sys.path.insert(0, str(REPO))
+    from tests.support.mbr_candidates import candidates
+
+    lists = candidates()
+    record: dict[str, Any] = {
+        "mbrs": version("mbrs"),
+        "sacrebleu": version("sacrebleu"),
+        "sources": len(lists),
+        "candidates": len(lists[0]),
+    }
+    record |= exact(lists) if which == "exact" else methods(lists)
     with gzip.open(out, "wt", encoding="utf-8") as fh:
         json.dump(record, fh)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else "exact")

@@ -84,6 +84,13 @@ class Stats(ABC, Generic[C, R]):
         of the array it collects (float32 for chrF and TER, float64 for BLEU).
         """
 
+    def scores_of_means(self, rows: NDArray[np.floating[Any]]) -> NDArray[np.floating[Any]]:
+        """The score of each row of mean statistics: reference aggregation's averaged n-gram
+        counts and lengths (:meth:`understudy.metric.Metric.aggregate`). Only a family whose
+        arithmetic takes fractional counts (BLEU, chrF) has it."""
+        del rows
+        raise ConfigError(f"{self.config.name} has no reference aggregation; use exact MBR")
+
     def exact_sums(self, rows: NDArray[np.integer]) -> list[int] | None:
         """Each row's score as an exact integer on a common scale, where a score is a rising
         function of one sum and equal segment counts (given scores: their sum, in units of

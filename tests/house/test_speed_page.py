@@ -55,6 +55,12 @@ def test_every_marker_renders_from_an_existing_result() -> None:
     cut = json.loads((REPO / "benchmarks" / "results" / "resegment.json").read_text(encoding="utf-8"))
     stream = cut["cases"]["stream"]
     assert f"| {stream['understudy']['seconds']:.2f} s | {stream['mweralign']['seconds']:.2f} s |" in rendered
+    assert docs_hooks.COMET_MBR.findall(SPEED) == ["comet-mbr-large.json"]
+    mbr = json.loads((REPO / "benchmarks" / "results" / "comet-mbr-large.json").read_text(encoding="utf-8"))
+    assert (
+        f"| understudy `mbr.select` | {mbr['understudy']['wall']:.1f} s | {mbr['ratio']:.2f}x faster |"
+        in rendered
+    )
 
 
 def test_a_marker_naming_a_missing_task_is_an_error() -> None:

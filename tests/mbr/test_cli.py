@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 import sacrebleu
 import understudy.mbr as mbr
+from understudy import BLEU, CHRF
 
 from tests.support.cli import run_cli
 
@@ -97,6 +98,14 @@ def test_ctrl_c_keeps_the_choices_made(
         ('{"candidates": ["a"]}\n{"candidates": []}\n', [], "line 2: no candidates"),
         ('{"candidates": ["a"]}\n{oops\n', [], "line 2: not JSON"),
         ("a\nb\n", ["-n", "1", "-m", "chrf", "bleu"], "mbr takes one metric"),
+        ("a\nb\n", ["-n", "1", "--prune-alpha", "0.9"], "--prune-alpha set(s) pruning: add --method prune"),
+        (
+            "a\nb\n",
+            ["-n", "1", "--method", "prune", "--prune-schedule", "8,x"],
+            "counts like 8,16,32, not '8,x'",
+        ),
+        ("a\nb\n", ["-n", "1", "--method", "prune", "--prune-alpha", "2"], "alpha must lie between 0 and 1"),
+        ("a\nb\n", ["-n", "1", "-m", "ter", "--method", "aggregate"], "TER has no reference aggregation"),
         # Before any model is looked for: the input is checked first.
         ("a\nb\n", ["-n", "1", "-m", "comet"], "-m comet reads the sources: give them with --source FILE"),
     ],
@@ -110,6 +119,36 @@ def test_bad_input_is_one_line_naming_it(
     status, out, err = run_cli(capsys, *(argv if "-m" in extra else [*argv, "-m", "chrf"]))
     assert status == 1 and out == ""
     assert err.startswith("understudy: error: ") and said in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("extra", "method", "pruning"),
+    [
+        (["--method", "aggregate", "-m", "bleu"], "aggregate", None),
+        (
+            ["--method", "prune", "--prune-schedule", "2,3", "--prune-seed", "1", "-m", "chrf"],
+            "prune",
+            (2, 3),
+        ),
+    ],
+)
+def test_the_methods_write_what_select_chooses(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str], method: str, pruning: Any
+) -> None:
+    lists = [[*LISTS[0], *LISTS[2]], [*LISTS[1], "hello", "world", "hi there"]]
+    cands = tmp_path / "cands.txt"
+    cands.write_text("".join(f"{c}\n" for hyps in lists for c in hyps), encoding="utf-8")
+    scores = tmp_path / "u.jsonl"
+    argv = ["mbr", "--candidates", str(cands), "-n", "6", "--scores", str(scores), *extra]
+    status, out, err = run_cli(capsys, *argv)
+    assert status == 0, err
+    metric = BLEU(effective_order=True) if "bleu" in extra else CHRF()
+    settings = None if pruning is None else mbr.Pruning(schedule=pruning, seed=1)
+    choices = mbr.select(lists, metric, method=method, pruning=settings)
+    assert out.splitlines() == [c.candidate for c in choices]
+    records = [json.loads(line) for line in scores.read_text(encoding="utf-8").splitlines()]
+    # A pruned candidate's expected utility is JSON's null, not NaN (which JSON has not).
+    assert [r["expected"] for r in records] == [c.to_dict()["expected"] for c in choices]
 
 
 @pytest.mark.parametrize("command", ["mbr", "pairwise"])

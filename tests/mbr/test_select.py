@@ -87,7 +87,7 @@ def test_lower_is_better_chooses_the_lowest_ter() -> None:
         (lambda: select([["a"]], CHRF(), pseudo_references=[["a"], ["b"]]), LengthMismatchError, "2 lists"),
         (lambda: select([["a"]], CHRF(), pseudo_references=[[]]), EmptyInputError, "no pseudo-references"),
         (lambda: select([["a"]], CHRF(), sources=["s", "t"]), LengthMismatchError, "2 sources for 1"),
-        (lambda: select([["a"]], CHRF(), method="prune"), ConfigError, "unknown MBR method 'prune'"),
+        (lambda: select([["a"]], CHRF(), method="centroid"), ConfigError, "unknown MBR method 'centroid'"),
         (lambda: select([["a"]], NOT_A_METRIC), InputTypeError, "cannot serve as a utility"),
     ],
 )

@@ -21,11 +21,15 @@ def _variant(line: str, line_number: int, system: int) -> str:
     return " ".join(words)
 
 
-def candidates(sources: int = 300, folder: Path = SHARED) -> list[list[str]]:
-    """Each source's 32 candidates: the systems' lines (in file-name order), then their variants."""
+def candidates(sources: int = 300, folder: Path = SHARED, rounds: int = 1) -> list[list[str]]:
+    """Each source's candidates: the systems' lines (in file-name order), then their variants,
+    ``rounds`` of them (each round varies the last: 32 candidates a source, 64 with 3 rounds)."""
     files = sorted(p for p in folder.glob("newstest2017.*.en-de.de") if ".ref." not in p.name)
     systems = [read_raw(path)[:sources] for path in files]
-    return [
-        [lines[k] for lines in systems] + [_variant(lines[k], k, s) for s, lines in enumerate(systems)]
-        for k in range(sources)
-    ]
+    lists = []
+    for k in range(sources):
+        listed = [lines[k] for lines in systems]
+        for _ in range(rounds):
+            listed += [_variant(line, k, s) for s, line in enumerate(listed[-len(systems) :])]
+        lists.append(listed)
+    return lists

@@ -16,6 +16,7 @@ use crate::convert::{
 };
 use crate::errors::{config_error, Result};
 use crate::families;
+use crate::pools;
 
 use crate::any_family::AnyFamily;
 
@@ -213,6 +214,22 @@ impl Pairs {
             stop,
             self.cost,
         )
+    }
+
+    /// One row per hypothesis against the references aggregated, every column times the
+    /// number of references; `None` where the family has no aggregated statistics.
+    fn aggregate_rows<'py>(&self, py: Python<'py>) -> Result<Option<Rows<'py>>> {
+        let (width, n_hyps) = (self.inner.row_width(), self.inner.n_hyps());
+        let mut rows = vec![0i64; n_hyps * width];
+        let table = self.inner.as_ref();
+        let cells = n_hyps * self.cost;
+        let done = pools::run(py, self.threads, cells, |exec| {
+            table.aggregate_rows_into(&mut rows, exec)
+        });
+        if !done {
+            return Ok(None);
+        }
+        Ok(Some(rows_array(py, rows, width)?))
     }
 
     /// Number of hypotheses.

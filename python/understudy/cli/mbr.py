@@ -21,20 +21,25 @@ from understudy.cli.output import stdout
 from understudy.cli.progress import Progress
 from understudy.inputs.candidates import read_candidates
 from understudy.inputs.files import read_lines
-from understudy.mbr import METHODS, Choice, rerank, select
+from understudy.mbr import METHODS, Choice, Pruning, rerank, select
 from understudy.registry import computed
 
 EXAMPLES = """examples:
   understudy mbr --candidates cands.de -n 32 -m chrf -o best.de     MBR with chrF, 32 lines a source
   understudy mbr --candidates cands.jsonl -m bleu --scores u.jsonl  JSON lines {"candidates": [...]}
   understudy mbr --candidates cands.de -n 8 -m ter                  TER: the lowest expected score wins
+  understudy mbr --candidates cands.de -n 64 -m chrf --method aggregate   linear time: n-grams averaged
+  understudy mbr --candidates cands.de -n 64 -m bleu --method prune --prune-alpha 0.9
   understudy mbr --candidates cands.de -n 8 --source src.en -m cometkiwi --cometkiwi-model DIR   QE
 
 Each candidate is scored against every candidate of its source (the pseudo-references, itself
 included, as mbrs does) and the one with the best mean (its expected utility) is chosen; the
-first wins a tie, and --scores names the tied. BLEU's utility is sentence BLEU with effective
-order (as mbrs and sacrebleu's sentence_bleu), unless --no-effective-order. A reference-free
-metric (CometKiwi, a judge) scores each candidate with its source once: QE reranking.
+first wins a tie, and --scores names the tied. --method aggregate scores each candidate once,
+against all candidates' n-grams averaged (BLEU, chrF); --method prune drops the candidates that
+are confidently worse as more pseudo-references are scored (their expected utility is null in
+--scores). BLEU's utility is sentence BLEU with effective order (as mbrs and sacrebleu's
+sentence_bleu), unless --no-effective-order. A reference-free metric (CometKiwi, a judge)
+scores each candidate with its source once: QE reranking.
 """
 
 
@@ -50,7 +55,14 @@ def add_parser(commands: Any) -> None:
     )
     p.add_argument("--candidates", required=True, metavar="FILE", help="-n lines a source, or JSON lines")
     p.add_argument("-n", "--per-source", type=int, metavar="N", help="candidates a source in a text FILE")
-    p.add_argument("--method", choices=METHODS, default="exact", help="default: exact")
+    p.add_argument(
+        "--method",
+        choices=METHODS,
+        default="exact",
+        help="exact (default); aggregate: against the candidates' n-grams averaged (BLEU, chrF); "
+        "prune: confidence-based pruning, as mbrs' pruning_mbr",
+    )
+    _add_pruning_options(p)
     p.add_argument(
         "-o", "--output", metavar="FILE", help="the chosen candidates, one a line (default: stdout)"
     )
@@ -59,6 +71,43 @@ def add_parser(commands: Any) -> None:
     add_metric_options(p, neural=True)
     add_threads_option(p)
     p.set_defaults(run=run)
+
+
+def _add_pruning_options(p: argparse.ArgumentParser) -> None:
+    """--prune-*: mbrs' pruning_mbr settings, its defaults."""
+    group = p.add_argument_group("pruning (--method prune; defaults are mbrs')")
+    group.add_argument(
+        "--prune-alpha", type=float, metavar="A", help="keep what wins in > 1-A of resamples (0.99)"
+    )
+    group.add_argument(
+        "--prune-schedule", metavar="N,N,...", help="pseudo-references a step (8,16,32,64,128,256)"
+    )
+    group.add_argument("--prune-bootstrap", type=int, metavar="B", help="resamples a step (500)")
+    group.add_argument("--prune-seed", type=int, metavar="S", help="each source's resampling seed (0)")
+
+
+def _pruning(args: argparse.Namespace) -> Pruning | None:
+    """The pruning settings given, or ``None``; a setting without --method prune is refused."""
+    given = {
+        "alpha": args.prune_alpha,
+        "schedule": args.prune_schedule,
+        "bootstrap": args.prune_bootstrap,
+        "seed": args.prune_seed,
+    }
+    given = {key: value for key, value in given.items() if value is not None}
+    if not given:
+        return None
+    if args.method != "prune":
+        flags = ", ".join(f"--prune-{key}" for key in given)
+        raise CliError(f"{flags} set(s) pruning: add --method prune (the method is {args.method})")
+    if "schedule" in given:
+        try:
+            given["schedule"] = tuple(int(n) for n in given["schedule"].split(","))
+        except ValueError:
+            raise CliError(
+                f"--prune-schedule takes counts like 8,16,32, not {args.prune_schedule!r}"
+            ) from None
+    return Pruning(**given)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -70,13 +119,13 @@ def run(args: argparse.Namespace) -> int:
     sources = read_lines(args.source) if args.source is not None else None
     if sources is not None and len(sources) != len(candidates):
         raise CliError(f"{args.source} has {len(sources)} lines for {len(candidates)} sources' candidates")
-    choose = _chooser(args, sources)
+    choose, chunk = _chooser(args, sources)
     choices: list[Choice] = []
     with Progress("mbr", total=len(candidates), unit="sources") as bar:
         try:
-            for k, listed in enumerate(candidates):
-                choices += choose(k, listed)
-                bar.update(k + 1)
+            for start in range(0, len(candidates), chunk):
+                choices += choose(start, candidates[start : start + chunk])
+                bar.update(len(choices))
         except KeyboardInterrupt:
             _write(args, choices)
             kept = f"; the first {len(choices)} choices are written" if choices else ""
@@ -85,26 +134,38 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _chooser(args: argparse.Namespace, sources: list[str] | None) -> Any:
-    """What chooses among one source's candidates: MBR under a text or computed metric, or a
-    reference-free metric's reranking."""
+COMPUTED_CHUNK = 64
+"""Sources a call under a computed metric: their sentences are embedded and batched together."""
+
+
+def _chooser(args: argparse.Namespace, sources: list[str] | None) -> tuple[Any, int]:
+    """What chooses among consecutive sources' candidates (the first's index, their lists): MBR
+    under a text or computed metric, or a reference-free metric's reranking; and how many
+    sources a call takes (one for a text metric, so that Ctrl-C loses nothing)."""
     names = chosen_metrics(args) + computed_chosen(args)
     if len(names) != 1:
         raise CliError(f"mbr takes one metric (-m chrf, bleu, ter, comet, ...), not {len(names)}")
+    pruning = _pruning(args)
     if not computed_chosen(args):
         text = sentence_scorer(args)
-        return lambda k, listed: select([listed], text, method=args.method)
+        return (lambda k, lists: select(lists, text, method=args.method, pruning=pruning)), 1
     declared = computed(names[0])
     if "source" in declared.inputs and sources is None:
         raise CliError(f"-m {names[0]} reads the sources: give them with --source FILE")
     metric = made_metric(args, names[0])[2]  # a model is looked for only once the input is right
 
-    def one(k: int) -> list[str] | None:
-        return None if sources is None else [sources[k]]
+    def some(k: int, lists: list[list[str]]) -> list[str] | None:
+        return None if sources is None else sources[k : k + len(lists)]
 
     if "reference" not in declared.inputs:
-        return lambda k, listed: rerank([listed], metric, one(k))
-    return lambda k, listed: select([listed], metric, sources=one(k), method=args.method)
+        if args.method != "exact":
+            raise CliError(f"-m {names[0]} reranks by its own score: --method {args.method} is for MBR")
+        return (lambda k, lists: rerank(lists, metric, some(k, lists))), COMPUTED_CHUNK
+
+    def mbr(k: int, lists: list[list[str]]) -> list[Choice]:
+        return select(lists, metric, sources=some(k, lists), method=args.method, pruning=pruning)
+
+    return mbr, COMPUTED_CHUNK
 
 
 def _write(args: argparse.Namespace, choices: list[Choice]) -> None:

@@ -386,6 +386,10 @@ class BLEUStats(Stats[BLEUConfig, BLEUResult]):
         """BLEU of each row."""
         return score_rows(rows, self.config, float32).scores
 
+    def scores_of_means(self, rows: NDArray[np.floating[Any]]) -> NDArray[np.floating[Any]]:
+        """BLEU of each row of mean statistics (smoothing sees the fractional counts, as mbrs')."""
+        return score_rows(rows, self.config).scores
+
     def _results(self, rows: NDArray[np.int64], signatures: Sequence[Signature]) -> list[BLEUResult]:
         scored = score_rows(rows, self.config)
         return [

@@ -157,7 +157,7 @@ _EPS = 1e-16
 
 
 def score_chrf_rows(
-    rows: NDArray[np.integer], config: CHRFConfig, float32: bool = False
+    rows: NDArray[np.integer] | NDArray[np.floating[Any]], config: CHRFConfig, float32: bool = False
 ) -> NDArray[np.floating[Any]]:
     """chrF (0-100) of each statistics row of ``rows`` (shape (k, 3 * orders)) under ``config``.
 
@@ -275,6 +275,10 @@ class CHRFStats(Stats[CHRFConfig, CHRFResult]):
     def scores_of(self, rows: NDArray[np.integer], float32: bool = False) -> NDArray[np.floating[Any]]:
         """chrF of each row."""
         return score_chrf_rows(rows, self.config, float32)
+
+    def scores_of_means(self, rows: NDArray[np.floating[Any]]) -> NDArray[np.floating[Any]]:
+        """chrF of each row of mean statistics."""
+        return score_chrf_rows(rows, self.config)
 
     def _results(self, rows: NDArray[np.int64], signatures: Sequence[Signature]) -> list[CHRFResult]:
         scores = score_chrf_rows(rows, self.config)

@@ -43,6 +43,18 @@ pub trait PairTable: Sync {
         out: &mut [i64],
         exec: Exec,
     ) -> Result<(), CoreError>;
+
+    /// One row per hypothesis against the references aggregated into one (reference
+    /// aggregation, DeNero et al. 2009; Vamvas and Sennrich 2024): the mean of their
+    /// n-gram counts and lengths. Every column is multiplied by the number of references
+    /// so that the row stays whole (divided back in Python, where the arithmetic lives).
+    /// `false`, and `out` untouched, where the family has no aggregated statistics.
+    ///
+    /// # Panics
+    /// If `out` does not hold `n_hyps` rows.
+    fn aggregate_rows_into(&self, _out: &mut [i64], _exec: Exec) -> bool {
+        false
+    }
 }
 
 /// A metric family's cached references and how it scores against them.

@@ -25,7 +25,7 @@ use crate::error::CoreError;
 use crate::family::refset::RefSet;
 use crate::family::refset::ReferenceStore;
 use crate::family::{Family, PairTable};
-use crate::metrics::bleu::pairwise::Lists;
+use crate::metrics::bleu::pairwise::{aggregate_matches, Lists};
 use crate::parallel::{self, Exec, Grain};
 use crate::smallmap::SmallMap;
 use crate::text;
@@ -174,6 +174,15 @@ fn grams(len: usize, n: usize) -> i64 {
     (len + 1).saturating_sub(n) as i64
 }
 
+/// Each order's `n` with the length it counts in: `lens` is (characters, words).
+fn order_lengths(
+    config: &ChrfConfig,
+    lens: (usize, usize),
+) -> impl Iterator<Item = (usize, usize)> {
+    let chars = (1..=config.char_order).map(move |n| (n, lens.0));
+    chars.chain((1..=config.word_order).map(move |n| (n, lens.1)))
+}
+
 /// Write the hypothesis and reference counts of every order; matches are added later.
 fn write_totals(
     config: &ChrfConfig,
@@ -182,10 +191,8 @@ fn write_totals(
     row: &mut [i64],
 ) {
     row.fill(0);
-    let orders = (1..=config.char_order)
-        .map(|n| (n, hyp.0, reference.0))
-        .chain((1..=config.word_order).map(|n| (n, hyp.1, reference.1)));
-    for (k, (n, hyp_len, ref_len)) in orders.enumerate() {
+    let orders = order_lengths(config, hyp).zip(order_lengths(config, reference));
+    for (k, ((n, hyp_len), (_, ref_len))) in orders.enumerate() {
         let ref_count = grams(ref_len, n);
         row[3 * k] = if ref_count > 0 { grams(hyp_len, n) } else { 0 };
         row[3 * k + 1] = ref_count;
@@ -638,6 +645,47 @@ impl PairTable for ChrfPairwise {
     fn row_width(&self) -> usize {
         self.config.row_width()
     }
+
+    /// `[hyp, ref, matches]` per order against the references aggregated, every column
+    /// times the number of references; an order no reference has counts no hypothesis
+    /// n-gram (as [`write_totals`] does for one reference).
+    fn aggregate_rows_into(&self, out: &mut [i64], exec: Exec) -> bool {
+        let config = self.config;
+        let (width, orders) = (config.row_width(), config.orders());
+        let n_refs = self.n_refs() as i64;
+        assert_eq!(out.len(), self.n_hyps() * width, "one row per hypothesis");
+        let summed = self.refs.summed(orders);
+        let mut ref_totals = vec![0i64; orders];
+        for &lens in &self.ref_lens {
+            for (total, (n, len)) in ref_totals.iter_mut().zip(order_lengths(&config, lens)) {
+                *total += grams(len, n);
+            }
+        }
+        let items: Vec<usize> = (0..self.n_hyps()).collect();
+        let fill = |dense: &mut Vec<u32>, &h: &usize, row: &mut [i64]| {
+            let hyp = self.hyps.get(h);
+            for &(id, c) in hyp {
+                dense[id as usize] = c;
+            }
+            let hyp_orders = order_lengths(&config, self.hyp_lens[h]);
+            for (k, (n, len)) in hyp_orders.enumerate() {
+                let ref_total = ref_totals[k];
+                row[3 * k] = if ref_total > 0 {
+                    n_refs * grams(len, n)
+                } else {
+                    0
+                };
+                row[3 * k + 1] = ref_total;
+                row[3 * k + 2] = aggregate_matches(summed.get(k), dense, n_refs);
+            }
+            for &(id, _) in hyp {
+                dense[id as usize] = 0;
+            }
+        };
+        let dense = || vec![0u32; self.n_grams];
+        parallel::fill_rows(exec, &items, out, width, Grain::Fine, dense, fill);
+        true
+    }
 }
 
 #[cfg(test)]
@@ -682,8 +730,8 @@ mod tests {
         assert_eq!(row(cfg(1, 2), "a b.", "b a."), [3, 3, 3, 3, 3, 3, 2, 2, 0]);
     }
 
-    /// The obviously right computation: n-grams as strings in hash maps.
-    fn naive(config: &ChrfConfig, hyp: &str, reference: &str) -> Vec<i64> {
+    /// Each order's n-grams of `line` as strings in a hash map: the obviously right count.
+    fn naive_grams(config: &ChrfConfig, line: &str) -> Vec<HashMap<String, i64>> {
         fn counter(items: &[String], n: usize) -> HashMap<String, i64> {
             let mut m = HashMap::new();
             for w in items.windows(n) {
@@ -691,43 +739,83 @@ mod tests {
             }
             m
         }
-        let prep = |s: &str| {
-            let s = if config.lowercase {
-                s.to_lowercase()
-            } else {
-                s.to_string()
-            };
-            let chars: Vec<String> = s
-                .chars()
-                .filter(|c| config.whitespace || !c.is_whitespace())
-                .map(String::from)
-                .collect();
-            let words: Vec<String> = s
-                .split_whitespace()
-                .flat_map(|w| split_punctuation(w).map(String::from).collect::<Vec<_>>())
-                .collect();
-            (chars, words)
+        let s = if config.lowercase {
+            line.to_lowercase()
+        } else {
+            line.to_string()
         };
-        let (hc, hw) = prep(hyp);
-        let (rc, rw) = prep(reference);
+        let chars: Vec<String> = s
+            .chars()
+            .filter(|c| config.whitespace || !c.is_whitespace())
+            .map(String::from)
+            .collect();
+        let words: Vec<String> = s
+            .split_whitespace()
+            .flat_map(|w| split_punctuation(w).map(String::from).collect::<Vec<_>>())
+            .collect();
+        let chars = (1..=config.char_order).map(|n| counter(&chars, n));
+        chars
+            .chain((1..=config.word_order).map(|n| counter(&words, n)))
+            .collect()
+    }
+
+    /// The row of `hyp` against the bags `refs` (summed over `n_refs` references), every
+    /// hypothesis count times `scale`.
+    fn naive_row(
+        hyp: &[HashMap<String, i64>],
+        refs: &[HashMap<String, i64>],
+        scale: i64,
+    ) -> Vec<i64> {
         let mut out = vec![];
-        let orders = (1..=config.char_order)
-            .map(|n| (n, &hc, &rc))
-            .chain((1..=config.word_order).map(|n| (n, &hw, &rw)));
-        for (n, h, r) in orders {
-            let (hm, rm) = (counter(h, n), counter(r, n));
+        for (hm, rm) in hyp.iter().zip(refs) {
             let hyp_count: i64 = hm.values().sum();
             let matches: i64 = hm
                 .iter()
-                .map(|(g, c)| (*c).min(*rm.get(g).unwrap_or(&0)))
+                .map(|(g, c)| (scale * c).min(*rm.get(g).unwrap_or(&0)))
                 .sum();
             out.extend([
-                if rm.is_empty() { 0 } else { hyp_count },
+                if rm.is_empty() { 0 } else { scale * hyp_count },
                 rm.values().sum(),
                 matches,
             ]);
         }
         out
+    }
+
+    fn naive(config: &ChrfConfig, hyp: &str, reference: &str) -> Vec<i64> {
+        naive_row(
+            &naive_grams(config, hyp),
+            &naive_grams(config, reference),
+            1,
+        )
+    }
+
+    #[test]
+    fn aggregate_rows_count_against_the_summed_references() {
+        let mut rng = Rng(11);
+        for config in [cfg(6, 0), cfg(6, 2), cfg(2, 3)] {
+            let hyps: Vec<String> = (0..25).map(|_| rng.line(8)).collect();
+            let mut refs: Vec<String> = (0..7).map(|_| rng.line(8)).collect();
+            refs.push(String::new());
+            let h: Vec<&str> = hyps.iter().map(String::as_str).collect();
+            let r: Vec<&str> = refs.iter().map(String::as_str).collect();
+            let width = config.row_width();
+            let mut rows = vec![0; h.len() * width];
+            let pairs = ChrfPairwise::new(config, &h, &r, Exec::Serial);
+            assert!(pairs.aggregate_rows_into(&mut rows, Exec::Serial));
+            let mut summed = vec![HashMap::new(); config.orders()];
+            for reference in &refs {
+                for (sum, bag) in summed.iter_mut().zip(naive_grams(&config, reference)) {
+                    for (g, c) in bag {
+                        *sum.entry(g).or_insert(0) += c;
+                    }
+                }
+            }
+            for (hyp, row) in hyps.iter().zip(rows.chunks(width)) {
+                let expected = naive_row(&naive_grams(&config, hyp), &summed, refs.len() as i64);
+                assert_eq!(row, &expected[..], "{hyp:?}");
+            }
+        }
     }
 
     #[test]

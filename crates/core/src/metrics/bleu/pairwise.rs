@@ -52,6 +52,32 @@ impl Lists {
         self.entries.extend(counts);
         self.bounds.push(self.entries.len());
     }
+
+    /// `per` lists, list `k` summing lists `r * per + k` of every `r` (the references'
+    /// n-gram bags of one order added up, for reference aggregation).
+    pub(crate) fn summed(&self, per: usize) -> Lists {
+        let groups = (self.bounds.len() - 1).checked_div(per).unwrap_or(0);
+        let mut sums: FxHashMap<u32, u32> = FxHashMap::default();
+        let mut out = Lists::default();
+        for k in 0..per {
+            for r in 0..groups {
+                for &(id, c) in self.get(r * per + k) {
+                    *sums.entry(id).or_insert(0) += c;
+                }
+            }
+            out.push(sums.drain());
+        }
+        out
+    }
+}
+
+/// Matches of a hypothesis (counts spread in `dense`) against a summed bag of `n_refs`
+/// references: each n-gram's hypothesis count, times `n_refs`, clipped by its sum.
+pub(crate) fn aggregate_matches(summed: &[(u32, u32)], dense: &[u32], n_refs: i64) -> i64 {
+    summed
+        .iter()
+        .map(|&(id, c)| i64::from(c).min(n_refs * i64::from(dense[id as usize])))
+        .sum()
 }
 
 /// Hypotheses and references counted for all-pairs statistics.
@@ -279,6 +305,37 @@ impl PairTable for BleuPairwise {
     fn row_width(&self) -> usize {
         self.config.row_width()
     }
+
+    /// `[len, ref_len, matches.., totals..]` against the references aggregated, every
+    /// column times the number of references.
+    fn aggregate_rows_into(&self, out: &mut [i64], exec: Exec) -> bool {
+        let n_max = self.config.max_order;
+        let width = self.config.row_width();
+        let n_refs = self.n_refs() as i64;
+        assert_eq!(out.len(), self.n_hyps() * width, "one row per hypothesis");
+        let summed = self.refs.summed(n_max);
+        let ref_len: i64 = self.ref_lens.iter().map(|&l| i64::from(l)).sum();
+        let items: Vec<usize> = (0..self.n_hyps()).collect();
+        let fill = |dense: &mut Vec<u32>, &h: &usize, row: &mut [i64]| {
+            let hyp = self.hyps.get(h);
+            for &(node, c) in hyp {
+                dense[node as usize] = c;
+            }
+            let len = self.hyp_lens[h] as usize;
+            row[0] = n_refs * len as i64;
+            row[1] = ref_len;
+            for n in 1..=n_max {
+                row[1 + n] = aggregate_matches(summed.get(n - 1), dense, n_refs);
+                row[1 + n_max + n] = n_refs * (len + 1).saturating_sub(n) as i64;
+            }
+            for &(node, _) in hyp {
+                dense[node as usize] = 0;
+            }
+        };
+        let dense = || vec![0u32; self.n_grams];
+        parallel::fill_rows(exec, &items, out, width, Grain::Fine, dense, fill);
+        true
+    }
 }
 
 #[cfg(test)]
@@ -287,6 +344,44 @@ mod tests {
     use crate::metrics::bleu::stats::BleuReferences;
     use crate::testing::Rng;
     use crate::text::tokenize::Tokenizer;
+
+    /// Aggregated rows against the pair rows: lengths and totals are the pairs' times the
+    /// number of references; matches at least the sum of the pairs' (min(R h, sum c) is at
+    /// least the sum of min(h, c)) and at most the hypothesis's n-grams times R.
+    fn check_aggregate(
+        pairs: &[i64],
+        aggregated: &[i64],
+        refs: &[&str],
+        width: usize,
+        n_max: usize,
+    ) {
+        let n_refs = refs.len();
+        for (h, row) in aggregated.chunks(width).enumerate() {
+            let cells: Vec<&[i64]> = pairs[h * n_refs * width..][..n_refs * width]
+                .chunks(width)
+                .collect();
+            let r = n_refs as i64;
+            assert_eq!(row[0], r * cells[0][0]);
+            assert_eq!(row[1], cells.iter().map(|c| c[1]).sum::<i64>());
+            for n in 1..=n_max {
+                assert_eq!(row[1 + n_max + n], r * cells[0][1 + n_max + n]);
+                let sum: i64 = cells.iter().map(|c| c[1 + n]).sum();
+                let most = r * cells[0][1 + n_max + n];
+                assert!(sum <= row[1 + n] && row[1 + n] <= most, "hyp {h} order {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn aggregate_rows_clip_by_the_summed_counts() {
+        // hyp a:2 b:1 | ab:1 aa:1; refs "a b" and "a a a" sum to a:4 b:1 | ab:1 aa:2.
+        let cfg = BleuConfig::new(Tokenizer::None, false, 2).unwrap();
+        let pw = BleuPairwise::new(cfg, &["a a b"], &["a b", "a a a"], Exec::Serial);
+        let mut row = vec![0i64; cfg.row_width()];
+        assert!(pw.aggregate_rows_into(&mut row, Exec::Serial));
+        // [2 * 3 words, 2 + 3, min(4, 4) + min(2, 1), min(2, 1) + min(2, 2), 2 * 3, 2 * 2]
+        assert_eq!(row, [6, 5, 5, 3, 6, 4]);
+    }
 
     #[test]
     fn every_cell_equals_single_reference_statistics() {
@@ -319,6 +414,9 @@ mod tests {
                 &serial[5 * r.len() * width..15 * r.len() * width],
                 &parallel[..]
             );
+            let mut aggregated = vec![0i64; h.len() * width];
+            assert!(pw.aggregate_rows_into(&mut aggregated, Exec::Serial));
+            check_aggregate(&serial, &aggregated, &r, width, max_order);
             for (j, reference) in r.iter().enumerate() {
                 let single =
                     BleuReferences::new(cfg, &[vec![Some(*reference); h.len()]], Exec::Serial)

@@ -20,6 +20,7 @@ Ties go to the first index; :attr:`Choice.tied` names the others.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -28,13 +29,18 @@ import numpy as np
 from numpy.typing import NDArray
 
 from understudy.errors import ConfigError, EmptyInputError, InputTypeError, LengthMismatchError
+from understudy.mbr.pruning import Pruning, pruned_expected
+from understudy.mbr.utilities import computed_matrices, lower_is_better, utility_matrix
 
 if TYPE_CHECKING:
     from understudy.computed.metric import ComputedMetric
     from understudy.metric import Metric
 
-METHODS = ("exact",)
-"""The MBR methods: ``exact`` (every candidate against every pseudo-reference)."""
+METHODS = ("exact", "aggregate", "prune")
+"""The MBR methods: ``exact`` (every candidate against every pseudo-reference), ``aggregate``
+(each candidate against the pseudo-references aggregated into one: BLEU and chrF) and
+``prune`` (exact on a growing prefix of the pseudo-references, dropping the candidates that
+are confidently worse: :mod:`understudy.mbr.pruning`)."""
 
 Progress = Callable[[int, int], None]
 
@@ -52,17 +58,23 @@ class Choice:
     utilities: NDArray[np.float64] | None = field(default=None, compare=False)  # arrays have no ==
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON record ``understudy mbr --scores`` writes (the matrix when kept)."""
+        """The JSON record ``understudy mbr --scores`` writes (the matrix when kept); what was
+        not scored (NaN: a pruned candidate) is ``None``, JSON's null."""
         record: dict[str, Any] = {
             "index": self.index,
             "candidate": self.candidate,
-            "expected": list(self.expected),
+            "expected": _nulls(self.expected),
         }
         if self.tied:
             record["tied"] = list(self.tied)
         if self.utilities is not None:
-            record["utilities"] = self.utilities.tolist()
+            record["utilities"] = [_nulls(row) for row in self.utilities.tolist()]
         return record
+
+
+def _nulls(values: Sequence[float]) -> list[float | None]:
+    """``values`` with NaN as ``None``."""
+    return [None if math.isnan(v) else v for v in values]
 
 
 def select(
@@ -73,30 +85,73 @@ def select(
     pseudo_references: Sequence[Sequence[str]] | None = None,
     method: str = "exact",
     utilities: bool = False,
+    pruning: Pruning | None = None,
     progress: Progress | None = None,
 ) -> list[Choice]:
     """The MBR choice among each source's ``candidates`` (a list of strings per source; their
     number may differ) under ``metric``: a text metric's sentence score, or a computed
     metric's (``sources`` for those that read them). ``pseudo_references`` default to the
-    candidates; ``utilities`` keeps each matrix; ``progress(done, total)`` follows the sources.
+    candidates; ``method`` is one of :data:`METHODS` (``pruning``: its settings, mbrs'
+    defaults); ``utilities`` keeps each matrix (not for ``aggregate``, which has none; NaN
+    where ``prune`` scored nothing, and a pruned candidate's expected utility is NaN);
+    ``progress(done, total)`` follows the sources.
 
     >>> from understudy import TER
     >>> [choice] = select([["a b c d", "a b c", "x y"]], TER())
     >>> choice.index, [round(u, 1) for u in choice.expected]  # lower is better: the lowest TER
     (1, [77.8, 58.3, 66.7])
+    >>> from understudy import BLEU
+    >>> [choice] = select([["a b c d", "a b c", "x y"]], BLEU(effective_order=True), method="aggregate")
+    >>> choice.index, [round(u, 1) for u in choice.expected]  # mbrs' aggregate_mbr: the same
+    (1, [48.2, 66.7, 20.2])
     """
     if method not in METHODS:
-        raise ConfigError(f"unknown MBR method {method!r}; there is {', '.join(METHODS)}")
+        raise ConfigError(f"unknown MBR method {method!r}; there are {', '.join(METHODS)}")
+    if pruning is not None and method != "prune":
+        raise ConfigError(f"pruning settings are for method='prune', not {method!r}")
     pseudo = candidates if pseudo_references is None else pseudo_references
     _check(candidates, pseudo, sources)
-    lower = _lower_is_better(metric)
+    from understudy.computed.metric import ComputedMetric
+
+    lower = lower_is_better(metric)
+    if method == "exact" and isinstance(metric, ComputedMetric):
+        # One call for every source: each distinct sentence embedded once, batches across sources.
+        matrices = computed_matrices(metric, candidates, pseudo, sources)
+        if progress is not None:
+            progress(len(candidates), len(candidates))
+        return [
+            _chosen(list(hyps), matrix.mean(axis=1), lower, matrix if utilities else None)
+            for hyps, matrix in zip(candidates, matrices, strict=True)
+        ]
     choices = []
     for k, (hyps, refs) in enumerate(zip(candidates, pseudo, strict=True)):
-        matrix = _utilities(metric, list(hyps), list(refs), None if sources is None else sources[k])
-        choices.append(_chosen(list(hyps), matrix.mean(axis=1), lower, matrix if utilities else None))
+        source = None if sources is None else sources[k]
+        expected, matrix = _expected(metric, list(hyps), list(refs), source, method, pruning)
+        choices.append(_chosen(list(hyps), expected, lower, matrix if utilities else None))
         if progress is not None:
             progress(k + 1, len(candidates))
     return choices
+
+
+def _expected(
+    metric: Metric[Any, Any] | ComputedMetric,
+    hyps: list[str],
+    refs: list[str],
+    source: str | None,
+    method: str,
+    pruning: Pruning | None,
+) -> tuple[NDArray[np.float64], NDArray[np.float64] | None]:
+    """One source's expected utilities under ``method``, and its utility matrix if it has one."""
+    from understudy.computed.metric import ComputedMetric
+
+    if method == "prune":
+        return pruned_expected(metric, hyps, refs, source, pruning or Pruning())
+    if method == "aggregate":
+        if isinstance(metric, ComputedMetric):
+            raise ConfigError(f"{metric.name} has no reference aggregation: it is for BLEU and chrF")
+        return metric.aggregate(hyps, refs), None
+    matrix = utility_matrix(metric, hyps, refs, source)
+    return matrix.mean(axis=1), matrix
 
 
 def rerank(
@@ -118,53 +173,21 @@ def rerank(
     )
     given = metric.system_scores({"candidates": flat}, None, flat_sources, progress=progress)
     scores = given.segment_stats("candidates").sentence_scores()
-    lower, choices, start = _lower_is_better(metric), [], 0
+    lower, choices, start = lower_is_better(metric), [], 0
     for hyps in candidates:
         choices.append(_chosen(list(hyps), np.asarray(scores[start : start + len(hyps)]), lower, None))
         start += len(hyps)
     return choices
 
 
-def _utilities(
-    metric: Metric[Any, Any] | ComputedMetric, hyps: list[str], refs: list[str], source: str | None
-) -> NDArray[np.float64]:
-    """The candidates x pseudo-references utility matrix of one source."""
-    from understudy.computed.metric import ComputedMetric
-
-    if not isinstance(metric, ComputedMetric):
-        return metric.pairwise(hyps, refs)
-    pairs = [(h, r) for h in hyps for r in refs]
-    given = metric.system_scores(
-        {"pairs": [h for h, _ in pairs]},
-        [r for _, r in pairs],
-        None if source is None else [source] * len(pairs),
-    )
-    scores = np.asarray(given.segment_stats("pairs").sentence_scores(), dtype=np.float64)
-    return scores.reshape(len(hyps), len(refs))
-
-
 def _chosen(
     hyps: list[str], expected: NDArray[np.float64], lower: bool, matrix: NDArray[np.float64] | None
 ) -> Choice:
-    """The best of ``expected`` (the first of equals) and the indices tied with it."""
-    best = int(np.argmin(expected) if lower else np.argmax(expected))
+    """The best of ``expected`` (the first of equals; NaN, a pruned candidate, never) and the
+    indices tied with it."""
+    best = int(np.nanargmin(expected) if lower else np.nanargmax(expected))
     tied = tuple(int(i) for i in np.flatnonzero(expected == expected[best]) if i != best)
     return Choice(best, hyps[best], tuple(float(v) for v in expected), tied, matrix)
-
-
-def _lower_is_better(metric: object) -> bool:
-    """Whether ``metric``'s lowest score is its best; a metric that is no utility is refused."""
-    from understudy.computed.metric import ComputedMetric
-    from understudy.metric import Metric
-
-    if isinstance(metric, ComputedMetric):
-        return metric.lower_is_better
-    if isinstance(metric, Metric):
-        return not metric.config.higher_is_better
-    raise InputTypeError(
-        f"{type(metric).__name__} cannot serve as a utility: give a metric object (BLEU(), CHRF(), TER(),"
-        " a computed metric)"
-    )
 
 
 def _check(
@@ -188,4 +211,4 @@ def _check(
         raise LengthMismatchError(f"{len(sources)} sources for {len(candidates)} lists of candidates")
 
 
-__all__ = ["METHODS", "Choice", "rerank", "select"]
+__all__ = ["METHODS", "Choice", "Pruning", "rerank", "select"]
