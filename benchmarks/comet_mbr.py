@@ -5,9 +5,9 @@ wmt22-comet-da's shape (built by tests/support/neural_checkpoints.py, as benchma
 Both embed each distinct candidate and source once and run only COMET's estimator on the
 candidate x pseudo-reference pairs; what differs is how: understudy batches all sources' sentences
 together sorted by length (little padding) and runs the estimator over the pairs in large
-blocks; mbrs batches each source's sentences in their given order (64 a batch, its default). The data: 50 WMT17
-sources (a system's German lines stand in for the English the shared data lack) x 16
-candidates (the 16 systems' lines). Each tool runs once in its own process, fp32:
+blocks; mbrs batches each source's sentences in their given order (64 a batch, its default).
+The data: 50 WMT17 sources (a system's German lines stand in for the English the shared data
+lack) x 16 candidates (the 16 systems' lines). Each tool runs once in its own process, fp32:
 
     python benchmarks/comet_mbr.py --mbrs-python /tmp/comet-venv/bin/python
 
