@@ -22,6 +22,7 @@ JUDGE = re.compile(r"<!-- bench-judge: (?P<file>[\w.-]+\.json) -->")
 RESEGMENT = re.compile(r"<!-- bench-reseg: (?P<file>[\w.-]+\.json) -->")
 COMET_MBR = re.compile(r"<!-- bench-comet-mbr: (?P<file>[\w.-]+\.json) -->")
 RESEGMENTED_SCORES = "<!-- resegmented-scores: scripts/resegmented_scores.py -->"
+SITE = re.compile(r"<!-- bench-site: benchmarks/results/(?P<file>[\w.-]+\.json) -->")
 
 
 def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:
@@ -33,6 +34,7 @@ def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:
     markdown = NEURAL.sub(lambda m: neural_table(m.group("file")), markdown)
     markdown = JUDGE.sub(lambda m: judge_table(m.group("file")), markdown)
     markdown = COMET_MBR.sub(lambda m: comet_mbr_table(m.group("file")), markdown)
+    markdown = SITE.sub(lambda m: site_sentence(m.group("file")), markdown)
     if RESEGMENTED_SCORES in markdown:
         markdown = markdown.replace(RESEGMENTED_SCORES, resegmented_scores())
     return RESEGMENT.sub(lambda m: resegment_table(m.group("file")), markdown)
@@ -78,6 +80,25 @@ def comet_mbr_table(file: str) -> str:
         f"`{record['command']}` (`benchmarks/results/{file}`).*",
     ]
     return "\n".join(lines)
+
+
+def site_sentence(file: str) -> str:
+    """What a ``benchmarks/site.py`` result measured, as the words of a sentence."""
+    run = json.loads((RESULTS / file).read_text(encoding="utf-8"))
+    cores = run["machine"]["cores"]
+    opened = (
+        f", opened in headless Chromium in {run['open_ms']:.0f} ms with {run['console_errors']} console"
+        " errors"
+        if run.get("open_ms") is not None
+        else ""
+    )
+    return (
+        f"built its site of {run['files']:,} pages in {run['site_seconds']:.1f} s on {cores} cores "
+        "(`understudy ledger list` of the same records, in the same run: "
+        f"{run['ledger_list_seconds']:.1f} s); "
+        f"its largest test-set page is {run['largest_testset_page_bytes'] / 1000:.0f} kB{opened} "
+        f"(`benchmarks/results/{file}`, {run['date']})"
+    )
 
 
 NEURAL_PEERS = {"unbabel_comet": "unbabel-comet `predict`", "metricx_predict": "MetricX-24 `predict.py`"}

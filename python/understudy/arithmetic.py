@@ -60,6 +60,9 @@ class Weak:
             other = Weak.of(other, False, len(self.value))
         is32 = self.is32 | other.is32
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            if is32.all():  # all float32 (a bootstrap's, as a rule): no float64 pass to overwrite
+                low = f(self.value.astype(np.float32), other.value.astype(np.float32))
+                return Weak(np.asarray(low).astype(np.float64), is32)
             value = f(self.value, other.value)
             if is32.any():
                 low = f(self.value[is32].astype(np.float32), other.value[is32].astype(np.float32))

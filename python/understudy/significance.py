@@ -469,8 +469,9 @@ def all_pairs(
     ranking = tuple(SystemScore(names[k], actual[k], *_estimate(boot[k])) for k in order)
     result = AllPairsResult(test, n, seed, p_values, alpha, ranking, tuple(pairs), (), stats[0].signature)
     clusters: list[list[str]] = []
+    p_of = {frozenset((p.a, p.b)): p.p_value for p in pairs}  # one look-up a system, not a scan
     for system in ranking:
-        if clusters and result.p_value(clusters[-1][0], system.name) > alpha:
+        if clusters and p_of[frozenset((clusters[-1][0], system.name))] > alpha:
             clusters[-1].append(system.name)
         else:
             clusters.append([system.name])

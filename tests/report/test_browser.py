@@ -9,17 +9,16 @@ from __future__ import annotations
 import base64
 import json
 import re
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.support.browser import chromium, requests
 from tests.support.cli import run_cli as run
 from tests.support.paths import SAMPLE
 
-CHROMIUM, DRIVER = shutil.which("chromium"), shutil.which("chromedriver")
 pytestmark = pytest.mark.usefixtures("quiet_sacrebleu")
 
 REF = SAMPLE / "newstest2017.ref.en-de.de"
@@ -28,29 +27,7 @@ SYSTEMS = sorted(str(p) for p in SAMPLE.glob("newstest2017.*.de") if ".ref." not
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    if CHROMIUM is None or DRIVER is None:
-        pytest.skip("headless Chromium is not installed (Debian: apt-get install chromium chromium-driver)")
-    webdriver = pytest.importorskip(
-        "selenium.webdriver", reason="selenium is not installed (the test extra has it)"
-    )
-    from selenium.webdriver.chrome.options import Options
-    from selenium.webdriver.chrome.service import Service
-
-    options = Options()
-    options.binary_location = CHROMIUM
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1200,1800"):
-        options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
-    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
-    try:
-        yield driver
-    finally:
-        driver.quit()
-
-
-def _requests(driver: Any) -> set[str]:
-    events = (json.loads(entry["message"])["message"] for entry in driver.get_log("performance"))
-    return {e["params"]["request"]["url"] for e in events if e.get("method") == "Network.requestWillBeSent"}
+    yield from chromium()
 
 
 def test_the_page_opens_clean_and_holds_the_clis_numbers(
@@ -63,7 +40,7 @@ def test_the_page_opens_clean_and_holds_the_clis_numbers(
     assert run(capfd, "report", *argv, "-o", str(out))[0] == 0
     browser.get(out.as_uri())
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
-    assert _requests(browser) == {out.as_uri()}  # nothing but the file itself
+    assert requests(browser) == {out.as_uri()}  # nothing but the file itself
     for section in (
         "systems",
         "intervals",
@@ -131,7 +108,7 @@ def test_the_diff_filters_work_without_network(
     a, b = SYSTEMS[0], SYSTEMS[1]
     out = tmp_path / "report.html"
     assert run(capfd, "report", str(REF), "-i", a, b, "-n", "20", "--pair", a, b, "-o", str(out))[0] == 0
-    _requests(browser)  # what earlier pages asked for
+    requests(browser)  # what earlier pages asked for
     browser.get(out.as_uri())
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
     refs = REF.read_text(encoding="utf-8").splitlines()
@@ -176,7 +153,7 @@ def test_the_diff_filters_work_without_network(
     )
     assert 0 < len(rows) < len(numbers) and all(needle.lower() in r.lower() for r in rows)
     assert shown.text == f"{len(rows)} of {len(numbers)} segments shown"
-    assert _requests(browser) == {out.as_uri()}
+    assert requests(browser) == {out.as_uri()}
 
 
 def test_the_diff_orders_and_filters_documents(
@@ -272,7 +249,7 @@ def test_the_rankings_table_sorts_by_any_metric(
     from selenium.webdriver.common.by import By
 
     out, systems, compare = wmt17_report
-    _requests(browser)  # what earlier tests left in the log
+    requests(browser)  # what earlier tests left in the log
     browser.get(out.as_uri())
 
     def order() -> list[str]:
@@ -294,7 +271,7 @@ def test_the_rankings_table_sorts_by_any_metric(
     names = browser.find_elements(By.CSS_SELECTOR, "#rankings tbody td.text bdi")
     assert sorted(n.get_attribute("title") for n in names) == systems
     assert all("/" not in n.text and not n.text.startswith("newstest2017") for n in names)
-    assert _requests(browser) == {out.as_uri()}
+    assert requests(browser) == {out.as_uri()}
 
 
 def test_the_p_value_matrix_is_compares(browser: Any, wmt17_report: tuple[Path, list[str], Any]) -> None:

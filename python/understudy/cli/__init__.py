@@ -39,6 +39,7 @@ COMMANDS: dict[str, str] = {
     "testset": "understudy.cli.testset",
     "ledger": "understudy.cli.ledger",
     "gate": "understudy.cli.gate",
+    "site": "understudy.cli.site",
     "cache": "understudy.cli.cache",
     "fetch-model": "understudy.cli.fetch_model",
 }

@@ -187,7 +187,7 @@ class Ledger:
             for record in source.records():
                 row: dict[str, object] = {f: getattr(record, f) for f in fields}
                 row["metric"], row["signature"] = current_form(record.metric, record.signature)
-                row["stats"] = source._stats_bytes(record.id)
+                row["stats"] = source.stats_bytes(record.id)
                 if record.uid in known or _insert(db, row, list(record.tags)) is None:
                     present += 1  # here before, or put here meanwhile by another import
                     continue
@@ -244,9 +244,11 @@ class Ledger:
 
     def stats(self, record: int) -> Stats[Any, Any]:
         """The statistics record ``record`` keeps, exactly as appended."""
-        return Stats.from_bytes(self._stats_bytes(record), f"ledger record {record}")
+        return Stats.from_bytes(self.stats_bytes(record), f"ledger record {record}")
 
-    def _stats_bytes(self, record: int) -> bytes:
+    def stats_bytes(self, record: int) -> bytes:
+        """The statistics record ``record`` keeps, as kept (:meth:`Stats.from_bytes` reads them):
+        what another process is handed to read them."""
         record = _record_id(self.location, record)
         rows = self._db.execute("SELECT stats FROM records WHERE id = ?", (record,))
         if not rows:

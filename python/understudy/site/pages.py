@@ -1,0 +1,136 @@
+"""The site's pages as HTML: the package's Jinja2 templates, autoescaped, each page with its CSS
+inline and the test-set page's one script allowed by its hash, so that a page asks for nothing
+and no text a ledger holds (a system's name, a note) can run as code."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import importlib
+import json
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from understudy._version import __version__
+from understudy.errors import MissingExtraError
+from understudy.signature import Signature
+from understudy.site.history import Plot, history_plot, kept_by_gate, report_written
+
+if TYPE_CHECKING:
+    from understudy.ledger import Record
+    from understudy.site.model import Column, Settings, TestSet
+
+EXTRA = "report"
+"""The extra that brings Jinja2, the report's and the site's templates."""
+
+
+@cache
+def _environment() -> Any:
+    try:
+        jinja2: Any = importlib.import_module("jinja2")
+    except ImportError:
+        raise MissingExtraError(EXTRA) from None
+    return jinja2.Environment(
+        loader=jinja2.PackageLoader("understudy.site", "templates"),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+
+
+def _script() -> tuple[str, str]:
+    environment = _environment()
+    script: str = environment.loader.get_source(environment, "site.js")[0]
+    return script, base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
+
+
+def index_page(testsets: list[TestSet], location: str, settings: Settings) -> str:
+    """The index: a row per test set, linking to its page; saying so when there is none."""
+    return str(
+        _environment()
+        .get_template("index.html.j2")
+        .render(testsets=testsets, location=location, selected=selected(settings), version=__version__)
+    )
+
+
+def testset_page(testset: TestSet, settings: Settings) -> str:
+    """A test set's page: the ranking table (sortable, filtered by system and tag in the page)
+    and each system's history."""
+    script, digest = _script()
+    from understudy.report.names import short_names
+
+    first = testset.columns[0]
+    order = [*first.ranking, *(s for s in testset.systems if s not in first.cells)]
+    return str(
+        _environment()
+        .get_template("testset.html.j2")
+        .render(
+            testset=testset,
+            order=order,
+            short=dict(zip(testset.systems, short_names(testset.systems), strict=True)),
+            row_tags={s: json.dumps(_tags_of(testset, s)) for s in testset.systems},
+            histories={s: _histories(testset, s) for s in testset.systems},
+            gated=any(kept_by_gate(r) for r in testset.records),
+            settings=settings,
+            script=script,
+            script_hash=digest,
+            version=__version__,
+        )
+    )
+
+
+def record_page(record: Record, testset: str, slug: str) -> str:
+    """A record's page: what it holds, its signature key by key, the command that kept it and the
+    report written beside it."""
+    report = report_written(record)
+    link = Path(report).as_uri() if report and Path(report).is_absolute() else ""
+    return str(
+        _environment()
+        .get_template("record.html.j2")
+        .render(
+            record=record,
+            testset=testset,
+            slug=slug,
+            signature=_signature_items(record.signature),
+            report=report,
+            report_link=link,
+            gate=kept_by_gate(record),
+            version=__version__,
+        )
+    )
+
+
+def selected(settings: Settings) -> str:
+    """Which records the site shows, in words (empty: all of them)."""
+    parts = []
+    if settings.tags:
+        parts.append("tagged " + " or ".join(settings.tags))
+    if settings.since:
+        parts.append(f"kept since {settings.since}")
+    return ", ".join(parts)
+
+
+def _tags_of(testset: TestSet, system: str) -> list[str]:
+    """The tags of a system's records in the table: what the page's tag filter matches."""
+    tags = {t for c in testset.columns if system in c.cells for t in c.cells[system].record.tags}
+    return sorted(tags)
+
+
+def _histories(testset: TestSet, system: str) -> list[tuple[Column, Plot]]:
+    plots = []
+    for column in testset.columns:
+        mine = [r for r in testset.records if r.system == system and r.signature == column.signature]
+        if mine:
+            plots.append((column, history_plot(mine, column.decimals)))
+    return plots
+
+
+@cache
+def _signature_items(signature: str) -> tuple[tuple[str, str], ...]:
+    """A signature's keys and values, parsed once for all the records that share it."""
+    return tuple(Signature.parse(signature).items())
+
+
+__all__ = ["EXTRA", "index_page", "record_page", "selected", "testset_page"]

@@ -1,0 +1,1 @@
+"""The static results site (``understudy site``)."""
