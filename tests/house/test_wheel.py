@@ -57,9 +57,11 @@ def test_the_wheel_is_abi3_and_manylinux(wheel: Path) -> None:
     shown = " ".join(_run([sys.executable, "-m", "auditwheel", "show", str(wheel)]).stdout.split())
     assert 'is consistent with the following platform tag: "manylinux_' in shown
     names = zipfile.ZipFile(wheel).namelist()
-    # The data the package reads: the report's template and the judges' prompts.
+    # The data the package reads: the report's and the site's templates, the judges' prompts.
     assert {
         "understudy/report/templates/report.html.j2",
+        "understudy/site/templates/testset.html.j2",
+        "understudy/site/templates/site.js",
         "understudy/judges/templates/gemba-mqm.json",
     } <= set(names)
     assert "understudy/_core.abi3.so" in names and not [
