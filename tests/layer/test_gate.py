@@ -221,6 +221,7 @@ def test_a_kept_release_gates_a_fresh_output_and_keeps_it(tmp_path: Path) -> Non
     with Ledger(ledger) as records:
         nightly = records.records(tag="nightly")
     assert [(r.system, r.metric) for r in nightly] == [(str(PROMT), "bleu"), (str(PROMT), "chrf")]
+    assert {r.tags for r in nightly} == {("gate:fail", "nightly")}  # the verdict kept, for the site
     other = run_process(
         "gate", str(ONLINE_A), "--baseline", "tag:release", "--candidate", str(PROMT), "--ledger", ledger
     )

@@ -267,3 +267,22 @@ def test_worker_processes_make_the_same_site(tmp_path: Path) -> None:
     for name in files[0]:
         assert (sites[0] / name).read_bytes() == (sites[1] / name).read_bytes()
     assert "data-cluster" in (sites[1] / "testsets" / files[0][-1].name).read_text(encoding="utf-8")
+
+
+def test_the_gates_verdicts_are_marked_in_the_history(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    ledger, site = str(tmp_path / "l.sqlite"), tmp_path / "site"
+    base = ["--baseline", str(UEDIN), "--ledger", ledger, "--log", "-m", "bleu"]
+    assert run(capfd, "gate", str(REF), *base, "--candidate", str(UEDIN))[0] == 0
+    assert run(capfd, "gate", str(REF), *base, "--candidate", str(PROMT))[0] == 1
+    assert run(capfd, "site", "--ledger", ledger, "-o", str(site), "-n", "50")[0] == 0
+    (page,) = _testset_pages(site)
+    text = page.read_text(encoding="utf-8")
+    assert re.findall(r'class="gate-(\w+)"><title>[^<]*gate: (\w+)</title>', text) == [
+        ("pass", "pass"),
+        ("fail", "fail"),
+    ]
+    assert "red where it failed them" in text
+    record = (site / "records" / "2.html").read_text(encoding="utf-8")
+    assert "(a candidate the gate failed)" in record and "gate:fail" in record

@@ -36,6 +36,9 @@ from understudy.significance import Test
 from understudy.stats import Stats
 from understudy.wording import counted, kept_name
 
+VERDICT_TAGS = {True: "gate:pass", False: "gate:fail"}
+"""The tag ``--log`` adds to a candidate's records: the gate's verdict on them."""
+
 EXAMPLES = """examples:
   understudy gate ref.de --baseline base.de --candidate new.de                BLEU, paired bootstrap
   understudy gate ref.de --baseline base.de --candidate new.de -m bleu chrf --max-drop 1.0
@@ -285,19 +288,22 @@ def run(args: argparse.Namespace) -> int:
             with atomic_write(args.junit) as fh:
                 fh.write(junit(verdict, gated))
         if args.log:
-            _keep_candidate(args, [c for _, c in pairs], testset)
+            _keep_candidate(args, [c for _, c in pairs], testset, verdict.passed)
     except (UnderstudyError, CliError) as err:
         print_error(str(err))
         return 2
     return 0 if verdict.passed else 1
 
 
-def _keep_candidate(args: argparse.Namespace, stats: list[Stats[Any, Any]], testset: str) -> None:
-    """``--log``: the candidate's records, every metric, in one transaction."""
+def _keep_candidate(
+    args: argparse.Namespace, stats: list[Stats[Any, Any]], testset: str, passed: bool
+) -> None:
+    """``--log``: the candidate's records, every metric, in one transaction, tagged with the
+    gate's verdict (``gate:pass`` or ``gate:fail``: the site marks them)."""
     hypotheses = sha256_of([args.candidate])
     entries = [(s, kept_name(args.candidate), testset, hypotheses) for s in stats]
     fields = {
-        "tags": args.tag,
+        "tags": [*args.tag, VERDICT_TAGS[passed]],
         "note": args.note,
         "command": kept_name(args.command_line),
         "revision": args.revision,

@@ -1,6 +1,6 @@
 """A system's history on a test set as small inline SVG plots: each of its signatures' scores in
 the order they were kept, a point per record (its time, score and revision in the tooltip, a link
-to its page); records kept by ``understudy gate`` are marked, as the gate's runs.
+to its page); the candidates ``understudy gate --log`` kept are marked with its verdict.
 
 The plots are drawn here, not with matplotlib: a site of 10,000 records draws thousands of them,
 and a polyline of a few points needs no plotting library.
@@ -36,7 +36,8 @@ class Point:
     y: float
     label: str
     record: Record
-    gate: bool
+    gate: str
+    """``pass`` or ``fail`` for a candidate the gate judged and kept (``gate --log``), else empty."""
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,7 @@ def history_plot(records: list[Record], decimals: int) -> Plot:
     for record, when, score in zip(records, times, scores, strict=True):
         x = LEFT + (WIDTH - LEFT - MARGIN) * ((when - first) / span if len(records) > 1 else 0.5)
         y = HEIGHT - MARGIN - (HEIGHT - 2 * MARGIN) * ((score - low) / rise if high > low else 0.5)
-        points.append(Point(round(x, 1), round(y, 1), f"{score:.{decimals}f}", record, kept_by_gate(record)))
+        points.append(Point(round(x, 1), round(y, 1), f"{score:.{decimals}f}", record, gate_verdict(record)))
     line = " ".join(f"{p.x},{p.y}" for p in points)
     return Plot(points, line, f"{low:.{decimals}f}", f"{high:.{decimals}f}")
 
@@ -69,6 +70,14 @@ def history_plot(records: list[Record], decimals: int) -> Plot:
 def kept_by_gate(record: Record) -> bool:
     """Whether ``understudy gate --log`` kept the record (the candidate a gate judged)."""
     return _words(record.command)[1:2] == ["gate"]
+
+
+def gate_verdict(record: Record) -> str:
+    """The gate's verdict on a candidate it kept, ``pass`` or ``fail``, from the tag ``gate --log``
+    adds (``gate:pass``); empty for a record the gate did not keep."""
+    if not kept_by_gate(record):
+        return ""
+    return next((tag[5:] for tag in record.tags if tag in ("gate:pass", "gate:fail")), "")
 
 
 def report_written(record: Record) -> str:
@@ -92,4 +101,4 @@ def _words(command: str) -> list[str]:
         return []
 
 
-__all__ = ["Plot", "Point", "history_plot", "kept_by_gate", "report_written"]
+__all__ = ["Plot", "Point", "gate_verdict", "history_plot", "kept_by_gate", "report_written"]

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from understudy._version import __version__
 from understudy.errors import MissingExtraError
 from understudy.signature import Signature
-from understudy.site.history import Plot, history_plot, kept_by_gate, report_written
+from understudy.site.history import Plot, gate_verdict, history_plot, report_written
 
 if TYPE_CHECKING:
     from understudy.ledger import Record
@@ -72,7 +72,7 @@ def testset_page(testset: TestSet, settings: Settings) -> str:
             short=dict(zip(testset.systems, short_names(testset.systems), strict=True)),
             row_tags={s: json.dumps(_tags_of(testset, s)) for s in testset.systems},
             histories={s: _histories(testset, s) for s in testset.systems},
-            gated=any(kept_by_gate(r) for r in testset.records),
+            gated=any(gate_verdict(r) for r in testset.records),
             settings=settings,
             script=script,
             script_hash=digest,
@@ -96,7 +96,7 @@ def record_page(record: Record, testset: str, slug: str) -> str:
             signature=_signature_items(record.signature),
             report=report,
             report_link=link,
-            gate=kept_by_gate(record),
+            gate=gate_verdict(record),
             version=__version__,
         )
     )
