@@ -163,6 +163,7 @@ def test_names_with_markup_and_control_characters_are_text(tmp_path: Path) -> No
     for page in pages:
         text = page.read_text(encoding="utf-8")
         assert "<script>alert" not in text and "&lt;script&gt;alert(1)&lt;/script&gt;" in text
+        assert "\x1b" not in text and "\\x1b[31m" in text  # the escape shown, not sent to the page
     (page,) = _testset_pages(site)
     assert re.fullmatch(r"script-alert-1-script-31m-en-de-[0-9a-f]{8}\.html", page.name)
 

@@ -41,10 +41,11 @@ def add_parser(commands: Any) -> None:
     add_ledger_option(p)
     p.add_argument(
         "--tag",
-        action="append",
+        action="extend",
+        nargs="+",
         default=[],
         metavar="TAG",
-        help="only records with this tag (repeatable: any)",
+        help="only records with any of these tags (--tag a b, or --tag a --tag b)",
     )
     p.add_argument("--since", metavar="DATE", help="only records kept since DATE (ISO: 2026-11-01, UTC)")
     p.add_argument(

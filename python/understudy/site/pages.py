@@ -8,6 +8,7 @@ import base64
 import hashlib
 import importlib
 import json
+import re
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -37,7 +38,22 @@ def _environment() -> Any:
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
+        # Texts of the ledger shown with their control characters; markup (the script) as it is.
+        finalize=lambda value: shown(value) if type(value) is str else value,
     )
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def shown(text: str) -> str:
+    r"""``text`` with its control characters written out (``\x1b``), as every page shows the
+    ledger's texts: a terminal's colour codes or a stray NUL in a name are seen, not swallowed.
+
+    >>> shown("sys\x1b[31m-A")
+    'sys\\x1b[31m-A'
+    """
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
 def _script() -> tuple[str, str]:
@@ -115,7 +131,7 @@ def selected(settings: Settings) -> str:
 def _tags_of(testset: TestSet, system: str) -> list[str]:
     """The tags of a system's records in the table: what the page's tag filter matches."""
     tags = {t for c in testset.columns if system in c.cells for t in c.cells[system].record.tags}
-    return sorted(tags)
+    return sorted(shown(t) for t in tags)  # as the tag filter's choices show them
 
 
 def _histories(testset: TestSet, system: str) -> list[tuple[Column, Plot]]:
@@ -133,4 +149,4 @@ def _signature_items(signature: str) -> tuple[tuple[str, str], ...]:
     return tuple(Signature.parse(signature).items())
 
 
-__all__ = ["EXTRA", "index_page", "record_page", "selected", "testset_page"]
+__all__ = ["EXTRA", "index_page", "record_page", "selected", "shown", "testset_page"]
