@@ -287,3 +287,19 @@ def test_the_gates_verdicts_are_marked_in_the_history(
     assert "red where it failed them" in text
     record = (site / "records" / "2.html").read_text(encoding="utf-8")
     assert "(a candidate the gate failed)" in record and "gate:fail" in record
+
+
+def test_without_an_atomic_exchange_the_site_is_moved_aside_then_in(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from understudy.site import build
+
+    monkeypatch.setattr(build, "_exchange", lambda a, b: False)  # a system without renameat2
+    site = tmp_path / "site"
+    with Ledger(tmp_path / "l.sqlite") as ledger:
+        ledger.append(_stats(GOOD), "A", "one:en-de")
+        build_site(ledger, site, Settings(n=50))
+        ledger.append(_stats(FAIR), "B", "two:de-en")
+        build_site(ledger, site, Settings(n=50))
+    assert len(_testset_pages(site)) == 2
+    assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith("l.sqlite")) == ["site"]

@@ -74,7 +74,13 @@ def kept_by_gate(record: Record) -> bool:
 
 def gate_verdict(record: Record) -> str:
     """The gate's verdict on a candidate it kept, ``pass`` or ``fail``, from the tag ``gate --log``
-    adds (``gate:pass``); empty for a record the gate did not keep."""
+    adds (``gate:pass``); empty for a record the gate did not keep.
+
+    >>> from understudy.ledger import Record
+    >>> command = "understudy gate r --baseline tag:release --candidate c --log"
+    >>> gate_verdict(Record(1, "", "c", "bleu", "", "", "", 0.0, 1, command, "", "", tags=("gate:fail",)))
+    'fail'
+    """
     if not kept_by_gate(record):
         return ""
     return next((tag[5:] for tag in record.tags if tag in ("gate:pass", "gate:fail")), "")
@@ -82,7 +88,13 @@ def gate_verdict(record: Record) -> str:
 
 def report_written(record: Record) -> str:
     """The report ``understudy report ... -o FILE --log`` wrote beside keeping the record, as its
-    command names it; empty for a record kept otherwise."""
+    command names it; empty for a record kept otherwise.
+
+    >>> from understudy.ledger import Record
+    >>> command = "understudy report r -i A -o 'out/r 1.html' --log"
+    >>> report_written(Record(1, "", "A", "bleu", "", "", "", 0.0, 1, command, "", ""))
+    'out/r 1.html'
+    """
     words = _words(record.command)
     if words[1:2] != ["report"]:
         return ""

@@ -119,7 +119,12 @@ def record_page(record: Record, testset: str, slug: str) -> str:
 
 
 def selected(settings: Settings) -> str:
-    """Which records the site shows, in words (empty: all of them)."""
+    """Which records the site shows, in words (empty: all of them).
+
+    >>> from understudy.site import Settings
+    >>> selected(Settings(tags=("release", "nightly"), since="2026-11-01"))
+    'tagged release or nightly, kept since 2026-11-01'
+    """
     parts = []
     if settings.tags:
         parts.append("tagged " + " or ".join(settings.tags))
