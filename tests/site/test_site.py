@@ -212,15 +212,18 @@ def test_a_folder_that_is_not_a_site_is_never_replaced(
     assert len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize("processes", [1, 2])
 def test_an_interrupted_build_leaves_the_previous_site(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, processes: int
 ) -> None:
     from understudy.site import build
 
     site = tmp_path / "site"
     with Ledger(tmp_path / "l.sqlite") as ledger:
-        ledger.append(_stats(GOOD), "A", "one:en-de")
-        build_site(ledger, site, Settings(n=50))
+        for hyps, name in ((GOOD, "A"), (FAIR, "B")):
+            for metric in (BLEU(), CHRF()):  # two columns to rank: with processes=2, in workers
+                ledger.append(_stats(hyps, metric), name, "one:en-de")
+        build_site(ledger, site, Settings(n=50, processes=processes))
         before = sorted(p.name for p in site.rglob("*"))
 
         def interrupted(*_: object) -> str:
@@ -229,7 +232,7 @@ def test_an_interrupted_build_leaves_the_previous_site(
         monkeypatch.setattr(build, "record_page", interrupted)
         ledger.append(_stats(FAIR), "B", "two:de-en")
         with pytest.raises(KeyboardInterrupt):
-            build_site(ledger, site, Settings(n=50))
+            build_site(ledger, site, Settings(n=50, processes=processes))
     assert sorted(p.name for p in site.rglob("*")) == before
     assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith("l.sqlite")) == ["site"]
 

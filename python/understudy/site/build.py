@@ -159,7 +159,12 @@ def _ranker(settings: Settings, jobs: int) -> Iterator[Executor]:
         os.environ.setdefault(name, "1")  # read by each worker as NumPy loads there
     try:
         with ProcessPoolExecutor(max_workers=min(processes, jobs), mp_context=context) as pool:
-            yield pool
+            try:
+                yield pool
+            except BaseException:
+                # Ctrl-C or an error: the columns not started are dropped, not waited for.
+                pool.shutdown(wait=True, cancel_futures=True)
+                raise
     finally:
         for name, value in chosen.items():
             if value is None:
