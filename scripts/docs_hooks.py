@@ -1,12 +1,14 @@
 """mkdocs hooks of the documentation site (mkdocs.yml ``hooks:``): the command reference page is
-generated from the command line's own argument parsers, and the speed page's tables from the
-benchmarks' result files (``benchmarks/results/*.json``), at build time.
+generated from the command line's own argument parsers, the speed page's tables from the
+benchmarks' result files (``benchmarks/results/*.json``), and the results site's pictures taken
+in headless Chromium, at build time.
 
 Build the site with ``mkdocs build --strict`` from the repository's top folder.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import re
@@ -192,6 +194,18 @@ def command_reference() -> str:
     for name, sub in parser.commands.items():
         parts += [f"## understudy {name}", "", "```text", sub.format_help().rstrip(), "```", ""]
     return "\n".join(parts)
+
+
+def on_post_build(config: Any, **_: Any) -> None:
+    """The site's pictures (docs/ledger.md) taken anew by this build, into the site it built, in
+    headless Chromium (scripts/site_screenshot.py); a machine without Chromium keeps docs/'s."""
+    script = Path(__file__).with_name("site_screenshot.py")
+    spec = importlib.util.spec_from_file_location("site_screenshot", script)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    if module.available():
+        module.take(Path(config.site_dir))
 
 
 def on_config(config: Any, **_: Any) -> Any:
