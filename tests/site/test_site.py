@@ -4,6 +4,7 @@ the folder replaced whole."""
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import re
@@ -21,6 +22,7 @@ from understudy.site.build import MARK
 
 from tests.support.cli import run_cli as run
 from tests.support.paths import ONLINE_A, PROMT, REF, UEDIN
+from tests.support.postgres_server import PASSWORD
 
 pytestmark = pytest.mark.usefixtures("quiet_sacrebleu")
 SYSTEMS = [str(UEDIN), str(ONLINE_A), str(PROMT)]
@@ -249,6 +251,8 @@ def test_a_postgresql_ledger_serves_the_same_site(tmp_path: Path, postgres: Any)
             sites.append(tmp_path / f"site{k}")
     files = [sorted(str(p.relative_to(site)) for p in site.rglob("*")) for site in sites]
     assert files[0] == files[1] and len(files[0]) == 8
+    index = (sites[1] / "index.html").read_text(encoding="utf-8")
+    assert PASSWORD not in index and html.escape(PASSWORD) not in index and ":***@" in index
     for name in files[0]:
         if name.endswith(".html") and name != "index.html":
             assert (sites[0] / name).read_bytes() == (sites[1] / name).read_bytes(), name
@@ -306,3 +310,17 @@ def test_without_an_atomic_exchange_the_site_is_moved_aside_then_in(
         build_site(ledger, site, Settings(n=50))
     assert len(_testset_pages(site)) == 2
     assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith("l.sqlite")) == ["site"]
+
+
+@pytest.mark.parametrize(
+    ("option", "value"), [("-n", "0"), ("--alpha", "1.5"), ("--processes", "0"), ("--seed", "-1")]
+)
+def test_a_wrong_setting_is_refused_even_without_clusters(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str], option: str, value: str
+) -> None:
+    Ledger(tmp_path / "l.sqlite").close()  # empty: no column would ever read the setting
+    code, _, err = run(
+        capfd, "site", "--ledger", str(tmp_path / "l.sqlite"), "-o", str(tmp_path / "s"), option, value
+    )
+    assert code != 0 and err.startswith("understudy: error:") and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "s").exists()

@@ -55,6 +55,12 @@ def add_parser(commands: Any) -> None:
         "--seed", type=seed_value, default=DEFAULT_SEED, help=f"random seed (default: {DEFAULT_SEED})"
     )
     p.add_argument("--alpha", type=float, default=0.05, help="significance level for clusters (0.05)")
+    p.add_argument(
+        "--processes",
+        type=int,
+        metavar="N",
+        help="worker processes ranking the columns (default: one a core for a site of 12 columns or more)",
+    )
     p.set_defaults(run=run)
 
 
@@ -63,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     from understudy.ledger import Ledger
     from understudy.site import Settings, build_site
 
-    settings = Settings(tuple(args.tag), args.since, args.n, args.seed, args.alpha)
+    settings = Settings(tuple(args.tag), args.since, args.n, args.seed, args.alpha, args.processes)
     with Ledger(args.ledger, read_only=True) as ledger, Progress("site", unit="pages") as bar:
         built = build_site(ledger, args.output, settings, bar.update)
     made = f"{counted(built.testsets, 'test set')}, {counted(built.records, 'record')}"

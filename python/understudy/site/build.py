@@ -17,6 +17,7 @@ import tempfile
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass
 from os import PathLike
@@ -24,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from understudy._atomic import _umask
-from understudy.errors import OutputError
+from understudy.errors import OutputError, UnderstudyError
 from understudy.site.model import Planned, Ranked, Settings, TestSet, finish, plan, rank
 from understudy.site.pages import index_page, record_page, testset_page
 from understudy.threads import available_cores
@@ -125,8 +126,17 @@ def _ranked(
             pages.write(f"records/{record.id}.html", record_page(record, testset.name, testset.slug))
         while len(waiting) > 1 or (waiting and testset is planned[-1]):
             ready, mine = waiting.popleft()
-            done.append(finish(ready, {sig: future.result() for sig, future in mine.items()}))
+            done.append(finish(ready, {sig: _result(future) for sig, future in mine.items()}))
     return done
+
+
+def _result(future: Future[Ranked]) -> Ranked:
+    try:
+        return future.result()
+    except BrokenProcessPool:
+        raise UnderstudyError(
+            "a worker process ranking the clusters died (out of memory?): run with --processes 1"
+        ) from None
 
 
 class _Here(Executor):

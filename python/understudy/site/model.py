@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from understudy.errors import ConfigError
 from understudy.seeding import DEFAULT_SEED
 from understudy.signature import Signature
 from understudy.wording import counted
@@ -49,6 +50,22 @@ class Settings:
     alpha: float = 0.05
     processes: int | None = None
     """Worker processes that rank the columns (None: one a core, for a site of many columns)."""
+
+    def __post_init__(self) -> None:
+        # Checked here, not where the first column is ranked: a site without clusters would
+        # otherwise take a wrong value without a word.
+        for name, value, least in (
+            ("n", self.n, 1),
+            ("seed", self.seed, 0),
+            ("processes", self.processes, 1),
+        ):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < least):
+                raise ConfigError(
+                    f"the site's {name} must be a whole number of at least {least}, got {value!r}"
+                )
+        alpha = self.alpha
+        if isinstance(alpha, bool) or not isinstance(alpha, int | float) or not 0 < alpha < 1:
+            raise ConfigError(f"the site's alpha must be a number between 0 and 1, got {alpha!r}")
 
 
 @dataclass(frozen=True)
