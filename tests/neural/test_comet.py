@@ -228,22 +228,23 @@ def test_processes_share_the_cache_and_a_kill_loses_nothing(
     tests = str(Path(__file__).parent)
     code = [
         WORKER.format(
-            tests=tests, kill=k == 0, model=model, cache=str(cache), k=k % 4, mt=MT, ref=REF, src=SRC
+            tests=tests, kill=k == 0, model=model, cache=str(cache), k=k % 2, mt=MT, ref=REF, src=SRC
         )
-        for k in range(8)
+        for k in range(4)
     ]
-    # One thread each: eight processes on a machine of two cores (and the suite's own workers).
+    # Two processes a system, at once: one of system 0's is killed mid-run, system 1's two write
+    # the same segments. One thread each: four processes on two cores (and the suite's workers).
     env = {**os.environ, "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "TOKENIZERS_PARALLELISM": "false"}
     procs = [subprocess.Popen([sys.executable, "-c", c], stderr=subprocess.PIPE, env=env) for c in code]
     results = [(p.wait(timeout=600), p.stderr.read().decode() if p.stderr else "") for p in procs]
     assert results[0][0] == -9, results[0]
-    assert [status for status, _ in results[1:]] == [0] * 7, [(s, err[-800:]) for s, err in results]
+    assert [status for status, _ in results[1:]] == [0] * 3, [(s, err[-800:]) for s, err in results]
     # Every process's segments are kept once; a re-run computes nothing and equals a fresh run.
     metric = COMET(model, cache=cache)
-    systems = {f"s{k}": [h + f" {k}" for h in MT] for k in range(4)}
+    systems = {f"s{k}": [h + f" {k}" for h in MT] for k in range(2)}
     kept = metric.system_scores(systems, REF, SRC)
     assert metric.computed == 0
-    assert ScoreCache(cache).stats().entries == 4 * len(MT)
+    assert ScoreCache(cache).stats().entries == 2 * len(MT)
     fresh = COMET(model, cache=None).system_scores(systems, REF, SRC)
     for name in systems:
         assert np.max(np.abs(kept.sentence_scores(name) - fresh.sentence_scores(name))) <= 2e-6
