@@ -90,7 +90,10 @@ def test_statistics_and_default_scores(
 ) -> None:
     theirs = SacreBLEU(tokenize=tokenize, lowercase=lowercase, references=[wmt17_ref])
     ours = BLEU(tokenize=tokenize, lowercase=lowercase, references=[wmt17_ref])
-    for name, hyps in wmt17_systems.items():
+    # Every system as written; lowercased, four of them (12,016 segments): lowercasing is one
+    # step before the tokenizer, and sacrebleu's pass takes seconds a system.
+    systems = list(wmt17_systems.items())[: 4 if lowercase else None]
+    for name, hyps in systems:
         expected = np.array(theirs._extract_corpus_statistics(hyps, None), dtype=np.int64)
         stats = ours.segment_stats(hyps)
         np.testing.assert_array_equal(stats.rows, expected, err_msg=name)
