@@ -116,11 +116,10 @@ def _ranked(
     waiting: deque[tuple[Planned, dict[str, Future[Ranked]]]] = deque()
     done = []
     for testset in planned:
-        futures = {}
-        for signature in testset.to_cluster():
-            latest = testset.latest[signature]
-            blobs = [ledger.stats_bytes(record.id) for record in latest.values()]
-            futures[signature] = pool.submit(rank, blobs, list(latest), settings)
+        futures = {
+            sig: pool.submit(rank, blobs, names, settings)
+            for sig, blobs, names in testset.columns_to_rank(ledger)
+        }
         waiting.append((testset, futures))
         for record in testset.records:
             pages.write(f"records/{record.id}.html", record_page(record, testset.name, testset.slug))

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -125,6 +125,13 @@ class Planned:
         """The signatures whose records can be ranked into clusters."""
         return [s for s, latest in self.latest.items() if not _unclustered(list(latest.values()))]
 
+    def columns_to_rank(self, ledger: Ledger) -> Iterator[tuple[str, list[bytes], list[str]]]:
+        """Each column to rank: its signature, its systems' kept statistics and their names, read
+        one column at a time (what :func:`rank` takes, in this process or a worker)."""
+        for signature in self.to_cluster():
+            latest = self.latest[signature]
+            yield signature, [ledger.stats_bytes(record.id) for record in latest.values()], list(latest)
+
 
 @dataclass(frozen=True)
 class Ranked:
@@ -188,11 +195,7 @@ def gather(ledger: Ledger, settings: Settings) -> list[TestSet]:
     this process; :func:`understudy.site.build.build_site` ranks columns in parallel)."""
     done = []
     for planned in plan(ledger, settings):
-        ranked = {}
-        for signature in planned.to_cluster():
-            latest = planned.latest[signature]
-            blobs = [ledger.stats_bytes(record.id) for record in latest.values()]
-            ranked[signature] = rank(blobs, list(latest), settings)
+        ranked = {sig: rank(blobs, names, settings) for sig, blobs, names in planned.columns_to_rank(ledger)}
         done.append(finish(planned, ranked))
     return done
 

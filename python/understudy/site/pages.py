@@ -87,7 +87,7 @@ def testset_page(testset: TestSet, settings: Settings) -> str:
             order=order,
             short=dict(zip(testset.systems, short_names(testset.systems), strict=True)),
             row_tags={s: json.dumps(_tags_of(testset, s)) for s in testset.systems},
-            histories={s: _histories(testset, s) for s in testset.systems},
+            histories=_histories(testset),
             gated=any(gate_verdict(r) for r in testset.records),
             settings=settings,
             script=script,
@@ -139,13 +139,20 @@ def _tags_of(testset: TestSet, system: str) -> list[str]:
     return sorted(shown(t) for t in tags)  # as the tag filter's choices show them
 
 
-def _histories(testset: TestSet, system: str) -> list[tuple[Column, Plot]]:
-    plots = []
-    for column in testset.columns:
-        mine = [r for r in testset.records if r.system == system and r.signature == column.signature]
-        if mine:
-            plots.append((column, history_plot(mine, column.decimals)))
-    return plots
+def _histories(testset: TestSet) -> dict[str, list[tuple[Column, Plot]]]:
+    """Each system's history plots, a column each where it has records (in the records' order):
+    the records grouped in one pass, not scanned again for every system and column."""
+    grouped: dict[tuple[str, str], list[Record]] = {}
+    for record in testset.records:
+        grouped.setdefault((record.system, record.signature), []).append(record)
+    return {
+        system: [
+            (column, history_plot(grouped[system, column.signature], column.decimals))
+            for column in testset.columns
+            if (system, column.signature) in grouped
+        ]
+        for system in testset.systems
+    }
 
 
 @cache
