@@ -177,7 +177,9 @@ def run(args: argparse.Namespace) -> int:
     names = system_names(args, human.system, args.human)
     warn_reference_as_system(args.refs, args.input)
     metrics, given = _metrics(args)
-    refs, systems = read_parallel(args.refs, args.input)
+    refs, systems = read_parallel(args.refs, args.input)  # once: every metric and the tests share them
+    if computed_chosen(args):
+        given += computed_scores(args, args.input, refs, systems)
     evaluation = Evaluation(dict(zip(args.input, systems, strict=True)), refs)
     stats = [evaluation.statistics(m) for m in metrics] + [evaluation.statistics(g) for g in given]
     judged = _judged(args, stats, names, human, len(refs[0]))
@@ -200,7 +202,7 @@ def run(args: argparse.Namespace) -> int:
     )
     found: list[Clusters] = []
     if meta_evaluation.wanted(args):
-        result, found = _meta(args, result, given, names, human, higher)
+        result, found = _meta(args, result, given, names, human, higher, (refs, systems))
     swap = args.compare and args.compare_test == "swap"
     unscored = {n: v for n, v in human.system.items() if n not in names} if args.level == "system" else {}
     extras = Extras(
@@ -217,13 +219,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _metrics(args: argparse.Namespace) -> tuple[list[Metric[Any, Any]], list[GivenScores]]:
-    """-m's text metrics (none when only --scores names metrics), and the given and computed ones."""
+    """-m's text metrics (none when only --scores names metrics), and the given ones (the computed
+    ones are added once the files are read)."""
     text = metrics_named(args) or not wants_scores(args)
     metrics = scorers(args, sentence_level=args.level == "segment") if text else []
     _alias_metric_scores(args)
     given = given_scores(args, args.input, None, with_text=text)[0]
-    if computed_chosen(args):
-        given += computed_scores(args, args.input, *read_parallel(args.refs, args.input))
     if args.resample == "segments" and (args.level != "system" or args.metric_scores):
         raise CliError(
             "--resample segments is for system-level correlations of -m and --scores metrics (not"
@@ -256,13 +257,14 @@ def _meta(
     names: list[str],
     human: HumanScores,
     higher: dict[str, bool],
+    texts: tuple[list[list[str]], list[list[str]]],
 ) -> tuple[CorrelationResult, list[Clusters]]:
     """The WMT24 statistics from every metric's segment scores, merged into ``result`` (replacing the
     classic ones where --average-by groups them), and the clusters of --compare-test perm-*."""
     if args.level == "system":
         stats = dict(args.collected_stats)
     else:
-        refs, systems = read_parallel(args.refs, args.input)
+        refs, systems = texts
         corpus = scorers(args, sentence_level=False) if metrics_named(args) or not given else []
         listed = [m.segment_stats_many(systems, refs) for m in corpus] + given_stats(given, args.input)
         stats = {per_system[0].config.name: list(per_system) for per_system in listed}
