@@ -15,7 +15,7 @@ from understudy.significance import paired_test
 
 from tests.cli.test_testset import SYSTEMS, wmt_sgml  # noqa: F401  (a fixture)
 from tests.support.cli import run_cli as run
-from tests.support.paths import SAMPLE, read_raw
+from tests.support.paths import SAMPLE, first_lines, read_raw
 from tests.support.twin_sets import run_sacrebleu
 
 REF = SAMPLE / "newstest2017.ref.en-de.de"
@@ -23,28 +23,31 @@ UEDIN = SAMPLE / "newstest2017.uedin-nmt.4722.en-de.de"
 PROMT = SAMPLE / "newstest2017.PROMT-Rule-based.4735.en-de.de"
 
 
-def test_table_of_three_metrics_for_two_systems(capfd: pytest.CaptureFixture[str]) -> None:
-    # Given in any order, printed in sacrebleu's: BLEU, chrF, TER.
+def test_table_of_three_metrics_for_two_systems(capfd: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # Given in any order, printed in sacrebleu's: BLEU, chrF, TER (of the first 1,000 lines).
+    ref_path, uedin, promt = first_lines([REF, UEDIN, PROMT], tmp_path)
     status, out, err = run(
-        capfd, "score", str(REF), "-i", str(UEDIN), str(PROMT), "-m", "ter", "chrf", "bleu"
+        capfd, "score", str(ref_path), "-i", str(uedin), str(promt), "-m", "ter", "chrf", "bleu"
     )
     assert status == 0, err
     records = json.loads(out)
-    ref = read_raw(REF)
-    for record, path in zip(records, [UEDIN, PROMT], strict=True):
+    ref = read_raw(ref_path)
+    for record, path in zip(records, [uedin, promt], strict=True):
         hyps = read_raw(path)
         assert list(record) == ["system", "BLEU", "chrF2", "TER"]
         assert record["chrF2"]["score"] == round(SacreCHRF().corpus_score(hyps, [ref]).score, 1)
         assert record["TER"]["score"] == round(SacreTER().corpus_score(hyps, [ref]).score, 1)
         assert Signature.parse(record["TER"]["signature"]).config == TERConfig()
     status, out, _ = run(
-        capfd, "score", str(REF), "-i", str(UEDIN), str(PROMT), "-m", "chrf", "ter", "-f", "text"
+        capfd, "score", str(ref_path), "-i", str(uedin), str(promt), "-m", "chrf", "ter", "-f", "text"
     )
     lines = out.splitlines()
     assert lines[0].split() == ["System", "chrF2", "TER"]
     assert lines[-2].startswith("chrF2 signature: nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|beta:2|")
     assert lines[-1].startswith("TER signature: nrefs:1|case:lc|tok:tercom|norm:no|punct:yes|asian:no|")
-    status, out, _ = run(capfd, "score", str(REF), "-i", str(UEDIN), str(PROMT), "-m", "chrf", "-f", "latex")
+    status, out, _ = run(
+        capfd, "score", str(ref_path), "-i", str(uedin), str(promt), "-m", "chrf", "-f", "latex"
+    )
     assert "\\toprule" in out and "% chrF2 signature:" in out
 
 

@@ -22,11 +22,18 @@ from understudy.cli import build_parser
 
 from tests.cli.test_testset import SYSTEMS, wmt_sgml  # noqa: F401  (a fixture)
 from tests.support.cli import run_cli as run
-from tests.support.paths import SAMPLE, read_raw
+from tests.support.paths import SAMPLE, first_lines, read_raw
 from tests.support.twin_sets import REPO, run_sacrebleu
 
 REF = SAMPLE / "newstest2017.ref.en-de.de"
 HYP = SYSTEMS[0]
+
+
+@pytest.fixture(scope="module")
+def first_thousand(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    """The reference and three systems, their first 1,000 lines each (sacrebleu's TER takes
+    seconds a system on the whole sample, and once more a form)."""
+    return first_lines([REF, *SYSTEMS[:3]], tmp_path_factory.mktemp("first-thousand"))
 
 
 def _sacrebleu_parser() -> argparse.ArgumentParser:
@@ -80,9 +87,9 @@ def test_every_sacrebleu_flag_is_accepted_with_its_default() -> None:
 
 
 def test_the_bare_command_line_is_score(
-    capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    first_thousand: list[Path], capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    argv = [str(REF), "-i", str(HYP)]
+    argv = [str(first_thousand[0]), "-i", str(first_thousand[1])]
     status, bare, err = run(capfd, *argv)
     assert status == 0, err
     # The subcommand's record has every number; the bare form prints sacrebleu's keys only.
@@ -152,19 +159,6 @@ PAIRED_FORMS = [
     ["-m", "ter", "bleu", "--paired-ar", "--paired-ar-n", "80", "-f", "text"],
     ["-m", "bleu", "ter", "--paired-ar", "--paired-ar-n", "80"],
 ]
-
-
-@pytest.fixture(scope="module")
-def first_thousand(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
-    """The reference and three systems, their first 1,000 lines each (sacrebleu's TER takes
-    seconds a system on the whole sample, and once more a form)."""
-    folder = tmp_path_factory.mktemp("first-thousand")
-    cut = []
-    for path in [REF, *SYSTEMS[:3]]:
-        lines = path.read_bytes().split(b"\n")[:1000]
-        (folder / path.name).write_bytes(b"\n".join(lines) + b"\n")
-        cut.append(folder / path.name)
-    return cut
 
 
 @pytest.mark.parametrize("form", PAIRED_FORMS, ids=" ".join)
