@@ -127,9 +127,10 @@ def test_pools_are_reused_and_capped(threads: int) -> None:
 def test_sentence_scores_of_a_failed_run_read_as_failed(
     fmt: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from understudy.cli import main, stream
+    from understudy import streaming
+    from understudy.cli import main
 
-    monkeypatch.setattr(stream, "CHUNK_LINES", 100)
+    monkeypatch.setattr(streaming, "CHUNK_LINES", 100)
     hyp = tmp_path / "hyp.txt"
     hyp.write_bytes(b"".join(UEDIN.read_bytes().splitlines(keepends=True)[:250]))
     status = main(["score", str(REF), "-i", str(hyp), "-sl", "-m", "chrf", "-f", fmt])
@@ -146,9 +147,10 @@ def test_sentence_scores_of_a_failed_run_read_as_failed(
 def test_errors_in_a_later_chunk_name_where_counting_starts(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from understudy.cli import main, stream
+    from understudy import streaming
+    from understudy.cli import main
 
-    monkeypatch.setattr(stream, "CHUNK_LINES", 100)
+    monkeypatch.setattr(streaming, "CHUNK_LINES", 100)
     hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
     hyp.write_text("a\n" * 250, encoding="utf-8")
     ref.write_text("a\n" * 149 + " ".join(["w"] * 9000) + "\n" + "a\n" * 100, encoding="utf-8")

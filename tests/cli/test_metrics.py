@@ -8,8 +8,7 @@ from pathlib import Path
 import pytest
 from sacrebleu.metrics import CHRF as SacreCHRF
 from sacrebleu.metrics import TER as SacreTER
-from understudy import CHRF, TER, CHRFConfig, TERConfig
-from understudy.cli import stream
+from understudy import CHRF, TER, CHRFConfig, TERConfig, streaming
 from understudy.signature import Signature
 from understudy.significance import paired_test
 
@@ -115,11 +114,11 @@ def test_chunked_streaming_equals_whole(
 ) -> None:
     argv = ["score", str(REF), "-i", str(UEDIN), str(PROMT), "-m", metric, "-cw", "2", "-w", "6"]
     _, whole, _ = run(capfd, *argv)
-    monkeypatch.setattr(stream, "CHUNK_LINES", 97)
+    monkeypatch.setattr(streaming, "CHUNK_LINES", 97)
     status, chunked, err = run(capfd, *argv)
     assert status == 0, err
     assert chunked == whole
-    monkeypatch.setattr(stream, "CHUNK_LINES", 97)
+    monkeypatch.setattr(streaming, "CHUNK_LINES", 97)
     _, sentences_chunked, _ = run(capfd, "score", str(REF), "-i", str(UEDIN), "-m", metric, "-sl", "-b")
     metric_object = CHRF() if metric == "chrf" else TER()
     expected = metric_object.sentence_scores(

@@ -168,12 +168,12 @@ def test_mistakes_are_typed(client: Client, monkeypatch: pytest.MonkeyPatch) -> 
 def test_the_command_line_on_a_cluster_prints_what_it_prints_alone(
     client: Client, capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    from understudy.cli import stream
+    from understudy import streaming
 
     from tests.support.cli import run_cli as run
     from tests.support.paths import SAMPLE
 
-    monkeypatch.setattr(stream, "CHUNK_LINES", 257)  # many chunks in flight, in order
+    monkeypatch.setattr(streaming, "CHUNK_LINES", 257)  # many chunks in flight, in order
     ref = SAMPLE / "newstest2017.ref.en-de.de"
     systems = sorted(str(p) for p in SAMPLE.glob("newstest2017.*.de") if ".ref." not in p.name)
     address = str(client.scheduler_info()["address"])

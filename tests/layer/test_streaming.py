@@ -8,14 +8,15 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from understudy import BLEU, InputFileError
-from understudy.cli import stream
+from understudy import BLEU, CHRF, InputFileError, streaming
 from understudy.inputs.files import LineReader, decode_lines, read_lines
+from understudy.streaming import Reading
 
 from tests.support.cli import run_cli as run
 from tests.support.paths import SAMPLE, read_raw
@@ -64,11 +65,47 @@ def test_small_chunks_print_exactly_what_one_chunk_prints(
     systems = [str(UEDIN)] if "-sl" in extra else [str(UEDIN), str(ONLINE_A), str(PROMT)]
     argv = ["score", str(REF), "-i", *systems, "-w", "6", *extra]
     whole = run(capsys, *argv)
-    monkeypatch.setattr(stream, "CHUNK_LINES", 37)
+    monkeypatch.setattr(streaming, "CHUNK_LINES", 37)
     assert run(capsys, *argv) == whole
     if extra == ["-sl"]:
         records = json.loads(whole[1])
         assert len(records) == 3004 and records[-1]["segment"] == 3004
+
+
+def test_score_files_is_sacrebleus_corpus_score_a_chunk_at_a_time(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    sacrebleu = pytest.importorskip("sacrebleu")
+    monkeypatch.setattr(streaming, "CHUNK_LINES", 500)
+    refs, hyps = [read_lines(REF), read_lines(ONLINE_A)], [read_lines(UEDIN), read_lines(PROMT)]
+    tsv = tmp_path / "refs.tsv"
+    tsv.write_text("".join(f"{a}\t{b}\n" for a, b in zip(*refs, strict=True)), encoding="utf-8")
+    metrics: list[Any] = [BLEU(), CHRF()]
+    apart = streaming.score_files([REF, ONLINE_A], [UEDIN, PROMT], metrics, reading=Reading(keep_rows=True))
+    pasted = streaming.score_files([tsv], [UEDIN, PROMT], metrics, num_refs=2)
+    assert apart.names == [str(UEDIN), str(PROMT)]
+    for scored in (apart, pasted):
+        for k, hyp in enumerate(hyps):
+            bleu, chrf = (per_metric[k].score for per_metric in scored.corpus_scores())
+            assert bleu == pytest.approx(sacrebleu.corpus_bleu(hyp, refs).score, abs=1e-9)
+            assert chrf == pytest.approx(sacrebleu.corpus_chrf(hyp, refs).score, abs=1e-9)
+    assert apart.stats is not None and len(apart.stats[0][0]) == 3004  # every chunk's rows, merged
+
+
+def test_a_line_with_another_number_of_fields_is_named_with_sacrebleus_status(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    tsv = tmp_path / "refs.tsv"
+    tsv.write_text("a\tb\nc\td\ne\n", encoding="utf-8")
+    hyp = tmp_path / "hyp"
+    hyp.write_text("a\nc\ne\n", encoding="utf-8")
+    with pytest.raises(
+        streaming.FieldCountError, match=r"refs.tsv:3: expected 2 TAB-separated references, found 1$"
+    ):
+        streaming.score_files([tsv], [hyp], [BLEU()], num_refs=2)
+    assert streaming.FieldCountError.status == 17
+    status, _, err = run(capsys, "score", str(tsv), "-nr", "2", "-i", str(hyp))
+    assert status == 17 and "refs.tsv:3: expected 2 TAB-separated references, found 1" in err
 
 
 def test_a_length_mismatch_found_mid_stream_names_both_files_and_counts(
@@ -76,7 +113,7 @@ def test_a_length_mismatch_found_mid_stream_names_both_files_and_counts(
 ) -> None:
     short = tmp_path / "short.de"
     short.write_text("\n".join(read_raw(UEDIN)[:2500]) + "\n", encoding="utf-8")
-    monkeypatch.setattr(stream, "CHUNK_LINES", 1000)
+    monkeypatch.setattr(streaming, "CHUNK_LINES", 1000)
     status, out, err = run(capsys, "score", str(REF), "-i", str(short))
     assert status == 1 and out == ""
     assert err == f"understudy: error: {short} has 2500 lines but {REF} has 3004\n"

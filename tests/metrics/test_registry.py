@@ -197,8 +197,8 @@ def test_configs_are_frozen_declarations() -> None:
 def test_a_family_that_needs_corpus_is_never_summed_by_parts(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    from understudy import BLEU
-    from understudy.cli import main, stream
+    from understudy import BLEU, streaming
+    from understudy.cli import main
     from understudy.metrics.bleu import BLEUConfig
 
     hyps, refs = ["the cat sat", "a dog", "the mat"], ["the cat sat down", "a dog barked", "a mat"]
@@ -229,7 +229,7 @@ def test_a_family_that_needs_corpus_is_never_summed_by_parts(
     # The command line reads such a family's input in one pass, whatever its chunk size.
     (tmp_path / "h.txt").write_text("\n".join(hyps) + "\n")
     (tmp_path / "r.txt").write_text("\n".join(refs) + "\n")
-    monkeypatch.setattr(stream, "CHUNK_LINES", 1)
+    monkeypatch.setattr(streaming, "CHUNK_LINES", 1)
     assert main([str(tmp_path / "r.txt"), "-i", str(tmp_path / "h.txt"), "-b", "-w", "6"]) == 0
     assert capsys.readouterr().out == f"{whole:.6f}\n"
     assert main([str(tmp_path / "r.txt"), "-i", str(tmp_path / "h.txt"), "--dask", "local"]) == 1

@@ -326,7 +326,8 @@ def _execute_once(args: argparse.Namespace) -> int:
         return err.status
     except UnderstudyError as err:
         print_error(str(err))
-        return 1
+        # A TAB-separated line with too many fields exits with sacrebleu's 17.
+        return int(getattr(err, "status", 1))
     except (MemoryError, ImportError, SystemError, RuntimeError) as err:
         return _out_of_memory(err, args.command)
     except KeyboardInterrupt as err:

@@ -29,7 +29,6 @@ from understudy.cli.output import write
 from understudy.cli.score_printers import print_sacrebleu_corpus
 from understudy.cli.scores import add_scores_options, given_scores, given_stats, wants_scores
 from understudy.cli.segments import add_segment_options, signature_pairs
-from understudy.cli.stream import kept
 from understudy.cli.table import emit
 from understudy.cli.testset import add_testset_options, testset_refs
 from understudy.evaluation import Evaluation
@@ -45,6 +44,7 @@ from understudy.significance import (
     block_ttest,
 )
 from understudy.stats import Stats
+from understudy.streaming import kept
 from understudy.tables import Table, text_table
 
 ALPHA = 0.05

@@ -24,16 +24,17 @@ from understudy.cli.options import (
 )
 from understudy.cli.output import write
 from understudy.cli.segments import RESHAPED
-from understudy.cli.stream import kept
 from understudy.cli.testset import add_cache_options, add_filter_options, testset_refs
 from understudy.errors import IncomparableError, LengthMismatchError, UnderstudyError
 from understudy.evaluation import Evaluation
 from understudy.gate import GateResult, GateVerdict, check_gate_options, gate
 from understudy.gate_report import Gated, json_text, junit, text
 from understudy.ledger import Ledger, Record
+from understudy.ledger.kept import is_kept_form, kept_pairs, named_records
 from understudy.signature import Signature
 from understudy.significance import Test
 from understudy.stats import Stats
+from understudy.streaming import kept
 from understudy.wording import counted, kept_name
 
 VERDICT_TAGS = {True: "gate:pass", False: "gate:fail"}
@@ -91,41 +92,6 @@ def add_parser(commands: Any) -> None:
     p.set_defaults(run=run)
 
 
-def _kept_records(ledger: Ledger, which: str, metrics: list[str]) -> dict[str, Record]:
-    """A ledger form's records by metric: ``ledger:ID`` one record, ``tag:NAME`` the latest
-    record (by the time it was kept) of each metric with that tag, of one system; only the
-    metrics of ``-m`` when given (any case), each of which must be there."""
-    kind, _, value = which.partition(":")
-    if kind == "ledger":
-        if not (value.isascii() and value.isdigit()):
-            raise CliError(f"{which}: ledger:ID takes a record's number")
-        record = ledger.get(int(value))
-        found = {record.metric: record}
-    else:
-        records = ledger.records(tag=value)
-        if not records:
-            raise CliError(f"{which}: no record of the ledger has the tag {value!r}")
-        systems = list(dict.fromkeys(r.system for r in records))
-        if len(systems) > 1:
-            raise CliError(
-                f"{which} holds records of {len(systems)} systems ({', '.join(systems)}): a tag gated"
-                " must name one system; name a record with ledger:ID"
-            )
-        found = {r.metric: r for r in records}  # oldest first: the latest of each metric stays
-    if not metrics:
-        return found
-    wanted = {m.lower() for m in metrics}
-    chosen = {metric: record for metric, record in found.items() if metric.lower() in wanted}
-    missing = wanted - {metric.lower() for metric in chosen}
-    if missing:
-        raise CliError(f"{which} has no record of {', '.join(sorted(missing))} (it has {', '.join(found)})")
-    return chosen
-
-
-def _is_ledger_form(which: str) -> bool:
-    return which.startswith(("ledger:", "tag:"))
-
-
 def _named(args: argparse.Namespace) -> list[str]:
     return list(args.metrics) if metrics_named(args) else []
 
@@ -136,22 +102,14 @@ def _pairs(
     """The baseline's and the candidate's statistics, metric by metric, the test set's name or
     hash ("" when both come from the ledger), and how the records' inputs were reshaped (their
     signatures' ``gran`` and ``reseg``: the verdict's signature says it too)."""
-    forms = [_is_ledger_form(args.baseline), _is_ledger_form(args.candidate)]
+    forms = [is_kept_form(args.baseline), is_kept_form(args.candidate)]
     if all(forms):
         with Ledger(args.ledger, read_only=True) as ledger:
-            base = _kept_records(ledger, args.baseline, _named(args))
-            cand = _kept_records(ledger, args.candidate, _named(args))
-            shared = [metric for metric in base if metric in cand]
-            if not shared:
-                raise IncomparableError(
-                    f"{args.baseline} has {_listed(base)} and {args.candidate} {_listed(cand)}:"
-                    " no metric in common"
-                )
-            for metric in shared:
-                ledger.check_comparable(base[metric].id, cand[metric].id)
-                _check_given(args, args.baseline, base[metric], ledger.stats(base[metric].id).config)
-            extras = [kv for kv in Signature.parse(base[shared[0]].signature).extras if kv[0] in RESHAPED]
-            return [(ledger.stats(base[m].id), ledger.stats(cand[m].id)) for m in shared], "", extras
+            records = kept_pairs(ledger, args.baseline, args.candidate, _named(args))
+            for base, _ in records:
+                _check_given(args, args.baseline, base, ledger.stats(base.id).config)
+            extras = [kv for kv in Signature.parse(records[0][0].signature).extras if kv[0] in RESHAPED]
+            return [(ledger.stats(b.id), ledger.stats(c.id)) for b, c in records], "", extras
     files = [w for w, kept in zip([args.baseline, args.candidate], forms, strict=True) if not kept]
     refs, systems, testset = _texts(args, files)
     if any(forms):
@@ -165,10 +123,6 @@ def _pairs(
     return [(base, cand) for base, cand in pairs], testset, []
 
 
-def _listed(records: dict[str, Record]) -> str:
-    return ", ".join(records) or "no metric"
-
-
 def _against_kept(
     args: argparse.Namespace, baseline_kept: bool, refs: list[list[str]], lines: list[str], testset: str
 ) -> list[tuple[Stats[Any, Any], Stats[Any, Any]]]:
@@ -178,7 +132,7 @@ def _against_kept(
 
     which, path = (args.baseline, args.candidate) if baseline_kept else (args.candidate, args.baseline)
     with Ledger(args.ledger, read_only=True) as ledger:
-        records = _kept_records(ledger, which, _named(args))
+        records = named_records(ledger, which, _named(args))
         kept = {metric: ledger.stats(record.id) for metric, record in records.items()}
     pairs = []
     for metric, record in records.items():
@@ -262,7 +216,7 @@ def _check_options(args: argparse.Namespace) -> None:
     """What can be refused before any work: the JUnit file's place, and the test's settings."""
     if args.junit:
         writable(args.junit)
-    if args.log and _is_ledger_form(args.candidate):
+    if args.log and is_kept_form(args.candidate):
         raise CliError("--log keeps a candidate scored from its file; a kept candidate is kept already")
     check_gate_options(args.alpha, args.max_drop, args.min_score, "ar" if args.paired_ar else "bs", args.n)
 
