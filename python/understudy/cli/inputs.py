@@ -12,7 +12,7 @@ from understudy.cli.messages import CliError
 from understudy.wording import counted
 
 if TYPE_CHECKING:
-    from understudy.cli.testset import Refs
+    from understudy.datasets.references import SetReferences
 
 
 def check_stdin_once(uses: list[tuple[str, str]]) -> None:
@@ -51,7 +51,7 @@ def read_texts(paths: list[str]) -> list[list[str]]:
     return [[line.rstrip() for line in read_lines(path)] for path in paths]
 
 
-def warn_json_lines_as_text(paths: list[str], testset: Refs | None) -> None:
+def warn_json_lines_as_text(paths: list[str], testset: SetReferences | None) -> None:
     """Warn of a ``.jsonl`` system file read as plain text: a system's JSON lines are read by
     document id only beside a test set of WMT25's JSON lines (``-t FILE.jsonl``)."""
     if testset is not None and testset.documents is not None:
@@ -65,7 +65,9 @@ def warn_json_lines_as_text(paths: list[str], testset: Refs | None) -> None:
             )
 
 
-def read_systems(paths: list[str], testset: Refs | None, args: argparse.Namespace) -> list[list[str]]:
+def read_systems(
+    paths: list[str], testset: SetReferences | None, args: argparse.Namespace
+) -> list[list[str]]:
     """Each system's lines: a text file's, or (when ``-t`` is a file of WMT25's JSON lines) a
     ``.jsonl`` system file's documents a paragraph a line, or with ``--resegment`` a document a
     line (to be cut into the reference's paragraphs)."""
@@ -86,7 +88,7 @@ def read_systems(paths: list[str], testset: Refs | None, args: argparse.Namespac
 
 
 def read_against(
-    testset: Refs, paths: list[str], args: argparse.Namespace
+    testset: SetReferences, paths: list[str], args: argparse.Namespace
 ) -> tuple[list[list[str]], list[list[str]]]:
     """``-t``'s references and the systems of ``paths`` as scored (cut and joined as ``args``
     ask), every system as long as the references."""

@@ -42,7 +42,7 @@ from understudy.cli.segments import (
     sources_as_scored,
 )
 from understudy.cli.stream import score_stream
-from understudy.cli.testset import Refs, add_testset_options, testset_refs
+from understudy.cli.testset import add_testset_options, testset_refs
 from understudy.metric import Metric
 from understudy.metrics import family_titles
 from understudy.metrics.scores import GivenScores
@@ -50,6 +50,7 @@ from understudy.result import Result
 from understudy.stats import Stats, Totals
 
 if TYPE_CHECKING:
+    from understudy.datasets.references import SetReferences
     from understudy.significance import ConfidenceResult, PairedResult, Test
 
 EXAMPLES = """examples:
@@ -142,7 +143,7 @@ class _Tagger:
         return replace(result, signature=signature)
 
 
-def _testset(args: argparse.Namespace) -> Refs | None:
+def _testset(args: argparse.Namespace) -> SetReferences | None:
     """The test set's references when -t is given, after checking the options fit together."""
     if args.test_set and args.refs:
         raise CliError("give reference files or -t NAME, not both")
@@ -256,7 +257,7 @@ def _run_neural_only(args: argparse.Namespace, paired: Test | None) -> int:
 
 
 def _neural_inputs(
-    args: argparse.Namespace, testset: Refs | None
+    args: argparse.Namespace, testset: SetReferences | None
 ) -> tuple[list[list[str]], list[list[str]], list[str] | None]:
     """The references, the systems' lines and the test set's source (``None`` for files) the
     neural metrics read, every system as long as the references."""
@@ -356,7 +357,7 @@ def _run_paired(
 
 
 def _run_detail(
-    args: argparse.Namespace, metrics: list[Metric[Any, Any]], testset: Refs, tag: _Tagger
+    args: argparse.Namespace, metrics: list[Metric[Any, Any]], testset: SetReferences, tag: _Tagger
 ) -> int:
     """One system's corpus score, then sacrebleu's ``--detail`` breakdown of the test set."""
     # Every segment is scored; the filters of -ol/--subset pick rows, here and per subset.

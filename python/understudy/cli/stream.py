@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import sys
 from contextlib import ExitStack
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from understudy.cli.inputs import (
     check_stdin_once,
@@ -21,15 +21,17 @@ from understudy.cli.messages import CliError
 from understudy.cli.progress import Progress
 from understudy.cli.score_printers import SentenceWriter
 from understudy.cli.segments import reshape, reshaping
-from understudy.cli.testset import Refs
 from understudy.errors import UnderstudyError
 from understudy.inputs.files import STDIN, LineReader, ListReader
 from understudy.metric import Metric
 from understudy.streaming import Columns, Reading, Scored, stream_statistics
 
+if TYPE_CHECKING:
+    from understudy.datasets.references import SetReferences
+
 
 def open_sources(
-    args: argparse.Namespace, stack: ExitStack, testset: Refs | None
+    args: argparse.Namespace, stack: ExitStack, testset: SetReferences | None
 ) -> tuple[list[Columns], list[Columns]]:
     """The references' and the systems' sources (closed with ``stack``), after checking that the
     options and paths fit together."""
@@ -99,7 +101,7 @@ def score_stream(
     args: argparse.Namespace,
     metrics: list[Metric[Any, Any]],
     keep_rows: bool,
-    testset: Refs | None,
+    testset: SetReferences | None,
     sentences: SentenceWriter | None = None,
 ) -> Scored | None:
     """Read and score the inputs a chunk at a time (:func:`understudy.streaming.stream_statistics`);

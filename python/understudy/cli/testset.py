@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from understudy.cli.messages import CliError
 from understudy.cli.options import add_command
 from understudy.cli.output import write
 from understudy.cli.progress import Progress
-from understudy.cli.segments import Units
 
 if TYPE_CHECKING:  # understudy.datasets (http, ssl, email, xml) loads when a test set is used
     from understudy.datasets import Cache, DatasetFields, Download
     from understudy.datasets.fetch import ProgressFn
+    from understudy.datasets.references import SetReferences
 
 EXAMPLES = """examples:
   understudy testset list                          every test set, with its description
@@ -237,60 +237,12 @@ def run_citation(args: argparse.Namespace) -> int:
     return 0
 
 
-@dataclass(frozen=True)
-class Refs:
-    """What ``score -t`` scores against: reference streams, the filter mask, signature pairs."""
-
-    streams: list[tuple[str, list[str]]]
-    keep: list[bool] | None
-    signature: list[tuple[str, str]]
-    sources: list[str] = field(default_factory=list)
-    """The source segments (the neural metrics read them)."""
-    units: Units = field(default_factory=Units)
-    """Each segment's document and paragraph, where every set of ``-t`` names them (``--granularity``)."""
-    documents: list[str] | None = None
-    """Each segment's document as the file names it, when ``-t`` is one file of WMT25's JSON lines
-    (whose systems' files may be JSON lines too: see :func:`understudy.cli.inputs.read_systems`)."""
-
-
-def testset_refs(args: argparse.Namespace) -> Refs:
-    """The references of ``-t`` (sets concatenated) for ``-l``, filtered by ``--origlang``/``--subset``."""
-    from understudy.datasets.local import is_jsonl, is_local, label
+def testset_refs(args: argparse.Namespace) -> SetReferences:
+    """The references of ``-t`` (sets concatenated) for ``-l``, filtered by ``--origlang``/``--subset``
+    (:func:`understudy.datasets.references.references_of`)."""
+    from understudy.datasets.references import references_of
 
     if not args.langpair:
         raise CliError("-t needs a language pair (-l); 'understudy testset info NAME' lists them")
-    streams: list[tuple[str, list[str]]] = []
-    keep: list[bool] = []
-    sources: list[str] = []
-    docids: list[str] | None = []
-    paragraphs: list[str] | None = []
-    names = args.test_set.split(",")
-    for name in names:
-        fields = load_fields(args, name)
-        sources.extend(fields.src)
-        # A set's documents named by the set (two sets may reuse a name: kept apart).
-        docids = (
-            None if docids is None or fields.docid is None else docids + [f"{name}:{d}" for d in fields.docid]
-        )
-        paragraphs = None if paragraphs is None or fields.paragraph is None else paragraphs + fields.paragraph
-        if not fields.ref_fields:
-            raise CliError(f"test set {name} {args.langpair} has no references to score against")
-        if streams and len(fields.ref_fields) != len(streams):
-            raise CliError(f"the sets of -t have different numbers of references ({args.test_set})")
-        if not streams:
-            streams = [(f"{args.test_set} {args.langpair} ({f})", []) for f in fields.ref_fields]
-        for (_, lines), values in zip(streams, fields.refs, strict=True):
-            lines.extend(values)
-        keep.extend(fields.keep(args.origlang, args.subset))
-    filtered = args.origlang is not None or args.subset is not None
-    if filtered and not any(keep):
-        what = " and ".join(
-            f"{k}={v}" for k, v in (("origlang", args.origlang), ("subset", args.subset)) if v is not None
-        )
-        raise CliError(f"{args.test_set} {args.langpair} has no segment with {what}")
-    shown = ",".join(label(name) if is_local(name) else name for name in names)
-    pairs = [("test", shown), ("lang", args.langpair)]
-    pairs += [(k, v) for k, v in (("origlang", args.origlang), ("subset", args.subset)) if v is not None]
-    documents = fields.docid if len(names) == 1 and is_jsonl(names[0]) else None
-    units = Units(docids, paragraphs if docids is not None else None)
-    return Refs(streams, keep if filtered else None, pairs, sources, units, documents)
+    load = functools.partial(load_fields, args)
+    return references_of(args.test_set, args.langpair, load, args.origlang, args.subset)
