@@ -14,6 +14,7 @@ from numpy.typing import NDArray
 
 from understudy.config import MetricConfig
 from understudy.errors import ConfigError
+from understudy.evaluation import Evaluation
 from understudy.metric import Metric
 from understudy.metrics.bleu import BLEU
 from understudy.metrics.scores import GivenScores
@@ -328,8 +329,9 @@ def _statistics(
         raise ConfigError(
             f"two metrics of the report have the same name: {', '.join(c.name for c in configs)}"
         )
-    per_metric = {m.config.name: m.segment_stats_many(systems, refs) for m in metrics}
-    others: list[list[Stats[Any, Any]]] = [list(g.segment_stats_many(names)) for g in given]
+    evaluation = Evaluation(dict(zip(names, systems, strict=True)), refs)
+    per_metric = {m.config.name: evaluation.statistics(m) for m in metrics}
+    others = [evaluation.statistics(g) for g in given]
     per_metric |= {g.config.name: stats for g, stats in zip(given, others, strict=True)}
     if keep is not None:
         keep(per_metric)
