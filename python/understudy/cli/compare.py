@@ -32,37 +32,25 @@ from understudy.cli.segments import add_segment_options, signature_pairs
 from understudy.cli.table import emit
 from understudy.cli.testset import add_testset_options, testset_refs
 from understudy.evaluation import Evaluation
-from understudy.signature import Signature
 from understudy.significance import (
     AllPairsResult,
     BlockTestResult,
     ConfidenceResult,
     PairedResult,
-    SystemScore,
     Test,
     all_pairs,
     block_ttest,
 )
+from understudy.significance_tables import (
+    ALPHA,
+    all_pairs_csv,
+    all_pairs_table,
+    blocks_table,
+    paired_table,
+)
 from understudy.stats import Stats
 from understudy.streaming import kept
-from understudy.tables import Table, text_table
-
-ALPHA = 0.05
-
-
-def _score(s: SystemScore, width: int) -> str:
-    """A score, with its resampled mean ± 95% interval when there is one (``width`` decimals)."""
-    if s.mean is None or s.ci is None:
-        return f"{s.score:.{width}f}"
-    return f"{s.score:.{width}f} ({s.mean:.{width}f} ± {s.ci:.{width}f})"
-
-
-def _p(s: SystemScore) -> str:
-    return "" if s.p_value is None else f"{s.p_value:.4f}" + ("*" if s.significant(ALPHA) else "")
-
-
-def _metric_name(signature: Signature) -> str:
-    return signature.config.name
+from understudy.tables import Table
 
 
 def print_paired(results: list[PairedResult], args: argparse.Namespace) -> None:
@@ -71,38 +59,7 @@ def print_paired(results: list[PairedResult], args: argparse.Namespace) -> None:
     if getattr(args, "bare", False) and args.format in ("json", "text", "latex"):
         sacrebleu_tables.print_paired(results, args)
         return
-    first = results[0]
-    names = [f"Baseline: {first.baseline.name}", *(s.name for s in first.systems)]
-    header = ["System"]
-    columns: list[list[str]] = []
-    intervals = first.baseline.mean is not None
-    for result in results:
-        name, w = _metric_name(result.signature), result.signature.config.decimals(args.width)
-        header += [f"{name} (μ ± 95% CI)" if intervals else name, "p-value"]
-        columns.append([_score(result.baseline, w), *(_score(s, w) for s in result.systems)])
-        columns.append(["", *(_p(s) for s in result.systems)])
-    rows = [[name, *(column[i] for column in columns)] for i, name in enumerate(names)]
-    test = "paired bootstrap resampling" if first.test == "bs" else "paired approximate randomization"
-    notes = [
-        ("Scores with mean ± 95% interval of bootstrap resamples; p" if intervals else "P")
-        + f"-values by {test} "
-        f"({first.n} {'resamples' if first.test == 'bs' else 'trials'}, seed {first.seed}); "
-        f"* p <= {ALPHA}: significantly different from the baseline.",
-        *(f"{_metric_name(r.signature)} signature: {r.signature.format(args.short)}" for r in results),
-    ]
-    csv_header = ["system"]
-    for result in results:
-        name = _metric_name(result.signature)
-        csv_header += [name, f"{name}_mean", f"{name}_ci", f"{name}_p_value", f"{name}_signature"]
-    csv_rows = []
-    for k, system_name in enumerate(names):
-        cells: list[Any] = [system_name]
-        for result in results:
-            s = result.baseline if k == 0 else result.systems[k - 1]
-            cells += [s.score, s.mean, s.ci, s.p_value, result.signature.format()]
-        csv_rows.append(cells)
-    record: Any = results[0].to_dict() if len(results) == 1 else [r.to_dict() for r in results]
-    emit(Table(header, rows, notes, csv_header, csv_rows, record), args.format)
+    emit(paired_table(results, args.width, args.short), args.format)
 
 
 def print_confidence(
@@ -237,7 +194,7 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "csv":
         if args.blocks is not None:
             raise CliError("-f csv is for the clusters; the block test prints text, JSON or LaTeX")
-        _all_pairs_csv([r for r in results if isinstance(r, AllPairsResult)])
+        emit(all_pairs_csv([r for r in results if isinstance(r, AllPairsResult)]), "csv")
         return 0
     if args.format == "json" and len(results) > 1:
         # One JSON document: a list with each metric's record.
@@ -312,85 +269,11 @@ def _csv_names(name: str) -> list[str]:
     return [name, f"{name}_mean", f"{name}_ci", f"{name}_signature"]
 
 
-def _all_pairs_csv(results: list[AllPairsResult]) -> None:
-    """Every metric's ranking: a row per metric and system, with its cluster."""
-    rows = []
-    for result in results:
-        cluster_of = {n: k + 1 for k, members in enumerate(result.clusters) for n in members}
-        for s in result.ranking:
-            rows.append(
-                [
-                    _metric_name(result.signature),
-                    cluster_of[s.name],
-                    s.name,
-                    s.score,
-                    s.mean,
-                    s.ci,
-                    result.signature.format(),
-                ]
-            )
-    emit(
-        Table(
-            [],
-            [],
-            csv_header=["metric", "cluster", "system", "score", "mean", "ci", "signature"],
-            csv_rows=rows,
-        ),
-        "csv",
-    )
-
-
 def print_all_pairs(result: AllPairsResult, args: argparse.Namespace) -> None:
     """Ranking with clusters, then the p-value of every pair."""
-    from understudy.report.names import short_names
-
-    w, name = result.signature.config.decimals(args.width), _metric_name(result.signature)
-    cluster_of = {name: k + 1 for k, members in enumerate(result.clusters) for name in members}
-    # Names as the report shows them: 16 full paths make lines no terminal holds (JSON has them whole).
-    full = [s.name for s in result.ranking]
-    short = dict(zip(full, short_names(full), strict=True))
-    rows = [[str(cluster_of[s.name]), short[s.name], _score(s, w)] for s in result.ranking]
-    pair_rows = [
-        [f"{short[p.a]} vs {short[p.b]}", f"{p.p_value:.4f}" + ("*" if p.p_value <= result.alpha else "")]
-        for p in result.pairs
-    ]
-    test = "paired bootstrap resampling" if result.test == "bs" else "paired approximate randomization"
-    notes = [
-        f"Clusters: down the ranking, a system joins the cluster above unless it differs from that cluster's "
-        f"best system with p <= {result.alpha} ({test}, n = {result.n}, seed {result.seed}).",
-        f"{name} signature: {result.signature.format(args.short)}",
-    ]
-    if any(short[n] != n for n in full):
-        notes.append(
-            "Systems are named without the folders, prefix and suffix their files share (-f json: whole)."
-        )
-    header = ["Cluster", "System", f"{name} (μ ± 95% CI)"]
-    between = [text_table(["Pair", "p-value"], pair_rows)]
-    emit(Table(header, rows, notes, record=result.to_dict(), between=between), args.format)
+    emit(all_pairs_table(result, args.width, args.short), args.format)
 
 
 def print_blocks(result: BlockTestResult, args: argparse.Namespace) -> None:
     """The paper's Table 2: mean and standard deviation of block scores, t between adjacent systems."""
-    w, name = result.signature.config.decimals(args.width), _metric_name(result.signature)
-    t_of = {c.worse: c for c in result.comparisons}
-    rows = []
-    for s in result.systems:
-        c = t_of.get(s.name)
-        rows.append(
-            [
-                s.name,
-                f"{s.score:.{w}f}",
-                f"{s.mean:.{w}f}",
-                f"{s.sd:.{w}f}",
-                "" if c is None else f"{c.t:.2f}",
-                "" if c is None else f"{c.p_value:.4f}",
-            ]
-        )
-    notes = [
-        f"{result.blocks_described}. Mean and standard deviation of {name} over the blocks; t: paired "
-        f"t-statistic against the system above ({len(result.block_sizes) - 1} degrees of freedom), "
-        "with its two-sided p-value.",
-        f"{name} signature: {result.signature.format(args.short)}",
-    ]
-    header = ["System", name, "Mean", "StdDev", "t", "p-value"]
-    emit(Table(header, rows, notes, record=result.to_dict()), args.format)
+    emit(blocks_table(result, args.width, args.short), args.format)

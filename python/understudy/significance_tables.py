@@ -1,0 +1,147 @@
+"""Significance results as tables (:class:`~understudy.tables.Table`: text, LaTeX, CSV or JSON),
+as ``understudy score --paired-bs`` and ``understudy compare`` print them: paired tests against a
+baseline, all pairs with clusters, the BLEU paper's block t-test.
+
+>>> from understudy import BLEU
+>>> from understudy.significance import paired_test
+>>> refs = [["the cat sat on the mat", "a dog barked", "it rained all day"]]
+>>> bleu = BLEU(references=refs)
+>>> systems = [["the cat sat on the mat", "a dog barked", "it rained"], ["a cat", "dog", "rain"]]
+>>> result = paired_test([bleu.segment_stats(s) for s in systems], ["base", "new"], "bs", 100)
+>>> table = paired_table([result])
+>>> table.header, [row[0] for row in table.rows]
+(['System', 'BLEU (μ ± 95% CI)', 'p-value'], ['Baseline: base', 'new'])
+>>> print(table.notes[0])  # doctest: +ELLIPSIS
+Scores with mean ± 95% interval ... by paired bootstrap resampling (100 resamples, seed 12345); ...
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from understudy.significance import AllPairsResult, BlockTestResult, PairedResult, SystemScore
+from understudy.tables import Table, text_table
+
+ALPHA = 0.05
+"""The level at which a paired test's p-value is starred."""
+
+
+def score_text(s: SystemScore, width: int) -> str:
+    """A score, with its resampled mean ± 95% interval when there is one (``width`` decimals).
+
+    >>> score_text(SystemScore("A", 28.3012, mean=28.29, ci=0.71), 1)
+    '28.3 (28.3 ± 0.7)'
+    """
+    if s.mean is None or s.ci is None:
+        return f"{s.score:.{width}f}"
+    return f"{s.score:.{width}f} ({s.mean:.{width}f} ± {s.ci:.{width}f})"
+
+
+def _p(s: SystemScore) -> str:
+    return "" if s.p_value is None else f"{s.p_value:.4f}" + ("*" if s.significant(ALPHA) else "")
+
+
+def _test_name(test: str) -> str:
+    return "paired bootstrap resampling" if test == "bs" else "paired approximate randomization"
+
+
+def paired_table(results: list[PairedResult], width: int = 1, short: bool = False) -> Table:
+    """Paired tests, one per metric: each system's score, mean ± 95% interval and p-value against
+    the baseline, a pair of columns per metric (``width``: decimals of a 0-100 score;
+    ``short``: abbreviated signatures)."""
+    first = results[0]
+    names = [f"Baseline: {first.baseline.name}", *(s.name for s in first.systems)]
+    header = ["System"]
+    columns: list[list[str]] = []
+    intervals = first.baseline.mean is not None
+    for result in results:
+        name, w = result.signature.config.name, result.signature.config.decimals(width)
+        header += [f"{name} (μ ± 95% CI)" if intervals else name, "p-value"]
+        columns.append([score_text(result.baseline, w), *(score_text(s, w) for s in result.systems)])
+        columns.append(["", *(_p(s) for s in result.systems)])
+    rows = [[name, *(column[i] for column in columns)] for i, name in enumerate(names)]
+    trials = "resamples" if first.test == "bs" else "trials"
+    notes = [
+        ("Scores with mean ± 95% interval of bootstrap resamples; p" if intervals else "P")
+        + f"-values by {_test_name(first.test)} ({first.n} {trials}, seed {first.seed}); "
+        f"* p <= {ALPHA}: significantly different from the baseline.",
+        *(f"{r.signature.config.name} signature: {r.signature.format(short)}" for r in results),
+    ]
+    csv_header = ["system"]
+    for result in results:
+        name = result.signature.config.name
+        csv_header += [name, f"{name}_mean", f"{name}_ci", f"{name}_p_value", f"{name}_signature"]
+    csv_rows = []
+    for k, system_name in enumerate(names):
+        cells: list[Any] = [system_name]
+        for result in results:
+            s = result.baseline if k == 0 else result.systems[k - 1]
+            cells += [s.score, s.mean, s.ci, s.p_value, result.signature.format()]
+        csv_rows.append(cells)
+    record: Any = results[0].to_dict() if len(results) == 1 else [r.to_dict() for r in results]
+    return Table(header, rows, notes, csv_header, csv_rows, record)
+
+
+def all_pairs_table(result: AllPairsResult, width: int = 1, short: bool = False) -> Table:
+    """The ranking with clusters, then the p-value of every pair; systems named without the
+    folders, prefix and suffix their names share (the JSON record has them whole)."""
+    from understudy.report.names import short_names
+
+    w, name = result.signature.config.decimals(width), result.signature.config.name
+    cluster_of = {name: k + 1 for k, members in enumerate(result.clusters) for name in members}
+    full = [s.name for s in result.ranking]
+    shown = dict(zip(full, short_names(full), strict=True))
+    rows = [[str(cluster_of[s.name]), shown[s.name], score_text(s, w)] for s in result.ranking]
+    pair_rows = [
+        [f"{shown[p.a]} vs {shown[p.b]}", f"{p.p_value:.4f}" + ("*" if p.p_value <= result.alpha else "")]
+        for p in result.pairs
+    ]
+    notes = [
+        "Clusters: down the ranking, a system joins the cluster above unless it differs from that cluster's "
+        f"best system with p <= {result.alpha} ({_test_name(result.test)}, n = {result.n},"
+        f" seed {result.seed}).",
+        f"{name} signature: {result.signature.format(short)}",
+    ]
+    if any(shown[n] != n for n in full):
+        notes.append(
+            "Systems are named without the folders, prefix and suffix their files share (-f json: whole)."
+        )
+    header = ["Cluster", "System", f"{name} (μ ± 95% CI)"]
+    between = [text_table(["Pair", "p-value"], pair_rows)]
+    return Table(header, rows, notes, record=result.to_dict(), between=between)
+
+
+def all_pairs_csv(results: list[AllPairsResult]) -> Table:
+    """Every metric's ranking as CSV rows: a row per metric and system, with its cluster."""
+    rows = []
+    for result in results:
+        cluster_of = {n: k + 1 for k, members in enumerate(result.clusters) for n in members}
+        signature = result.signature.format()
+        for s in result.ranking:
+            name = result.signature.config.name
+            rows.append([name, cluster_of[s.name], s.name, s.score, s.mean, s.ci, signature])
+    header = ["metric", "cluster", "system", "score", "mean", "ci", "signature"]
+    return Table([], [], csv_header=header, csv_rows=rows)
+
+
+def blocks_table(result: BlockTestResult, width: int = 1, short: bool = False) -> Table:
+    """The BLEU paper's Table 2: mean and standard deviation of block scores, t between adjacent
+    systems."""
+    w, name = result.signature.config.decimals(width), result.signature.config.name
+    t_of = {c.worse: c for c in result.comparisons}
+    rows = []
+    for s in result.systems:
+        c = t_of.get(s.name)
+        t, p = ("", "") if c is None else (f"{c.t:.2f}", f"{c.p_value:.4f}")
+        rows.append([s.name, f"{s.score:.{w}f}", f"{s.mean:.{w}f}", f"{s.sd:.{w}f}", t, p])
+    notes = [
+        f"{result.blocks_described}. Mean and standard deviation of {name} over the blocks; t: paired "
+        f"t-statistic against the system above ({len(result.block_sizes) - 1} degrees of freedom), "
+        "with its two-sided p-value.",
+        f"{name} signature: {result.signature.format(short)}",
+    ]
+    header = ["System", name, "Mean", "StdDev", "t", "p-value"]
+    return Table(header, rows, notes, record=result.to_dict())
+
+
+__all__ = ["ALPHA", "all_pairs_csv", "all_pairs_table", "blocks_table", "paired_table", "score_text"]
