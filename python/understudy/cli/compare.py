@@ -32,6 +32,13 @@ from understudy.cli.segments import add_segment_options, signature_pairs
 from understudy.cli.table import emit
 from understudy.cli.testset import add_testset_options, testset_refs
 from understudy.evaluation import Evaluation
+from understudy.result_tables import (
+    ALPHA,
+    all_pairs_csv,
+    all_pairs_table,
+    blocks_table,
+    paired_table,
+)
 from understudy.significance import (
     AllPairsResult,
     BlockTestResult,
@@ -40,13 +47,6 @@ from understudy.significance import (
     Test,
     all_pairs,
     block_ttest,
-)
-from understudy.significance_tables import (
-    ALPHA,
-    all_pairs_csv,
-    all_pairs_table,
-    blocks_table,
-    paired_table,
 )
 from understudy.stats import Stats
 from understudy.streaming import kept

@@ -7,13 +7,12 @@ import argparse
 import json
 import textwrap
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from understudy.cli import sacrebleu_tables
 from understudy.cli.output import encode, stdout, write
 from understudy.cli.table import emit
 from understudy.result import Result
-from understudy.tables import Table
+from understudy.result_tables import corpus_table
 
 
 class SentenceWriter:
@@ -85,7 +84,7 @@ def print_corpus(results: list[tuple[str, list[Result]]], args: argparse.Namespa
     if len(results) == 1 and args.format in ("text", "latex"):
         write("\n".join(r.format(args.width, short=args.short) for r in results[0][1]))
         return
-    emit(corpus_table(results, args), args.format)
+    emit(corpus_table(results, args.width, args.short), args.format)
 
 
 def print_sacrebleu_corpus(
@@ -127,31 +126,4 @@ def _aligned(lines: list[str]) -> list[str]:
     return alone + [f"{line[: line.index('=') - 1]:>{width}}{line[line.index('=') - 1 :]}" for line in marked]
 
 
-def corpus_table(results: list[tuple[str, list[Result]]], args: argparse.Namespace) -> Table:
-    """Each system's scores: a row per system, a column per metric (CSV: with its signature)."""
-    first = results[0][1]
-    w = args.width
-    return Table(
-        header=["System", *(r.name for r in first)],
-        rows=[[name, *(r.format(w, score_only=True) for r in scores)] for name, scores in results],
-        notes=[f"{r.name} signature: {r.signature.format(args.short)}" for r in first],
-        latex_join="\n% ",
-        csv_header=["system", *(c for r in first for c in (r.name, f"{r.name}_signature"))],
-        csv_rows=[
-            [name, *(v for r in scores for v in (r.score, r.signature.format()))] for name, scores in results
-        ],
-        record=corpus_record(results, w),
-    )
-
-
-def corpus_record(results: list[tuple[str, list[Result]]], w: int) -> Any:
-    """sacrebleu's JSON: one record, a list of a system's metrics, a list of systems."""
-    if len(results) == 1:
-        records = [r.to_dict(w) for r in results[0][1]]
-        return records[0] if len(records) == 1 else records
-    if len(results[0][1]) == 1:
-        return [{"system": name, **r[0].to_dict(w)} for name, r in results]
-    return [{"system": name, **{r.name: r.to_dict(w) for r in scores}} for name, scores in results]
-
-
-__all__ = ["SentenceWriter", "corpus_record", "corpus_table", "print_corpus"]
+__all__ = ["SentenceWriter", "print_corpus"]

@@ -1,6 +1,7 @@
-"""Significance results as tables (:class:`~understudy.tables.Table`: text, LaTeX, CSV or JSON),
-as ``understudy score --paired-bs`` and ``understudy compare`` print them: paired tests against a
-baseline, all pairs with clusters, the BLEU paper's block t-test.
+"""Results as tables (:class:`~understudy.tables.Table`: text, LaTeX, CSV or JSON), as
+``understudy score`` and ``understudy compare`` print them: corpus scores (a row per system, a
+column per metric), paired tests against a baseline, all pairs with clusters, the BLEU paper's
+block t-test.
 
 >>> from understudy import BLEU
 >>> from understudy.significance import paired_test
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from understudy.result import Result
 from understudy.significance import AllPairsResult, BlockTestResult, PairedResult, SystemScore
 from understudy.tables import Table, text_table
 
@@ -144,4 +146,53 @@ def blocks_table(result: BlockTestResult, width: int = 1, short: bool = False) -
     return Table(header, rows, notes, record=result.to_dict())
 
 
-__all__ = ["ALPHA", "all_pairs_csv", "all_pairs_table", "blocks_table", "paired_table", "score_text"]
+def corpus_table(results: list[tuple[str, list[Result]]], width: int = 1, short: bool = False) -> Table:
+    """Each system's scores: a row per system, a column per metric (CSV: with its signature).
+
+    >>> from understudy import BLEU, CHRF
+    >>> refs = [["the cat sat on the mat"]]
+    >>> results = [(name, [m.corpus_score([hyp], refs) for m in (BLEU(), CHRF())])
+    ...            for name, hyp in [("A", "the cat sat on the mat"), ("B", "a cat sat")]]
+    >>> print(corpus_table(results).render("text"))  # doctest: +ELLIPSIS
+    System   BLEU  chrF2
+    ------  -----  -----
+    A       100.0  100.0
+    B       ...
+    <BLANKLINE>
+    BLEU signature: nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|ngram:4|version:understudy-...
+    chrF2 signature: nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|beta:2|version:understudy-...
+    """
+    first = results[0][1]
+    return Table(
+        header=["System", *(r.name for r in first)],
+        rows=[[name, *(r.format(width, score_only=True) for r in scores)] for name, scores in results],
+        notes=[f"{r.name} signature: {r.signature.format(short)}" for r in first],
+        latex_join="\n% ",
+        csv_header=["system", *(c for r in first for c in (r.name, f"{r.name}_signature"))],
+        csv_rows=[
+            [name, *(v for r in scores for v in (r.score, r.signature.format()))] for name, scores in results
+        ],
+        record=corpus_record(results, width),
+    )
+
+
+def corpus_record(results: list[tuple[str, list[Result]]], width: int = 1) -> Any:
+    """sacrebleu's JSON: one record, a list of a system's metrics, a list of systems."""
+    if len(results) == 1:
+        records = [r.to_dict(width) for r in results[0][1]]
+        return records[0] if len(records) == 1 else records
+    if len(results[0][1]) == 1:
+        return [{"system": name, **r[0].to_dict(width)} for name, r in results]
+    return [{"system": name, **{r.name: r.to_dict(width) for r in scores}} for name, scores in results]
+
+
+__all__ = [
+    "ALPHA",
+    "all_pairs_csv",
+    "all_pairs_table",
+    "blocks_table",
+    "corpus_record",
+    "corpus_table",
+    "paired_table",
+    "score_text",
+]
