@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Mapping
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -269,23 +268,9 @@ def _meta(
         listed = [m.segment_stats_many(systems, refs) for m in corpus] + given_stats(given, args.input)
         stats = {per_system[0].config.name: list(per_system) for per_system in listed}
     segments = len(next(iter(stats.values()))[0])
-    matrices = meta.segment_matrices(stats, higher)
     h = meta.human_matrix(human, names, segments, args.human)
-    found = meta.correlations(meta_evaluation.settings_of(args), stats, matrices, h)
-    replaced = {(c.metric, c.statistic) for c in found}
-    kept = [
-        c
-        for c in result.correlations
-        if c.statistic in args.statistics and (c.metric, c.statistic) not in replaced
-    ]
-    without = tuple(c for c in result.without_outliers if c.statistic in args.statistics)
-    result = replace(result, correlations=(*kept, *found), without_outliers=without)
-    clusters = (
-        meta.cluster_all(meta_evaluation.settings_of(args), list(result.correlations), matrices, h)
-        if args.compare and args.compare_test != "swap"
-        else []
-    )
-    return result, clusters
+    with_clusters = bool(args.compare) and args.compare_test != "swap"
+    return meta.meta_evaluate(result, meta_evaluation.settings_of(args), stats, higher, h, with_clusters)
 
 
 def _inputs(args: argparse.Namespace) -> HumanScores:

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from understudy.correlation import Correlation
+from understudy.correlation import Correlation, CorrelationResult
 from understudy.correlation.grouped import grouped_statistic
 from understudy.correlation.perm_both import (
     Clusters,
@@ -150,6 +150,32 @@ def _one(
         value = grouped_statistic(statistic, matrix, human, settings.average_by)
         return {"value": value, "average_by": settings.average_by}
     return None
+
+
+def meta_evaluate(
+    result: CorrelationResult,
+    settings: Settings,
+    stats: dict[str, list[Stats[Any, Any]]],
+    higher: dict[str, bool],
+    human: NDArray[np.float64],
+    with_clusters: bool = False,
+) -> tuple[CorrelationResult, list[Clusters]]:
+    """``result`` (the classic correlations) with the statistics of ``settings`` computed from
+    every metric's statistics (``stats``, by name; ``higher``: whether higher is better) against
+    the human matrix (:func:`human_matrix`): a classic statistic averaged by group replaces its
+    plain value, and only the statistics asked stay; with ``with_clusters``, every statistic's
+    significance clusters by ``settings.compare_test`` (:func:`cluster_all`)."""
+    matrices = segment_matrices(stats, higher)
+    found = correlations(settings, stats, matrices, human)
+    replaced = {(c.metric, c.statistic) for c in found}
+    asked = settings.statistics
+    kept = [
+        c for c in result.correlations if c.statistic in asked and (c.metric, c.statistic) not in replaced
+    ]
+    without = tuple(c for c in result.without_outliers if c.statistic in asked)
+    result = replace(result, correlations=(*kept, *found), without_outliers=without)
+    clusters = cluster_all(settings, list(result.correlations), matrices, human) if with_clusters else []
+    return result, clusters
 
 
 def cluster_all(
