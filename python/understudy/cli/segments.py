@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 
 from understudy.cli.messages import CliError
-from understudy.errors import InputFileError, LengthMismatchError
 from understudy.segmentation import CASES, METHODS, SPLITS, Origin
 from understudy.segmentation.granularity import (
     GRANULARITIES,
@@ -23,7 +22,6 @@ from understudy.segmentation.granularity import (
     Units,
     joined,
 )
-from understudy.wording import counted
 
 
 def add_segment_options(parser: argparse.ArgumentParser) -> None:
@@ -142,27 +140,9 @@ def _asked(args: argparse.Namespace) -> Reshaping:
 
 
 def _units(args: argparse.Namespace, lines: int) -> Units | None:
-    """``--docids``'s documents (and paragraphs, when every line has a second column), one a
-    reference line (checked)."""
-    if getattr(args, "docids", None) is None:
-        return None
-    from understudy.inputs.files import read_lines
-
-    rows = [line.strip().split("\t") for line in read_lines(args.docids)]
-    if len(rows) != lines:
-        raise LengthMismatchError(
-            f"{args.docids} has {counted(len(rows), 'document id')}"
-            f" but the references have {counted(lines, 'line')}"
-        )
-    columns = {len(row) for row in rows}
-    if columns - {1, 2} or len(columns) > 1:
-        number = next(k for k, row in enumerate(rows, 1) if len(row) != len(rows[0]) or len(row) > 2)
-        raise InputFileError(
-            f"{args.docids}:{number}: expected a document id, or a document id and a paragraph after a"
-            f" TAB, on every line alike (line 1 has {len(rows[0])} column(s))"
-        )
-    paragraphs = [row[1] for row in rows] if columns == {2} else None
-    return Units([row[0] for row in rows], paragraphs)
+    """``--docids``'s documents (and paragraphs), one a reference line (:meth:`Units.read`)."""
+    docids = getattr(args, "docids", None)
+    return None if docids is None else Units.read(docids, lines)
 
 
 __all__ = [

@@ -13,9 +13,11 @@ The signature records what was done (``reseg:mweralign``, ``gran:document``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from os import PathLike, fspath
 
-from understudy.errors import ConfigError
+from understudy.errors import ConfigError, InputFileError, LengthMismatchError
 from understudy.segmentation.resegmentation import Origin, documents, origins, resegment
+from understudy.wording import counted
 
 GRANULARITIES = ("segment", "paragraph", "document")
 RESHAPED = ("reseg", "gran")
@@ -50,6 +52,36 @@ class Units:
                 " paragraph in a second, TAB-separated column (or -t with a WMT XML or WMT25 JSON-lines set)"
             )
         return [f"{d}\t{p}" for d, p in zip(self.docids, self.paragraphs, strict=True)]
+
+    @classmethod
+    def read(cls, path: str | PathLike[str], lines: int) -> Units:
+        """The documents of ``path`` (and the paragraphs, when every line has a second,
+        TAB-separated column), one a reference line: ``lines`` of them (checked), as
+        ``--docids FILE`` gives them.
+
+        >>> import os, tempfile
+        >>> path = os.path.join(tempfile.mkdtemp(), "docids")
+        >>> _ = open(path, "w", encoding="utf-8").write("d1\\tp1\\nd1\\tp2\\nd2\\tp1\\n")
+        >>> Units.read(path, 3)
+        Units(docids=['d1', 'd1', 'd2'], paragraphs=['p1', 'p2', 'p1'])
+        """
+        from understudy.inputs.files import read_lines
+
+        rows = [line.strip().split("\t") for line in read_lines(path)]
+        if len(rows) != lines:
+            raise LengthMismatchError(
+                f"{fspath(path)} has {counted(len(rows), 'document id')}"
+                f" but the references have {counted(lines, 'line')}"
+            )
+        columns = {len(row) for row in rows}
+        if columns - {1, 2} or len(columns) > 1:
+            number = next(k for k, row in enumerate(rows, 1) if len(row) != len(rows[0]) or len(row) > 2)
+            raise InputFileError(
+                f"{fspath(path)}:{number}: expected a document id, or a document id and a paragraph after"
+                f" a TAB, on every line alike (line 1 has {len(rows[0])} column(s))"
+            )
+        paragraphs = [row[1] for row in rows] if columns == {2} else None
+        return cls([row[0] for row in rows], paragraphs)
 
 
 @dataclass(frozen=True)
