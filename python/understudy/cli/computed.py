@@ -10,7 +10,6 @@ a metric of ``compare``, kept by ``--log``. A metric's error spans go where its 
 from __future__ import annotations
 
 import argparse
-import json
 import warnings
 from contextlib import ExitStack
 from typing import TYPE_CHECKING
@@ -64,7 +63,7 @@ def computed_scores(
             scored.append(_scored(metric, names, given, systems, sources))
             spans = config.spans_file()
             if spans is not None:
-                write_spans(spans, scored[-1], metric.details)
+                metric.write_details(spans, scored[-1])
     return scored
 
 
@@ -139,18 +138,6 @@ def _runner(args: argparse.Namespace, chosen: list[Chosen], stack: ExitStack) ->
     from understudy.neural.on_dask import DaskRunner, local_cluster
 
     return DaskRunner(dask_client(address, stack, local_cluster))
-
-
-def write_spans(path: str, scores: GivenScores, details: dict[str, list[str]]) -> None:
-    """A metric's error spans as JSON lines, one a segment of each system, written atomically."""
-    from understudy._atomic import atomic_write
-
-    with atomic_write(path) as out:
-        for system, per in details.items():
-            values = scores.sentence_scores(system).tolist()
-            for k, (detail, value) in enumerate(zip(per, values, strict=True), start=1):
-                line = {"system": system, "segment": k, "score": value, "spans": json.loads(detail)}
-                out.write((json.dumps(line, ensure_ascii=False) + "\n").encode("utf-8"))
 
 
 def _scored(

@@ -204,6 +204,21 @@ class ComputedMetric:
             " as the reference code cuts them"
         ]
 
+    def write_details(self, path: str | PathLike[str], scores: GivenScores) -> None:
+        """The last call's details (a detailed metric's error spans) as JSON lines, one a segment
+        of each system (``system``, ``segment``, ``score``, ``spans``), written atomically;
+        ``scores`` is what the call returned."""
+        import json
+
+        from understudy._atomic import atomic_write
+
+        with atomic_write(path) as out:
+            for system, per in self.details.items():
+                values = scores.sentence_scores(system).tolist()
+                for k, (detail, value) in enumerate(zip(per, values, strict=True), start=1):
+                    line = {"system": system, "segment": k, "score": value, "spans": json.loads(detail)}
+                    out.write((json.dumps(line, ensure_ascii=False) + "\n").encode("utf-8"))
+
     def status(self) -> str:
         """What a progress bar shows beside the count while the call runs (a judge: requests
         a second and failures so far)."""
