@@ -80,6 +80,29 @@ def write_data(path: Path) -> Path:
     return path
 
 
+def encoder_work(data_path: Path, model: Path) -> dict[str, int]:
+    """Token positions each tool runs through the encoder (padding included), from the
+    checkpoint's tokenizer: understudy's distinct texts in its length-sorted batches
+    (``neural.base.batches``, 16 a batch, at most ``CPU_TOKENS`` positions on a CPU), mbrs'
+    each source's candidates as one batch (its 64 exceed 16) and the source alone. On a CPU both
+    are bound by the encoder's matrix products, so this ratio is about all batching can give."""
+    from tokenizers import Tokenizer
+    from understudy.neural.base import CPU_TOKENS, batches
+
+    tokenizer = Tokenizer.from_file(str(model / "encoder" / "tokenizer.json"))
+    data = json.loads(data_path.read_text(encoding="utf-8"))
+
+    def length(texts: list[str]) -> list[int]:
+        return [len(e.ids) for e in tokenizer.encode_batch(texts)]
+
+    distinct = sorted(set(data["src"]) | {c for cs in data["candidates"] for c in cs})
+    lengths = length(distinct)
+    ours = sum(len(b) * lengths[b[0]] for b in batches(lengths, 16, CPU_TOKENS))
+    pairs = zip(data["candidates"], data["src"], strict=True)
+    theirs = sum(len(cs) * max(length(cs)) + length([src])[0] for cs, src in pairs)
+    return {"understudy_positions": ours, "mbrs_positions": theirs, "distinct_texts": len(distinct)}
+
+
 def main() -> None:
     """Build the model and data, run both tools, write and print the results."""
     import tests.support.neural_checkpoints as nc
@@ -114,6 +137,7 @@ def main() -> None:
         "mbrs": {k: theirs[k] for k in ("wall", "peak_mb")},
         "ratio": theirs["wall"] / ours["wall"],
         "same_choices": same,
+        "encoder_work": encoder_work(given, model),
     }
     out = REPO / "benchmarks" / "results" / f"comet-mbr-{args.size}.json"
     out.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")

@@ -76,6 +76,15 @@ def comet_mbr_table(file: str) -> str:
     ):
         run = record[key]
         lines.append(f"| {label} | {run['wall']:.1f} s | {ratio} | {run['peak_mb'] / 1024:.1f} GB |")
+    work = record.get("encoder_work")
+    if work is not None:
+        ratio = work["mbrs_positions"] / work["understudy_positions"]
+        lines += [
+            "",
+            f"Encoder work, padding included: understudy {work['understudy_positions']:,} token positions"
+            f" ({work['distinct_texts']} distinct sentences), mbrs {work['mbrs_positions']:,}"
+            f" ({ratio:.2f}x as many).",
+        ]
     lines += [
         "",
         f"*{record['task']}; the same choice for {record['same_choices']} sources; "

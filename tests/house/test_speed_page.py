@@ -61,6 +61,9 @@ def test_every_marker_renders_from_an_existing_result() -> None:
         f"| understudy `mbr.select` | {mbr['understudy']['wall']:.1f} s | {mbr['ratio']:.2f}x faster |"
         in rendered
     )
+    work = mbr["encoder_work"]
+    assert f"understudy {work['understudy_positions']:,} token positions" in rendered
+    assert f"mbrs {work['mbrs_positions']:,}" in rendered
 
 
 def test_a_marker_naming_a_missing_task_is_an_error() -> None:
