@@ -13,16 +13,13 @@ import argparse
 import os
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from understudy.cli.messages import CliError
 from understudy.cli.output import write
 from understudy.cli.testset import load_fields, run_citation, run_download, run_echo
-from understudy.result import Result
 from understudy.stats import Stats
 
 if TYPE_CHECKING:
-    from understudy.datasets import DatasetFields
+    pass
 
 FORMAT_ENV = "SACREBLEU_FORMAT"
 """sacrebleu's override of ``-f``; read by the bare command line only."""
@@ -133,42 +130,19 @@ def _list(args: argparse.Namespace) -> int:
     return 0
 
 
-def _subsets(fields: DatasetFields) -> list[str]:
-    """The subsets sacrebleu's --detail breaks a set into: domains, or WMT18/19 countries and domains."""
-    if fields.domain is not None:
-        return sorted({d for d in fields.domain if d is not None})
-    if fields.subsets is not None:
-        tags = set(fields.subsets.values())
-        return sorted({f"country:{t.split('-')[0]}" for t in tags} | {t.split("-")[1] for t in tags})
-    return []
-
-
 def print_detail(args: argparse.Namespace, stats: list[Stats[Any, Any]]) -> None:
-    """The scores of each original language (and each subset of it), as sacrebleu's ``--detail``.
+    """The scores of each original language (and each subset of it), as sacrebleu's ``--detail``
+    (:func:`understudy.datasets.references.detail_scores`).
 
     ``stats`` holds one system's statistics per metric, over every segment of the sets.
     """
+    from understudy.datasets.references import detail_scores
+
     parts = [load_fields(args, name) for name in args.test_set.split(",")]
-    origlangs = [args.origlang] if args.origlang else sorted({o for p in parts for o in p.origlang or []})
-    if not origlangs:
+    rows = detail_scores(parts, stats, args.origlang, args.subset)
+    if not rows:
         write("No subset information found. Consider using --origlang argument.")
         return
-    subsets: list[str | None] = (
-        [None, args.subset] if args.subset else [None, *sorted({s for p in parts for s in _subsets(p)})]
-    )
-    rows: list[tuple[str, int, list[Result]]] = []
-    for origlang in origlangs:
-        for subset in subsets:
-            mask = np.array([k for p in parts for k in p.keep(origlang, subset)], dtype=bool)
-            if not mask.any():
-                continue
-            where = (
-                "domain=ALL"
-                if subset is None
-                else (f"country={subset[8:]}" if subset.startswith("country:") else f"domain={subset}")
-            )
-            scores = [type(s)(s.rows[mask], s.refs_per_segment[mask], s.config).score() for s in stats]
-            rows.append((f"origlang={origlang} {where}", int(mask.sum()), scores))
     key_width = max(len(key) for key, _, _ in rows) + 1
     name_width = max(len(r.name) for r in rows[0][2])
     write(

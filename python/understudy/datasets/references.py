@@ -16,13 +16,20 @@ What ``understudy score -t NAME -l PAIR`` reads.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from understudy.datasets.fields import DatasetFields
 from understudy.datasets.local import is_jsonl, is_local, label
 from understudy.errors import DatasetError
 from understudy.segmentation.granularity import Units
+
+if TYPE_CHECKING:
+    from understudy.result import Result
+    from understudy.stats import Stats
 
 
 @dataclass(frozen=True)
@@ -84,4 +91,50 @@ def references_of(
     return SetReferences(streams, keep if filters else None, signature, sources, units, documents)
 
 
-__all__ = ["SetReferences", "references_of"]
+def detail_subsets(fields: DatasetFields) -> list[str]:
+    """The subsets sacrebleu's ``--detail`` breaks a set into: its domains, or WMT18/19's
+    countries (``country:XX``) and domains.
+
+    >>> texts = {"src": ["a", "b"], "ref": ["a", "b"]}
+    >>> detail_subsets(DatasetFields("toy", "de-en", texts, ("ref",), domain=["news", "tech"]))
+    ['news', 'tech']
+    """
+    if fields.domain is not None:
+        return sorted({d for d in fields.domain if d is not None})
+    if fields.subsets is not None:
+        tags = set(fields.subsets.values())
+        return sorted({f"country:{t.split('-')[0]}" for t in tags} | {t.split("-")[1] for t in tags})
+    return []
+
+
+def detail_scores(
+    parts: Sequence[DatasetFields],
+    stats: Sequence[Stats[Any, Any]],
+    origlang: str | None = None,
+    subset: str | None = None,
+) -> list[tuple[str, int, list[Result]]]:
+    """sacrebleu's ``--detail``: for each original language (``origlang`` alone when given) and
+    each subset of it (all, then :func:`detail_subsets`; ``subset`` alone when given), its key
+    (``origlang=de domain=ALL``), its number of segments and each metric's score there, from one
+    system's statistics per metric over every segment of ``parts`` (the sets, concatenated);
+    empty when the sets have no original languages."""
+    origlangs = [origlang] if origlang else sorted({o for p in parts for o in p.origlang or []})
+    subsets: list[str | None] = (
+        [None, subset] if subset else [None, *sorted({s for p in parts for s in detail_subsets(p)})]
+    )
+    rows: list[tuple[str, int, list[Result]]] = []
+    for lang in origlangs:
+        for part in subsets:
+            mask = np.array([k for p in parts for k in p.keep(lang, part)], dtype=bool)
+            if not mask.any():
+                continue
+            if part is None:
+                where = "domain=ALL"
+            else:
+                where = f"country={part[8:]}" if part.startswith("country:") else f"domain={part}"
+            scores = [type(s)(s.rows[mask], s.refs_per_segment[mask], s.config).score() for s in stats]
+            rows.append((f"origlang={lang} {where}", int(mask.sum()), scores))
+    return rows
+
+
+__all__ = ["SetReferences", "detail_scores", "detail_subsets", "references_of"]
