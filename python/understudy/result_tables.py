@@ -18,11 +18,13 @@ Scores with mean ± 95% interval ... by paired bootstrap resampling (100 resampl
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from understudy.result import Result
-from understudy.significance import AllPairsResult, BlockTestResult, PairedResult, SystemScore
 from understudy.tables import Table, text_table
+
+if TYPE_CHECKING:  # the command line's plain scores load neither (start-up time)
+    from understudy.result import Result
+    from understudy.significance import AllPairsResult, BlockTestResult, PairedResult, SystemScore
 
 ALPHA = 0.05
 """The level at which a paired test's p-value is starred."""
@@ -31,6 +33,7 @@ ALPHA = 0.05
 def score_text(s: SystemScore, width: int) -> str:
     """A score, with its resampled mean ± 95% interval when there is one (``width`` decimals).
 
+    >>> from understudy.significance import SystemScore
     >>> score_text(SystemScore("A", 28.3012, mean=28.29, ci=0.71), 1)
     '28.3 (28.3 ± 0.7)'
     """
