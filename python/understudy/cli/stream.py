@@ -108,11 +108,11 @@ def score_stream(
     ``None`` when sentence scores were printed."""
     with ExitStack() as stack:
         refs, systems = open_sources(args, stack, testset)
-        tracked = next((s.reader for s in [*systems, *refs] if s.reader.total_bytes), refs[0].reader)
-        bar = stack.enter_context(Progress("scoring", total=tracked.total_bytes))
+        # streaming picks the file whose bytes measure progress; the total comes with the first chunk.
+        bar = stack.enter_context(Progress("scoring"))
         on_rows = None if sentences is None else lambda stats: sentences.write(stats.sentence_results())
         keep = testset.keep if testset is not None else None
-        reading = Reading(keep_rows, keep, args.dask, on_rows, lambda done, _: bar.update(done))
+        reading = Reading(keep_rows, keep, args.dask, on_rows, bar.update)
         try:
             scored = stream_statistics(systems, refs, metrics, reading)
         except (UnderstudyError, KeyboardInterrupt) as err:
