@@ -106,10 +106,11 @@ def _pairs(
     if all(forms):
         with Ledger(args.ledger, read_only=True) as ledger:
             records = kept_pairs(ledger, args.baseline, args.candidate, _named(args))
-            for base, _ in records:
-                _check_given(args, args.baseline, base, ledger.stats(base.id).config)
+            read = [(ledger.stats(b.id), ledger.stats(c.id)) for b, c in records]
+            for (base, _), (stats, _) in zip(records, read, strict=True):
+                _check_given(args, args.baseline, base, stats.config)
             extras = [kv for kv in Signature.parse(records[0][0].signature).extras if kv[0] in RESHAPED]
-            return [(ledger.stats(b.id), ledger.stats(c.id)) for b, c in records], "", extras
+            return read, "", extras
     files = [w for w, kept in zip([args.baseline, args.candidate], forms, strict=True) if not kept]
     refs, systems, testset = _texts(args, files)
     if any(forms):
