@@ -10,7 +10,6 @@ import argparse
 from dataclasses import replace
 from typing import Any
 
-from understudy.cli import sacrebleu_tables
 from understudy.cli.computed import computed_scores
 from understudy.cli.inputs import check_stdin_once, read_against, read_parallel, warn_reference_as_system
 from understudy.cli.keep import add_log_options, log_scored
@@ -39,6 +38,7 @@ from understudy.result_tables import (
     blocks_table,
     paired_table,
 )
+from understudy.sacrebleu_output import paired_text
 from understudy.significance import (
     AllPairsResult,
     BlockTestResult,
@@ -57,7 +57,8 @@ def print_paired(results: list[PairedResult], args: argparse.Namespace) -> None:
     """Paired tests, one per metric: each system's score, mean ± 95% interval and p-value against
     the baseline, a pair of columns per metric."""
     if getattr(args, "bare", False) and args.format in ("json", "text", "latex"):
-        sacrebleu_tables.print_paired(results, args)
+        order = list(getattr(args, "metrics", None) or [])
+        write(paired_text(results, order, args.format, args.width, args.short))
         return
     emit(paired_table(results, args.width, args.short), args.format)
 

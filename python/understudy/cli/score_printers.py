@@ -8,11 +8,11 @@ import json
 import textwrap
 from collections.abc import Callable, Sequence
 
-from understudy.cli import sacrebleu_tables
 from understudy.cli.output import encode, stdout, write
 from understudy.cli.table import emit
 from understudy.result import Result
 from understudy.result_tables import corpus_table
+from understudy.sacrebleu_output import corpus_text, table_text
 
 
 class SentenceWriter:
@@ -71,7 +71,7 @@ def print_corpus(results: list[tuple[str, list[Result]]], args: argparse.Namespa
             for k, r in enumerate(results[0][1])
         }
         signatures = {r.name: r.signature.format(args.short) for r in results[0][1]}
-        sacrebleu_tables.print_table([name for name, _ in results], columns, signatures, args)
+        write(table_text([name for name, _ in results], columns, signatures, args.format, args.width))
         return
     if args.score_only:
         numbers = [[r.format(args.width, score_only=True) for r in scores] for _, scores in results]
@@ -92,38 +92,18 @@ def print_sacrebleu_corpus(
     args: argparse.Namespace,
     intervals: list[tuple[float, float]] | None = None,
 ) -> None:
-    """What sacrebleu's command line prints, byte for byte but for the signature: one system's
-    metrics (with their bootstrap ``intervals``), or several systems' scores as its JSON table."""
+    """What sacrebleu's command line prints (:func:`understudy.sacrebleu_output.corpus_text`)."""
     as_json = args.format == "json"
-    if len(results) > 1:
-        table = [
-            {"system": name, **{r.name: r.sacrebleu_format(args.width, True) for r in scores}}
-            for name, scores in results
-        ]
-        write(json.dumps(table, indent=4))
-        return
-    short = args.short and not as_json
-    scores = results[0][1]
-    spans: list[tuple[float, float] | None] = [*intervals] if intervals else [None] * len(scores)
-    lines = [
-        r.sacrebleu_format(args.width, args.score_only, short, as_json, span)
-        for r, span in zip(scores, spans, strict=True)
-    ]
-    if as_json:
-        write(lines[0] if len(lines) == 1 else "[\n" + ",\n".join(lines) + "\n]")
-        return
-    write("\n".join(_aligned(lines)))
-
-
-def _aligned(lines: list[str]) -> list[str]:
-    """sacrebleu's alignment of several metrics' lines at their ``=`` (a line without one, a
-    score alone, is printed as it is, before the aligned ones)."""
-    if len(lines) == 1:
-        return lines
-    alone = [line for line in lines if "=" not in line]
-    marked = [line for line in lines if "=" in line]
-    width = max((line.index("=") - 1 for line in marked), default=0)
-    return alone + [f"{line[: line.index('=') - 1]:>{width}}{line[line.index('=') - 1 :]}" for line in marked]
+    write(
+        corpus_text(
+            results,
+            args.width,
+            score_only=args.score_only,
+            short=args.short,
+            as_json=as_json,
+            intervals=intervals,
+        )
+    )
 
 
 __all__ = ["SentenceWriter", "print_corpus"]
