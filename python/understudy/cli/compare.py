@@ -26,11 +26,12 @@ from understudy.cli.options import (
 )
 from understudy.cli.output import write
 from understudy.cli.score_printers import print_sacrebleu_corpus
-from understudy.cli.scores import add_scores_options, given_scores, given_stats, wants_scores
+from understudy.cli.scores import add_scores_options, given_scores, wants_scores
 from understudy.cli.segments import add_segment_options, signature_pairs
 from understudy.cli.table import emit
 from understudy.cli.testset import add_testset_options, testset_refs
 from understudy.evaluation import Evaluation
+from understudy.metrics.given_files import given_stats
 from understudy.result_tables import (
     ALPHA,
     all_pairs_csv,

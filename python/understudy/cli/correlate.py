@@ -22,7 +22,7 @@ from understudy.cli.options import (
     seed_value,
     width_value,
 )
-from understudy.cli.scores import add_scores_options, given_scores, given_stats, wants_scores
+from understudy.cli.scores import add_scores_options, given_scores, wants_scores
 from understudy.cli.systems import system_names
 from understudy.cli.table import emit
 from understudy.correlation import (
@@ -46,6 +46,7 @@ from understudy.inputs.human import HumanScores, read_human
 from understudy.inputs.score_files import read_named_scores, select_systems
 from understudy.metric import Metric
 from understudy.metrics import family_titles, lower_is_better
+from understudy.metrics.given_files import given_stats
 from understudy.metrics.scores import GivenScores
 from understudy.stats import Stats
 from understudy.tables import Table

@@ -34,7 +34,7 @@ from understudy.cli.sacrebleu_cli import (
     run_early_action,
 )
 from understudy.cli.score_printers import SentenceWriter, print_corpus
-from understudy.cli.scores import add_scores_options, given_scores, given_stats, wants_scores
+from understudy.cli.scores import add_scores_options, given_scores, wants_scores
 from understudy.cli.segments import (
     add_segment_options,
     reshaping,
@@ -45,6 +45,7 @@ from understudy.cli.stream import score_stream
 from understudy.cli.testset import add_testset_options, testset_refs
 from understudy.metric import Metric
 from understudy.metrics import family_titles
+from understudy.metrics.given_files import given_stats
 from understudy.metrics.scores import GivenScores
 from understudy.result import Result
 from understudy.stats import Stats, Totals
