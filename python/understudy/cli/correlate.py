@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -29,8 +27,9 @@ from understudy.correlation import (
     DEFAULT_SEED,
     DEFAULT_STATISTICS,
     STATISTICS,
+    Comparison,
     CorrelationResult,
-    compare,
+    compare_all,
     correlate,
     segment_resampler,
 )
@@ -39,7 +38,7 @@ from understudy.correlation.evalset import read_evalset
 from understudy.correlation.judged import Judged, segment_level, system_level
 from understudy.correlation.paper import analyses
 from understudy.correlation.perm_both import Clusters
-from understudy.correlation.text import Extras, rows, text
+from understudy.correlation.text import Extras, table
 from understudy.errors import InputFileError
 from understudy.evaluation import Evaluation
 from understudy.inputs.human import HumanScores, read_human
@@ -49,7 +48,6 @@ from understudy.metrics import family_titles, lower_is_better
 from understudy.metrics.given_files import given_stats
 from understudy.metrics.scores import GivenScores
 from understudy.stats import Stats
-from understudy.tables import Table
 
 EXAMPLES = """examples:
   understudy correlate ref-B.txt -i sys/*.txt --human mqm_system_scores.tsv -m bleu chrf ter
@@ -207,15 +205,24 @@ def run(args: argparse.Namespace) -> int:
     unscored = {n: v for n, v in human.system.items() if n not in names} if args.level == "system" else {}
     extras = Extras(
         higher,
-        _comparisons(args, judged.scores, judged.human, higher) if swap else [],
+        _comparisons(args, judged, higher) if swap else [],
         unscored,
         _paper(args, result, human, names, metrics, (refs, systems)) if args.paper else None,
         found,
     )
     _print(result, args, extras)
     if args.plot:
-        _plots(args.plot, result, extras.paper, higher)
+        from understudy.correlation.plot import figures
+
+        figures(args.plot, result, extras.paper, higher)
     return 0
+
+
+def _comparisons(args: argparse.Namespace, judged: Judged, higher: dict[str, bool]) -> list[Comparison]:
+    """Each pair of metrics' difference in correlation, by paired permutation."""
+    statistic = (meta.classic(args.statistics) or ["pearson"])[0]
+    seed = DEFAULT_SEED if args.seed is None else args.seed
+    return compare_all(judged.scores, judged.human, statistic, args.bootstrap or 1000, seed, higher)
 
 
 def _metrics(args: argparse.Namespace) -> tuple[list[Metric[Any, Any]], list[GivenScores]]:
@@ -317,45 +324,6 @@ def _alias_metric_scores(args: argparse.Namespace) -> None:
     args.metric_scores = kept
 
 
-def _comparisons(
-    args: argparse.Namespace, scores: dict[str, list[float]], human: list[float], higher: dict[str, bool]
-) -> list[Any]:
-    """Each pair of metrics' difference in correlation, by paired permutation."""
-    names = list(scores)
-    return [
-        compare(
-            (a, scores[a]),
-            (b, scores[b]),
-            human,
-            meta.classic(args.statistics)[0] if meta.classic(args.statistics) else "pearson",
-            args.bootstrap or 1000,
-            DEFAULT_SEED if args.seed is None else args.seed,
-            higher,
-        )
-        for i, a in enumerate(names)
-        for b in names[i + 1 :]
-    ]
-
-
-def _plots(
-    path: str, result: CorrelationResult, paper: Mapping[str, Any] | None, higher: dict[str, bool]
-) -> None:
-    """The regression plot at ``path``; with --paper, the other figures beside it
-    (``NAME.normalized.EXT``, ``NAME.adjacent.EXT``)."""
-    from understudy.correlation.paper import AdjacentDifference
-    from understudy.correlation.plot import adjacent_plot, normalized_plot, regression_plot
-
-    regression_plot(result, path, higher)
-    if paper is None:
-        return
-    stem, extension = os.path.splitext(path)
-    if paper["range_normalized"]:
-        normalized_plot(paper["range_normalized"], result.items, f"{stem}.normalized{extension}")
-    if paper.get("adjacent_differences"):
-        differences = [AdjacentDifference(**d) for d in paper["adjacent_differences"]]
-        adjacent_plot(differences, f"{stem}.adjacent{extension}")
-
-
 def _paper(
     args: argparse.Namespace,
     result: CorrelationResult,
@@ -372,37 +340,5 @@ def _paper(
 
 
 def _print(result: CorrelationResult, args: argparse.Namespace, extras: Extras) -> None:
-    w, stats = args.width, args.statistics
-    record = result.to_dict()
-    record["comparisons"] = [c.to_dict() for c in extras.comparisons]
-    if extras.clusters:
-        record["clusters"] = meta.clusters_record(list(extras.clusters))
-    record["unscored_in_human_file"] = dict(extras.unscored)
-    if extras.paper is not None:
-        record["paper"] = extras.paper
-    ranks = meta.rank_columns(list(extras.clusters))
-    header = ["Metric", *stats, *(f"{name} rank" for name in ranks)]
-    body = [[*row, *(str(r.get(row[0], "-")) for r in ranks.values())] for row in rows(result, stats, w)]
-    intervals = (f"{s}{part}" for s in stats for part in ("", "_low", "_high"))
-    table = Table(
-        header,
-        body,
-        notes=[result.signature],
-        csv_header=["metric", *intervals, *(f"{name}_rank" for name in ranks), "signature"],
-        csv_rows=[
-            [*row[:-1], *(r.get(metric, "") for r in ranks.values()), row[-1]]
-            for metric, row in ((m, _csv_row(result, m, stats)) for m in result.scores)
-        ],
-        record=record,
-        text=text(result, stats, w, Path(args.human).name, extras) if args.format == "text" else None,
-    )
-    emit(table, args.format)
-
-
-def _csv_row(result: CorrelationResult, metric: str, stats: list[str]) -> list[Any]:
-    """A metric's CSV row: each statistic with its interval, and the metric's signature."""
-    cells: list[Any] = [metric]
-    for s in stats:
-        c = result.get(metric, s)
-        cells += [c.value, c.low, c.high]
-    return [*cells, result.metric_signatures.get(metric, result.signature)]
+    as_text = args.format == "text"
+    emit(table(result, args.statistics, args.width, Path(args.human).name, extras, as_text), args.format)

@@ -352,6 +352,28 @@ def compare(
     return Comparison(a[0], b[0], statistic, float(observed), (extreme + 1) / (n + 1), n, seed, signature)
 
 
+def compare_all(
+    scores: Mapping[str, Scores],
+    human: Scores,
+    statistic: str = "pearson",
+    n: int = 1000,
+    seed: int = DEFAULT_SEED,
+    higher_is_better: Mapping[str, bool] | None = None,
+) -> list[Comparison]:
+    """:func:`compare` of each pair of metrics, in the order given.
+
+    >>> found = compare_all({"a": [1, 2, 3, 4], "b": [1, 3, 2, 4], "c": [4, 3, 2, 1]}, [1, 2, 3, 4], n=10)
+    >>> [(c.a, c.b) for c in found]
+    [('a', 'b'), ('a', 'c'), ('b', 'c')]
+    """
+    names = list(scores)
+    return [
+        compare((a, scores[a]), (b, scores[b]), human, statistic, n, seed, higher_is_better)
+        for i, a in enumerate(names)
+        for b in names[i + 1 :]
+    ]
+
+
 def _check_defined(
     name: str, values: NDArray[np.float64], human: NDArray[np.float64], statistic: str
 ) -> None:
@@ -410,6 +432,7 @@ __all__ = [
     "CorrelationResult",
     "HumanScores",
     "compare",
+    "compare_all",
     "correlate",
     "mqm_weight",
     "outliers",

@@ -128,9 +128,27 @@ def regression_plot(
     save(regression_figure(result, higher_is_better), pyplot(), target, kind)
 
 
+def figures(
+    path: str, result: CorrelationResult, paper: Mapping[str, Any] | None, higher: Mapping[str, bool]
+) -> None:
+    """The regression plot at ``path``; with the paper's analyses (``paper``, as
+    :func:`understudy.correlation.paper.analyses` returns them), its other figures beside it:
+    ``NAME.normalized.EXT`` and ``NAME.adjacent.EXT``."""
+    regression_plot(result, path, higher)
+    if paper is None:
+        return
+    stem, extension = os.path.splitext(path)
+    if paper["range_normalized"]:
+        normalized_plot(paper["range_normalized"], result.items, f"{stem}.normalized{extension}")
+    if paper.get("adjacent_differences"):
+        differences = [AdjacentDifference(**d) for d in paper["adjacent_differences"]]
+        adjacent_plot(differences, f"{stem}.adjacent{extension}")
+
+
 __all__ = [
     "adjacent_plot",
     "checked_path",
+    "figures",
     "normalized_plot",
     "pyplot",
     "regression_figure",

@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from understudy.correlation import Comparison, Correlation, CorrelationResult, unscored_notes
-from understudy.correlation.meta_evaluation import classic
+from understudy.correlation.meta_evaluation import classic, clusters_record, rank_columns
 from understudy.correlation.paper import EVERY_SUBSET_UP_TO
-from understudy.tables import text_table
+from understudy.tables import Table, text_table
 
 if TYPE_CHECKING:
     from understudy.correlation.perm_both import Clusters
@@ -100,6 +100,59 @@ def text(
     lines += ["", f"Signature: {result.signature}"]
     lines += [f"{m} signature: {s}" for m, s in result.metric_signatures.items()]
     return "\n".join(lines)
+
+
+def table(
+    result: CorrelationResult,
+    statistics: Sequence[str],
+    width: int,
+    human_name: str,
+    extras: Extras,
+    as_text: bool = True,
+) -> Table:
+    """``result`` as the one table every format renders: the text above (``as_text``), CSV rows
+    of each statistic with its interval (and WMT24's ranks), the JSON record with the
+    comparisons, clusters, unscored systems and the paper's analyses.
+
+    >>> from understudy.correlation import correlate
+    >>> result = correlate({"m": [1.0, 2.0, 4.0]}, [1.0, 3.0, 4.0], ["a", "b", "c"], n_bootstrap=0,
+    ...                    statistics=["pearson"])
+    >>> table(result, ["pearson"], 2, "h.tsv", Extras()).csv_header
+    ['metric', 'pearson', 'pearson_low', 'pearson_high', 'signature']
+    """
+    w, stats = width, list(statistics)
+    record = result.to_dict()
+    record["comparisons"] = [c.to_dict() for c in extras.comparisons]
+    if extras.clusters:
+        record["clusters"] = clusters_record(list(extras.clusters))
+    record["unscored_in_human_file"] = dict(extras.unscored)
+    if extras.paper is not None:
+        record["paper"] = extras.paper
+    ranks = rank_columns(list(extras.clusters))
+    header = ["Metric", *stats, *(f"{name} rank" for name in ranks)]
+    body = [[*row, *(str(r.get(row[0], "-")) for r in ranks.values())] for row in rows(result, stats, w)]
+    intervals = (f"{s}{part}" for s in stats for part in ("", "_low", "_high"))
+    return Table(
+        header,
+        body,
+        notes=[result.signature],
+        csv_header=["metric", *intervals, *(f"{name}_rank" for name in ranks), "signature"],
+        csv_rows=[
+            [*row[:-1], *(r.get(metric, "") for r in ranks.values()), row[-1]]
+            for metric, row in ((m, _csv_row(result, m, stats)) for m in result.scores)
+        ],
+        record=record,
+        text=text(result, stats, w, human_name, extras) if as_text else None,
+    )
+
+
+def _csv_row(result: CorrelationResult, metric: str, stats: list[str]) -> list[Any]:
+    """A metric's CSV row: each statistic with its interval, and the metric's signature."""
+    cells: list[Any] = [metric]
+    for s in stats:
+        c = result.get(metric, s)
+        cells += [c.value, c.low, c.high]
+    return [*cells, result.metric_signatures.get(metric, result.signature)]
 
 
 def system_lines(result: CorrelationResult, unscored: Mapping[str, float], w: int) -> list[str]:
@@ -200,4 +253,4 @@ def _subset_lines(subsets: Mapping[str, Any] | None, w: int) -> list[str]:
     return lines
 
 
-__all__ = ["Extras", "cluster_lines", "note_lines", "paper_lines", "rows", "system_lines", "text"]
+__all__ = ["Extras", "cluster_lines", "note_lines", "paper_lines", "rows", "system_lines", "table", "text"]
