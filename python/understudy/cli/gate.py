@@ -25,12 +25,12 @@ from understudy.cli.options import (
 from understudy.cli.output import write
 from understudy.cli.segments import RESHAPED
 from understudy.cli.testset import add_cache_options, add_filter_options, testset_refs
-from understudy.errors import IncomparableError, LengthMismatchError, UnderstudyError
+from understudy.errors import LengthMismatchError, UnderstudyError
 from understudy.evaluation import Evaluation
 from understudy.gate import GateResult, GateVerdict, check_gate_options, gate
 from understudy.gate_report import Gated, json_text, junit, text
-from understudy.ledger import Ledger, Record
-from understudy.ledger.kept import is_kept_form, kept_pairs, named_records
+from understudy.ledger import Ledger
+from understudy.ledger.kept import Against, against_kept, check_typed, is_kept_form, kept_pairs
 from understudy.signature import Signature
 from understudy.significance import Test
 from understudy.stats import Stats
@@ -108,13 +108,16 @@ def _pairs(
             records = kept_pairs(ledger, args.baseline, args.candidate, _named(args))
             read = [(ledger.stats(b.id), ledger.stats(c.id)) for b, c in records]
             for (base, _), (stats, _) in zip(records, read, strict=True):
-                _check_given(args, args.baseline, base, stats.config)
+                check_typed(args.baseline, base, stats.config, _typed(args))
             extras = [kv for kv in Signature.parse(records[0][0].signature).extras if kv[0] in RESHAPED]
             return read, "", extras
     files = [w for w, kept in zip([args.baseline, args.candidate], forms, strict=True) if not kept]
     refs, systems, testset = _texts(args, files)
     if any(forms):
-        return _against_kept(args, forms[0], refs, systems[0], testset), testset, []
+        which, path = (args.baseline, args.candidate) if forms[0] else (args.candidate, args.baseline)
+        asked = Against(which, path, systems[0], refs, testset, _typed(args), args.threads, forms[0])
+        with Ledger(args.ledger, read_only=True) as ledger:
+            return against_kept(ledger, asked, _named(args)), testset, []
     # One file gated against itself passes (p = 1): its two sides keep two names.
     names = files if files[0] != files[1] else [files[0], f"{files[1]} (candidate)"]
     evaluation = Evaluation(dict(zip(names, systems, strict=True)), refs)
@@ -124,61 +127,10 @@ def _pairs(
     return [(base, cand) for base, cand in pairs], testset, []
 
 
-def _against_kept(
-    args: argparse.Namespace, baseline_kept: bool, refs: list[list[str]], lines: list[str], testset: str
-) -> list[tuple[Stats[Any, Any], Stats[Any, Any]]]:
-    """A kept record against a system file, scored under the record's own configuration, on
-    the record's own test set (else refused, naming both)."""
-    from understudy.metrics import EVERY_FAMILY
-
-    which, path = (args.baseline, args.candidate) if baseline_kept else (args.candidate, args.baseline)
-    with Ledger(args.ledger, read_only=True) as ledger:
-        records = named_records(ledger, which, _named(args))
-        kept = {metric: ledger.stats(record.id) for metric, record in records.items()}
-    pairs = []
-    for metric, record in records.items():
-        if record.testset != testset:
-            raise IncomparableError(
-                f"{which} ({metric}, record {record.id}) was scored on {record.testset}, but the references"
-                f" given are {testset}: gate {path} against the record's own test set"
-            )
-        reshaped = [f"{k}:{v}" for k, v in Signature.parse(record.signature).extras if k in RESHAPED]
-        if reshaped:
-            raise IncomparableError(
-                f"{which} ({metric}, record {record.id}) was scored with {', '.join(reshaped)}; the gate"
-                f" scores {path} segment by segment: keep it the same way (score --log) and gate the records"
-            )
-        config = kept[metric].config
-        _check_given(args, which, record, config)
-        if not config.from_text:
-            raise IncomparableError(
-                f"{which}'s {metric} (record {record.id}) holds given scores: understudy cannot compute "
-                f"{metric} from {path}'s text; gate two kept records of it instead"
-            )
-        family = EVERY_FAMILY[config.metric].metric
-        scored = family.from_config(config, threads=args.threads).segment_stats(lines, refs)
-        pairs.append((kept[metric], scored) if baseline_kept else (scored, kept[metric]))
-    return pairs
-
-
-def _check_given(args: argparse.Namespace, which: str, record: Record, config: Any) -> None:
-    """Refuse a metric option typed on the command line that the kept record's configuration
-    contradicts: the record is scored as it was kept, and an option it overrules is named, never
-    dropped without a word. An option it agrees with is fine."""
+def _typed(args: argparse.Namespace) -> dict[str, Any]:
+    """The options typed on the command line, by destination (a kept record overrules none)."""
     given: frozenset[str] = getattr(args, "given", frozenset())
-    values = vars(args)
-    for field, declared in type(config).options():
-        if not declared.flags or declared.dest not in given:
-            continue
-        kept_value, typed = getattr(config, field), values[declared.dest]
-        if typed != kept_value:
-            flag = declared.flags[0]
-            shown = "" if isinstance(typed, bool) else f" {typed}"
-            raise IncomparableError(
-                f"{flag}{shown}: {which} ({record.metric}, record {record.id}) was scored with"
-                f" {field}={kept_value!r}; the gate scores as the record was kept: drop {flag}, or gate"
-                " against a record kept with it"
-            )
+    return {dest: value for dest, value in vars(args).items() if dest in given}
 
 
 def _texts(args: argparse.Namespace, paths: list[str]) -> tuple[list[list[str]], list[list[str]], str]:

@@ -17,13 +17,17 @@ by metric, each pair checked comparable.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from understudy.errors import IncomparableError, LedgerError
+from understudy.segmentation.granularity import RESHAPED
+from understudy.signature import Signature
 
 if TYPE_CHECKING:
     from understudy.ledger.ledger import Ledger, Record
+    from understudy.stats import Stats
 
 
 def is_kept_form(which: str) -> bool:
@@ -85,8 +89,94 @@ def kept_pairs(
     return [(base[metric], cand[metric]) for metric in shared]
 
 
+def check_typed(which: str, record: Record, config: Any, typed: Mapping[str, Any]) -> None:
+    """Refuse a metric option typed on the command line (``typed``: its destination and value)
+    that the kept record's configuration contradicts: the record is scored as it was kept, and
+    an option it overrules is named, never dropped without a word. One it agrees with is fine."""
+    for field, declared in type(config).options():
+        if not declared.flags or declared.dest not in typed:
+            continue
+        kept_value, value = getattr(config, field), typed[declared.dest]
+        if value != kept_value:
+            flag = declared.flags[0]
+            shown = "" if isinstance(value, bool) else f" {value}"
+            raise IncomparableError(
+                f"{flag}{shown}: {which} ({record.metric}, record {record.id}) was scored with"
+                f" {field}={kept_value!r}; the gate scores as the record was kept: drop {flag}, or gate"
+                " against a record kept with it"
+            )
+
+
+@dataclass(frozen=True)
+class Against:
+    """A system file scored against kept records: the records' name (``which``), the file's
+    ``path`` and ``lines``, the references and their test set as the ledger names them, the
+    options typed (destination to value), the threads, and whether the kept side is the
+    baseline."""
+
+    which: str
+    path: str
+    lines: list[str]
+    refs: list[list[str]]
+    testset: str
+    typed: Mapping[str, Any]
+    threads: int | None = None
+    baseline_kept: bool = True
+
+
+def against_kept(
+    ledger: Ledger, asked: Against, metrics: Sequence[str] = ()
+) -> list[tuple[Stats[Any, Any], Stats[Any, Any]]]:
+    """The baseline's and the candidate's statistics, metric by metric, one side kept records,
+    the other the file scored under each record's own configuration, on the record's own test
+    set (else refused, naming both).
+
+    >>> from understudy import BLEU
+    >>> from understudy.ledger import Ledger
+    >>> ledger = Ledger(":memory:")
+    >>> refs = [["the cat sat on the mat"]]
+    >>> _ = ledger.append(BLEU().segment_stats(["the cat sat on a mat"], refs), "v1", "toy", tags=["v1"])
+    >>> asked = Against("tag:v1", "v2.txt", ["the cat sat on the mat"], refs, "toy", {})
+    >>> [(round(b.score().score, 2), round(c.score().score, 2)) for b, c in against_kept(ledger, asked)]
+    [(53.73, 100.0)]
+    """
+    from understudy.metrics import EVERY_FAMILY
+
+    records = named_records(ledger, asked.which, metrics)
+    pairs = []
+    for metric, record in records.items():
+        kept = ledger.stats(record.id)
+        _check_scorable(asked, metric, record, kept.config)
+        family = EVERY_FAMILY[kept.config.metric].metric
+        scored = family.from_config(kept.config, threads=asked.threads).segment_stats(asked.lines, asked.refs)
+        pairs.append((kept, scored) if asked.baseline_kept else (scored, kept))
+    return pairs
+
+
+def _check_scorable(asked: Against, metric: str, record: Record, config: Any) -> None:
+    """Refuse a record kept on another test set, of reshaped inputs, or of given scores."""
+    which, path = asked.which, asked.path
+    if record.testset != asked.testset:
+        raise IncomparableError(
+            f"{which} ({metric}, record {record.id}) was scored on {record.testset}, but the references"
+            f" given are {asked.testset}: gate {path} against the record's own test set"
+        )
+    reshaped = [f"{k}:{v}" for k, v in Signature.parse(record.signature).extras if k in RESHAPED]
+    if reshaped:
+        raise IncomparableError(
+            f"{which} ({metric}, record {record.id}) was scored with {', '.join(reshaped)}; the gate"
+            f" scores {path} segment by segment: keep it the same way (score --log) and gate the records"
+        )
+    check_typed(which, record, config, asked.typed)
+    if not config.from_text:
+        raise IncomparableError(
+            f"{which}'s {metric} (record {record.id}) holds given scores: understudy cannot compute "
+            f"{metric} from {path}'s text; gate two kept records of it instead"
+        )
+
+
 def _listed(records: dict[str, Record]) -> str:
     return ", ".join(records) or "no metric"
 
 
-__all__ = ["is_kept_form", "kept_pairs", "named_records"]
+__all__ = ["Against", "against_kept", "check_typed", "is_kept_form", "kept_pairs", "named_records"]
