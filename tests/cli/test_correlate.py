@@ -53,7 +53,7 @@ def test_each_file_is_read_once(
     """Segment level with a WMT24 statistic: the text metrics, the given scores and the
     meta-evaluation's matrices all come from one reading of REF and -i."""
     import understudy.cli.correlate as command
-    from understudy.cli.inputs import read_parallel as real
+    from understudy.inputs.parallel import read_parallel as real
 
     ref, hyp_a, hyp_b = (tmp_path / n for n in ("ref.txt", "A.txt", "B.txt"))
     ref.write_text("a b c d\ne f g h\ni j k l\nm n o p\n", encoding="utf-8")

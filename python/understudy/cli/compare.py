@@ -11,7 +11,6 @@ from dataclasses import replace
 from typing import Any
 
 from understudy.cli.computed import computed_scores
-from understudy.cli.inputs import check_stdin_once, read_against, read_parallel, warn_reference_as_system
 from understudy.cli.keep import add_log_options, log_scored
 from understudy.cli.messages import CliError
 from understudy.cli.options import (
@@ -27,10 +26,11 @@ from understudy.cli.options import (
 from understudy.cli.output import write
 from understudy.cli.score_printers import print_sacrebleu_corpus
 from understudy.cli.scores import add_scores_options, given_scores, wants_scores
-from understudy.cli.segments import add_segment_options, signature_pairs
+from understudy.cli.segments import add_segment_options, reshaper, signature_pairs, whole_documents
 from understudy.cli.table import emit
 from understudy.cli.testset import add_testset_options, testset_refs
 from understudy.evaluation import Evaluation
+from understudy.inputs.parallel import check_stdin_once, read_parallel, warn_reference_as_system
 from understudy.metrics.given_files import given_stats
 from understudy.result_tables import (
     ALPHA,
@@ -252,9 +252,9 @@ def _texts(args: argparse.Namespace) -> tuple[list[list[str]], list[list[str]], 
             + [(p, f"system {k + 1} (-i)") for k, p in enumerate(args.input)]
         )
         warn_reference_as_system(args.refs, args.input)
-        return (*read_parallel(args.refs, args.input, args), [])
+        return (*read_parallel(args.refs, args.input, reshaper(args)), [])
     testset = testset_refs(args)
-    refs, systems = read_against(testset, args.input, args)
+    refs, systems = testset.read_against(args.input, reshaper(args, testset.units), whole_documents(args))
     if testset.keep is not None:
         refs, systems = kept(refs, testset.keep), kept(systems, testset.keep)
     return refs, systems, testset.signature

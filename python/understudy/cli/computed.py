@@ -13,11 +13,11 @@ import argparse
 import warnings
 from typing import TYPE_CHECKING
 
-from understudy.cli.inputs import read_texts
 from understudy.cli.messages import CliError
 from understudy.cli.progress import Progress
 from understudy.cli.segments import sources_as_scored
 from understudy.computed.runs import Chosen, check_sources, chosen_metric, run_computed
+from understudy.inputs.parallel import read_texts
 from understudy.metrics.scores import GivenScores
 from understudy.registry import computed, computed_metrics
 

@@ -8,7 +8,6 @@ from typing import Any
 
 from understudy.cli import meta_evaluation
 from understudy.cli.computed import computed_chosen, computed_scores
-from understudy.cli.inputs import read_parallel, warn_reference_as_system
 from understudy.cli.messages import CliError
 from understudy.cli.options import (
     add_command,
@@ -42,6 +41,7 @@ from understudy.correlation.text import Extras, table
 from understudy.errors import InputFileError
 from understudy.evaluation import Evaluation
 from understudy.inputs.human import HumanScores, read_human
+from understudy.inputs.parallel import read_parallel, warn_reference_as_system
 from understudy.inputs.score_files import read_named_scores, select_systems
 from understudy.metric import Metric
 from understudy.metrics import family_titles, lower_is_better

@@ -10,7 +10,6 @@ from typing import Any
 
 from understudy._atomic import atomic_write, writable
 from understudy.cli.computed import computed_scores
-from understudy.cli.inputs import read_parallel, read_systems
 from understudy.cli.keep import add_ledger_option, add_log_options, sha256_of, span
 from understudy.cli.messages import CliError, print_error
 from understudy.cli.options import (
@@ -23,12 +22,14 @@ from understudy.cli.options import (
     seed_value,
 )
 from understudy.cli.output import write
-from understudy.cli.segments import RESHAPED
+from understudy.cli.segments import RESHAPED, whole_documents
 from understudy.cli.testset import add_cache_options, add_filter_options, testset_refs
+from understudy.datasets.references import read_systems
 from understudy.errors import LengthMismatchError, UnderstudyError
 from understudy.evaluation import Evaluation
 from understudy.gate import GateResult, GateVerdict, check_gate_options, gate
 from understudy.gate_report import Gated, json_text, junit, text
+from understudy.inputs.parallel import read_parallel
 from understudy.ledger import Ledger
 from understudy.ledger.kept import Against, against_kept, check_typed, is_kept_form, kept_pairs
 from understudy.signature import Signature
@@ -144,7 +145,7 @@ def _texts(args: argparse.Namespace, paths: list[str]) -> tuple[list[list[str]],
         return refs, systems, sha256_of(args.refs)
     testset = testset_refs(args)
     refs = [lines for _, lines in testset.streams]
-    systems = read_systems(paths, testset, args)
+    systems = read_systems(paths, testset, whole_documents(args))
     for path, lines in zip(paths, systems, strict=True):
         if len(lines) != len(refs[0]):
             raise LengthMismatchError(

@@ -9,7 +9,6 @@ import numpy as np
 from numpy.typing import NDArray
 
 from understudy._atomic import atomic_write, writable
-from understudy.cli.inputs import check_stdin_once
 from understudy.cli.messages import CliError
 from understudy.cli.options import (
     add_command,
@@ -23,6 +22,7 @@ from understudy.cli.options import (
 from understudy.cli.output import stdout
 from understudy.cli.progress import Progress
 from understudy.inputs.files import read_lines
+from understudy.inputs.parallel import check_stdin_once
 
 EXAMPLES = """examples:
   understudy pairwise samples.de samples.de -o matrix.npy   MBR: every sample against every other

@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any
 
 from understudy._atomic import atomic_write, writable
 from understudy.cli.computed import computed_scores
-from understudy.cli.inputs import read_systems, read_texts, warn_reference_as_system
 from understudy.cli.keep import add_ledger_option, add_log_options, log_scored
 from understudy.cli.messages import CliError
 from understudy.cli.options import (
@@ -32,9 +31,12 @@ from understudy.cli.segments import (
     reshaping,
     row_documents,
     signature_pairs,
+    whole_documents,
 )
 from understudy.cli.testset import add_cache_options, testset_refs
+from understudy.datasets.references import read_systems
 from understudy.errors import LengthMismatchError
+from understudy.inputs.parallel import read_texts, warn_reference_as_system
 from understudy.ledger import Ledger
 from understudy.wording import kept_name
 
@@ -148,7 +150,7 @@ def _scored(args: argparse.Namespace, command: str, progress: Callable[[int, int
     else:
         warn_reference_as_system(args.refs, args.input)
         refs = read_texts(args.refs)
-    systems = read_systems(args.input, named, args)
+    systems = read_systems(args.input, named, whole_documents(args))
     # Names as the page shows them: a file name that is not UTF-8 with its bytes escaped.
     names = [kept_name(path) for path in args.input]
     refs, systems, layout = _laid_out(args, refs, systems, names, named.units if named else None)

@@ -8,12 +8,12 @@ import warnings
 from typing import Any
 
 from understudy._atomic import atomic_write, writable
-from understudy.cli.inputs import check_stdin_once
 from understudy.cli.messages import CliError
 from understudy.cli.options import add_command
 from understudy.cli.output import stdout
 from understudy.cli.progress import Progress
 from understudy.inputs.files import read_lines
+from understudy.inputs.parallel import check_stdin_once
 from understudy.segmentation import CASES, METHODS, SPLITS, resegment
 from understudy.wording import counted
 

@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import numpy as np
 
 from understudy.cli.computed import computed_chosen, computed_scores
-from understudy.cli.inputs import read_against, read_parallel
 from understudy.cli.keep import add_log_options, log_scored
 from understudy.cli.messages import CliError
 from understudy.cli.options import (
@@ -37,12 +36,15 @@ from understudy.cli.score_printers import SentenceWriter, print_corpus
 from understudy.cli.scores import add_scores_options, given_scores, wants_scores
 from understudy.cli.segments import (
     add_segment_options,
+    reshaper,
     reshaping,
     signature_pairs,
     sources_as_scored,
+    whole_documents,
 )
 from understudy.cli.stream import score_stream
 from understudy.cli.testset import add_testset_options, testset_refs
+from understudy.inputs.parallel import read_parallel
 from understudy.metric import Metric
 from understudy.metrics import family_titles
 from understudy.metrics.given_files import given_stats
@@ -263,8 +265,8 @@ def _neural_inputs(
     """The references, the systems' lines and the test set's source (``None`` for files) the
     neural metrics read, every system as long as the references."""
     if testset is None:
-        return (*read_parallel(args.refs, args.input, args), None)
-    refs, systems = read_against(testset, args.input, args)
+        return (*read_parallel(args.refs, args.input, reshaper(args)), None)
+    refs, systems = testset.read_against(args.input, reshaper(args, testset.units), whole_documents(args))
     return refs, systems, sources_as_scored(args, testset.sources, testset.units)
 
 

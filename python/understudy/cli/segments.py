@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 
 from understudy.cli.messages import CliError
+from understudy.inputs.parallel import Reshape
 from understudy.segmentation import CASES, METHODS, SPLITS, Origin
 from understudy.segmentation.granularity import (
     GRANULARITIES,
@@ -79,6 +80,19 @@ def reshaping(args: argparse.Namespace) -> bool:
     if not getattr(args, "input", None) or "-" in args.input:
         raise CliError(f"{flag} reads each system from its file: give them with -i")
     return True
+
+
+def reshaper(args: argparse.Namespace, units: Units | None = None) -> Reshape | None:
+    """How the options reshape the references and systems as read (``None``: not at all), the
+    documents ``--docids``'s, else ``units`` (a test set's)."""
+    if not reshaping(args):
+        return None
+    return lambda refs, systems: reshape(args, refs, systems, units)
+
+
+def whole_documents(args: argparse.Namespace) -> bool:
+    """Whether a system's JSON lines are read a document a line (``--resegment`` cuts them)."""
+    return bool(getattr(args, "resegment", False))
 
 
 def reshaping_of(args: argparse.Namespace, lines: int, units: Units | None = None) -> Reshaping:

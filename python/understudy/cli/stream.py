@@ -10,19 +10,19 @@ import sys
 from contextlib import ExitStack
 from typing import TYPE_CHECKING, Any
 
-from understudy.cli.inputs import (
+from understudy.cli.messages import CliError
+from understudy.cli.progress import Progress
+from understudy.cli.score_printers import SentenceWriter
+from understudy.cli.segments import reshape, reshaping, whole_documents
+from understudy.datasets.references import read_systems
+from understudy.errors import UnderstudyError
+from understudy.inputs.files import STDIN, LineReader, ListReader
+from understudy.inputs.parallel import (
     check_stdin_once,
-    read_systems,
     read_texts,
     warn_json_lines_as_text,
     warn_reference_as_system,
 )
-from understudy.cli.messages import CliError
-from understudy.cli.progress import Progress
-from understudy.cli.score_printers import SentenceWriter
-from understudy.cli.segments import reshape, reshaping
-from understudy.errors import UnderstudyError
-from understudy.inputs.files import STDIN, LineReader, ListReader
 from understudy.metric import Metric
 from understudy.streaming import Columns, Reading, Scored, stream_statistics
 
@@ -66,18 +66,18 @@ def open_sources(
         names = [name for name, _ in testset.streams] if testset is not None else args.refs
         lines = [lines for _, lines in testset.streams] if testset is not None else read_texts(args.refs)
         units = testset.units if testset is not None else None
-        lines, cuts = reshape(args, lines, read_systems(args.input, testset, args), units)
+        lines, cuts = reshape(args, lines, read_systems(args.input, testset, whole_documents(args)), units)
         refs = [Columns(ListReader(r, name), 1, "references") for r, name in zip(lines, names, strict=True)]
         return refs, [
             Columns(ListReader(c, path), 1, "systems") for c, path in zip(cuts, args.input, strict=True)
         ]
     if testset is not None and testset.documents is not None and args.input:
         # WMT25's JSON lines (a file's documents) read whole, a paragraph a line.
-        read = read_systems(args.input, testset, args)
+        read = read_systems(args.input, testset, whole_documents(args))
         return refs, [
             Columns(ListReader(s, path), 1, "systems") for s, path in zip(read, args.input, strict=True)
         ]
-    warn_json_lines_as_text(args.input or [], testset)
+    warn_json_lines_as_text(args.input or [])
     systems = (
         [source(path, 1, "systems") for path in args.input]
         if args.input

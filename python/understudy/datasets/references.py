@@ -24,8 +24,10 @@ import numpy as np
 
 from understudy.datasets.fields import DatasetFields
 from understudy.datasets.local import is_jsonl, is_local, label
-from understudy.errors import DatasetError
+from understudy.errors import DatasetError, LengthMismatchError
+from understudy.inputs.parallel import Reshape, read_texts, warn_json_lines_as_text
 from understudy.segmentation.granularity import Units
+from understudy.wording import counted
 
 if TYPE_CHECKING:
     from understudy.result import Result
@@ -46,6 +48,48 @@ class SetReferences:
     documents: list[str] | None = None
     """Each segment's document as the file names it, when the set is one file of WMT25's JSON
     lines (whose systems' files may be JSON lines too)."""
+
+    def read_against(
+        self, paths: Sequence[str], reshape: Reshape | None = None, whole: bool = False
+    ) -> tuple[list[list[str]], list[list[str]]]:
+        """The reference streams and the systems of ``paths`` (:func:`read_systems`) as scored
+        (after ``reshape``), every system as long as the references."""
+        refs = [lines for _, lines in self.streams]
+        systems = read_systems(paths, self, whole)
+        if reshape is not None:
+            refs, systems = reshape(refs, systems)
+        for path, lines in zip(paths, systems, strict=True):
+            if len(lines) != len(refs[0]):
+                raise LengthMismatchError(
+                    f"the test set has {counted(len(refs[0]), 'segment')} but {path} has {len(lines)}"
+                )
+        return refs, systems
+
+
+def read_systems(
+    paths: Sequence[str], testset: SetReferences | None = None, whole: bool = False
+) -> list[list[str]]:
+    """Each system's lines: a text file's, or (when ``testset`` is a file of WMT25's JSON lines)
+    a ``.jsonl`` system file's documents a paragraph a line, or ``whole``, a document a line (to
+    be cut into the reference's paragraphs).
+
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "hyp.txt")
+    >>> _ = open(path, "w", encoding="utf-8").write("Hello.  \\nHi.\\n")
+    >>> read_systems([path])
+    [['Hello.', 'Hi.']]
+    """
+    if testset is None or testset.documents is None:
+        warn_json_lines_as_text(paths)
+        return read_texts(paths)
+    from understudy.datasets.wmt_jsonl import system_lines
+    from understudy.inputs.files import read_lines
+
+    documents = testset.documents
+    return [
+        system_lines(read_lines(path), path, documents, whole) if is_jsonl(path) else read_texts([path])[0]
+        for path in paths
+    ]
 
 
 def references_of(
