@@ -13,6 +13,19 @@ def counted(count: int, noun: str, plural: str | None = None) -> str:
     return f"{count} {noun if count == 1 else plural or noun + 's'}"
 
 
+def record_span(ids: list[int]) -> str:
+    """``record 5``, ``records 5-9`` or ``records 5, 7, 8`` (ids of a transaction may skip).
+
+    >>> record_span([5]), record_span([5, 6, 7]), record_span([5, 7, 8])
+    ('record 5', 'records 5-7', 'records 5, 7, 8')
+    """
+    if len(ids) == 1:
+        return f"record {ids[0]}"
+    if ids == list(range(ids[0], ids[-1] + 1)):
+        return f"records {ids[0]}-{ids[-1]}"
+    return "records " + ", ".join(map(str, ids))
+
+
 def kept_name(name: str) -> str:
     """A system's name as the ledger keeps it: a file name that is not UTF-8 (its undecodable
     bytes held as surrogates) with those bytes escaped, ``\\xe9``, so that it is kept all the same.

@@ -20,7 +20,6 @@ from understudy.cli.options import (
     width_value,
 )
 from understudy.cli.scores import add_scores_options, given_scores, wants_scores
-from understudy.cli.systems import system_names
 from understudy.cli.table import emit
 from understudy.correlation import (
     DEFAULT_SEED,
@@ -42,7 +41,7 @@ from understudy.errors import InputFileError
 from understudy.evaluation import Evaluation
 from understudy.inputs.human import HumanScores, read_human
 from understudy.inputs.parallel import read_parallel, warn_reference_as_system
-from understudy.inputs.score_files import read_named_scores, select_systems
+from understudy.inputs.score_files import named_systems, read_named_scores, select_systems
 from understudy.metric import Metric
 from understudy.metrics import family_titles, lower_is_better
 from understudy.metrics.given_files import given_stats
@@ -172,7 +171,7 @@ def run(args: argparse.Namespace) -> int:
 
         checked_path(args.plot)  # before any work
     human = _inputs(args)
-    names = system_names(args, human.system, args.human)
+    names = named_systems(human.system, args.input, args.names, args.human)
     warn_reference_as_system(args.refs, args.input)
     metrics, given = _metrics(args)
     refs, systems = read_parallel(args.refs, args.input)  # once: every metric and the tests share them
@@ -253,7 +252,9 @@ def _judged(
         return segment_level(stats, names, human, {name: other for name, other, _ in read}, lines)
     judged = system_level(stats, names, human)
     for name, other, path in read:
-        judged.scores[name] = [other.system[k] for k in system_names(args, other.system, path)]
+        judged.scores[name] = [
+            other.system[k] for k in named_systems(other.system, args.input, args.names, path)
+        ]
     return judged
 
 

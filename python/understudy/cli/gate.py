@@ -10,7 +10,7 @@ from typing import Any
 
 from understudy._atomic import atomic_write, writable
 from understudy.cli.computed import computed_scores
-from understudy.cli.keep import add_ledger_option, add_log_options, sha256_of, span
+from understudy.cli.keep import add_ledger_option, add_log_options
 from understudy.cli.messages import CliError, print_error
 from understudy.cli.options import (
     add_command,
@@ -29,6 +29,7 @@ from understudy.errors import LengthMismatchError, UnderstudyError
 from understudy.evaluation import Evaluation
 from understudy.gate import GateResult, GateVerdict, check_gate_options, gate
 from understudy.gate_report import Gated, json_text, junit, text
+from understudy.inputs.files import digest_of_files
 from understudy.inputs.parallel import read_parallel
 from understudy.ledger import Ledger
 from understudy.ledger.kept import Against, against_kept, check_typed, is_kept_form, kept_pairs
@@ -36,7 +37,7 @@ from understudy.signature import Signature
 from understudy.significance import Test
 from understudy.stats import Stats
 from understudy.streaming import kept
-from understudy.wording import counted, kept_name
+from understudy.wording import counted, kept_name, record_span
 
 VERDICT_TAGS = {True: "gate:pass", False: "gate:fail"}
 """The tag ``--log`` adds to a candidate's records: the gate's verdict on them."""
@@ -142,7 +143,7 @@ def _texts(args: argparse.Namespace, paths: list[str]) -> tuple[list[list[str]],
         raise CliError("the systems are files: give the reference file(s) first, or -t NAME -l PAIR")
     if not args.test_set:
         refs, systems = read_parallel(args.refs, paths)
-        return refs, systems, sha256_of(args.refs)
+        return refs, systems, digest_of_files(args.refs)
     testset = testset_refs(args)
     refs = [lines for _, lines in testset.streams]
     systems = read_systems(paths, testset, whole_documents(args))
@@ -208,7 +209,7 @@ def _keep_candidate(
 ) -> None:
     """``--log``: the candidate's records, every metric, in one transaction, tagged with the
     gate's verdict (``gate:pass`` or ``gate:fail``: the site marks them)."""
-    hypotheses = sha256_of([args.candidate])
+    hypotheses = digest_of_files([args.candidate])
     entries = [(s, kept_name(args.candidate), testset, hypotheses) for s in stats]
     fields = {
         "tags": [*args.tag, VERDICT_TAGS[passed]],
@@ -218,7 +219,7 @@ def _keep_candidate(
     }
     with Ledger(args.ledger) as ledger:
         ids = ledger.append_many(entries, **fields)
-        sys.stderr.write(f"understudy: kept {span(ids)} in {ledger.location}\n")
+        sys.stderr.write(f"understudy: kept {record_span(ids)} in {ledger.location}\n")
 
 
 __all__ = ["add_parser", "run"]

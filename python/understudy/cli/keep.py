@@ -7,8 +7,9 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
+from understudy.inputs.files import digest_of_files
 from understudy.ledger import LEDGER_ENV
-from understudy.wording import kept_name
+from understudy.wording import kept_name, record_span
 
 if TYPE_CHECKING:
     from understudy.stats import Stats
@@ -44,22 +45,6 @@ def add_log_options(parser: argparse.ArgumentParser, ledger: bool = True) -> Non
     )
 
 
-def sha256_of(paths: list[str]) -> str:
-    """``sha256:`` of the bytes read from the files, in order: what was scored, hashed as it was
-    read (a pipe or FIFO opened again reads nothing, or waits); "" when one was not read whole."""
-    import hashlib
-
-    from understudy.inputs.files import digest_of
-
-    digest = hashlib.sha256()
-    for path in paths:
-        known = digest_of(path)
-        if known is None:
-            return ""
-        digest.update(bytes.fromhex(known))
-    return f"sha256:{digest.hexdigest()}" if paths else ""
-
-
 def log_scored(
     args: argparse.Namespace,
     names: list[str],
@@ -74,9 +59,9 @@ def log_scored(
     from understudy.cli.segments import signature_pairs
     from understudy.ledger import Ledger
 
-    where = ":".join(value for _, value in testset) or sha256_of(args.refs)
+    where = ":".join(value for _, value in testset) or digest_of_files(args.refs)
     inputs = args.input or []
-    hashes = [sha256_of([path]) for path in inputs] if len(inputs) == len(names) else [""] * len(names)
+    hashes = [digest_of_files([path]) for path in inputs] if len(inputs) == len(names) else [""] * len(names)
     entries = [
         (system, kept_name(name), where, hashes[k])
         for per_metric in stats
@@ -86,14 +71,5 @@ def log_scored(
     fields["extras"] = signature_pairs(args)
     with Ledger(args.ledger) as ledger:
         ids = ledger.append_many(entries, **fields)
-        sys.stderr.write(f"understudy: kept {span(ids)} in {ledger.location}\n")
+        sys.stderr.write(f"understudy: kept {record_span(ids)} in {ledger.location}\n")
     return ids
-
-
-def span(ids: list[int]) -> str:
-    """``record 5``, ``records 5-9`` or ``records 5, 7, 8`` (ids of a transaction may skip)."""
-    if len(ids) == 1:
-        return f"record {ids[0]}"
-    if ids == list(range(ids[0], ids[-1] + 1)):
-        return f"records {ids[0]}-{ids[-1]}"
-    return "records " + ", ".join(map(str, ids))

@@ -249,13 +249,13 @@ def _human(
         if args.names:
             raise CliError("--names names the systems of the --human file; give --human too")
         return None
-    from understudy.cli.systems import system_names
     from understudy.inputs.human import read_human
+    from understudy.inputs.score_files import named_systems
 
     if len(args.input) < 3:
         raise CliError(f"--human correlates systems with human scores: give 3 or more, not {len(args.input)}")
     human = read_human(args.human)
-    names = system_names(args, human.system, args.human)
+    names = named_systems(human.system, args.input, args.names, args.human)
     unscored = {n: v for n, v in human.system.items() if n not in names}
     segments = [human.segments.get(name, {}) for name in names] if human.has_segments else None
     return [human.system[name] for name in names], names, unscored, segments

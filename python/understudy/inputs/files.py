@@ -23,6 +23,7 @@ import math
 import os
 import re
 import sys
+from collections.abc import Sequence
 from os import PathLike, fspath
 from types import TracebackType
 from typing import IO, Any, cast
@@ -47,6 +48,27 @@ def digest_of(path: str | PathLike[str]) -> str | None:
     (True, ['one'], True)
     """
     return _DIGESTS.get(fspath(path))
+
+
+def digest_of_files(paths: Sequence[str]) -> str:
+    """``sha256:`` of the bytes read from the files, in order (each file's :func:`digest_of`): what
+    was scored, hashed as it was read; "" when one was not read whole, or no file is named.
+
+    >>> import tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "ref.txt")
+    >>> _ = open(path, "wb").write(b"one\\n")
+    >>> digest_of_files([path]), read_lines(path)
+    ('', ['one'])
+    >>> digest_of_files([path]) == "sha256:" + hashlib.sha256(bytes.fromhex(digest_of(path))).hexdigest()
+    True
+    """
+    digest = hashlib.sha256()
+    for path in paths:
+        known = digest_of(path)
+        if known is None:
+            return ""
+        digest.update(bytes.fromhex(known))
+    return f"sha256:{digest.hexdigest()}" if paths else ""
 
 
 def read_bytes(path: str) -> bytes:

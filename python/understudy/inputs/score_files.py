@@ -327,6 +327,38 @@ run2/out.de; name the systems in the file by their paths (or give --names)
     return list(found)
 
 
+def named_systems(
+    table: Collection[str], inputs: Sequence[str], names: Sequence[str] | None, where: str
+) -> list[str]:
+    """The systems of ``inputs`` (their files) as the table of ``where`` (a human or metric
+    score file) names them, in order: ``names`` as given, else each path matched to the table's
+    systems (:func:`match_systems`).
+
+    >>> named_systems({"sysA": -1.0, "sysB": -2.0}, ["out/sysA.de", "out/sysB.de"], None, "human.tsv")
+    ['sysA', 'sysB']
+    >>> named_systems({"A": 1.0}, ["a.de"], ["B"], "human.tsv")
+    Traceback (most recent call last):
+    ...
+    understudy.errors.InputFileError: human.tsv has no score for B; it scores A
+    """
+    if not names:
+        try:
+            return match_systems(table, inputs, where)
+        except InputFileError as err:
+            raise InputFileError(f"{err} (give the systems' names with --names)") from None
+    if len(names) != len(inputs):
+        raise ConfigError(f"--names gives {len(names)} names for {len(inputs)} systems")
+    if len(set(names)) != len(names):
+        twice = ", ".join(sorted({n for n in names if names.count(n) > 1}))
+        raise ConfigError(f"two systems have the same name: {twice}")
+    missing = [n for n in names if n not in table]
+    if missing:
+        raise InputFileError(
+            f"{where} has no score for {', '.join(missing)}; it scores {', '.join(sorted(table))}"
+        )
+    return list(names)
+
+
 def _only_match(keys: Collection[str], wanted: str, where: str) -> str:
     matches = [key for key in keys if same_system(key, wanted)]
     if len(matches) == 1:
@@ -388,6 +420,7 @@ __all__ = [
     "detect_format",
     "match_systems",
     "name_variants",
+    "named_systems",
     "read_named_scores",
     "read_scores",
     "read_system_scores",
