@@ -3,21 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import base64
-import csv
-import dataclasses
-import io
-import json
 import sys
 from typing import Any
 
-from understudy._atomic import atomic_write
 from understudy.cli.compare import print_paired
 from understudy.cli.keep import add_ledger_option
 from understudy.cli.options import add_command, width_value
 from understudy.cli.table import emit
-from understudy.ledger import LEDGER_ENV, Ledger, Record, default_location, redacted
-from understudy.tables import Table
+from understudy.ledger import LEDGER_ENV, Ledger, default_location, redacted
+from understudy.ledger.tables import export_records, history_table, record_table, records_table
 
 EXAMPLES = f"""examples:
   understudy score ref.de -i ckpt-10k.de --log --tag run-7     score, and keep the record
@@ -107,27 +101,11 @@ def _add_compare(actions: Any) -> argparse.ArgumentParser:
     return comparing
 
 
-def _record(record: Record) -> dict[str, Any]:
-    return {**dataclasses.asdict(record), "tags": list(record.tags)}
-
-
 def run_list(args: argparse.Namespace) -> int:
     """Print the records matching the filters."""
     with Ledger(args.ledger, read_only=True) as ledger:
         found = ledger.records(args.system, args.tag, args.metric, args.testset, args.since, args.until)
-    rows = [
-        [str(r.id), r.created[:19], r.system, r.metric, f"{r.score:.2f}", r.testset, " ".join(r.tags)]
-        for r in found
-    ]
-    emit(
-        Table(
-            ["id", "created (UTC)", "system", "metric", "score", "test set", "tags"],
-            rows,
-            notes=[f"{len(found)} record(s)"],
-            record=[_record(r) for r in found],
-        ),
-        args.format,
-    )
+    emit(records_table(found), args.format)
     return 0
 
 
@@ -135,9 +113,7 @@ def run_show(args: argparse.Namespace) -> int:
     """Print one record in full."""
     with Ledger(args.ledger, read_only=True) as ledger:
         record = ledger.get(args.record)
-    fields = _record(record)
-    lines = [f"{key}: {' '.join(value) if key == 'tags' else value}" for key, value in fields.items()]
-    emit(Table([], [], record=fields, text="\n".join(lines)), args.format)
+    emit(record_table(record), args.format)
     return 0
 
 
@@ -163,41 +139,15 @@ def run_history(args: argparse.Namespace) -> int:
         from understudy.ledger.plot import history_plot
 
         history_plot(lines, args.plot)
-    several = len(lines) > 1
-    rows, record = [], []
-    for which, points in lines.items():
-        for p in points:
-            cells = [str(p.record.id), p.record.created[:19], p.record.system, p.record.metric]
-            cells += [f"{p.record.score:.2f}", f"{p.mean:.2f} ± {p.ci:.2f}", " ".join(p.record.tags)]
-            rows.append([which, *cells] if several else cells)
-            record.append({"line": which, **_record(p.record), "mean": p.mean, "ci": p.ci})
-    header = ["id", "created (UTC)", "system", "metric", "score", "μ ± 95% CI", "tags"]
-    notes = [f"{len(record)} record(s); intervals of {args.n} bootstrap resamples"]
-    if args.plot:
-        notes.append(f"the history is drawn in {args.plot}")
-    emit(Table(["line", *header] if several else header, rows, notes=notes, record=record), args.format)
+    emit(history_table(lines, args.n, args.plot), args.format)
     return 0
 
 
 def run_export(args: argparse.Namespace) -> int:
     """Write every record, statistics included (base64): one JSON object a line, or a CSV row a
     record when the file ends in ``.csv`` (its tags a JSON list)."""
-    as_csv = args.out.lower().endswith(".csv")
-    with Ledger(args.ledger, read_only=True) as ledger, atomic_write(args.out) as fh:
-        text = io.TextIOWrapper(fh, encoding="utf-8", newline="")
-        rows = csv.writer(text) if as_csv else None
-        if rows is not None:
-            rows.writerow([field.name for field in dataclasses.fields(Record)] + ["stats"])
-        for record in ledger.records():
-            line = {**_record(record), "stats": base64.b64encode(ledger.stats(record.id).to_bytes()).decode()}
-            if rows is None:
-                text.write(json.dumps(line, ensure_ascii=False) + "\n")
-            else:
-                rows.writerow(
-                    [json.dumps(v, ensure_ascii=False) if key == "tags" else v for key, v in line.items()]
-                )
-        text.flush()
-        text.detach()  # the atomic file closes itself
+    with Ledger(args.ledger, read_only=True) as ledger:
+        export_records(ledger, args.out)
         where = ledger.location
     sys.stderr.write(f"understudy: exported the records of {where} to {args.out}\n")
     return 0
