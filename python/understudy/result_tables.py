@@ -24,7 +24,13 @@ from understudy.tables import Table, text_table
 
 if TYPE_CHECKING:  # the command line's plain scores load neither (start-up time)
     from understudy.result import Result
-    from understudy.significance import AllPairsResult, BlockTestResult, PairedResult, SystemScore
+    from understudy.significance import (
+        AllPairsResult,
+        BlockTestResult,
+        ConfidenceResult,
+        PairedResult,
+        SystemScore,
+    )
 
 ALPHA = 0.05
 """The level at which a paired test's p-value is starred."""
@@ -147,6 +153,41 @@ def blocks_table(result: BlockTestResult, width: int = 1, short: bool = False) -
     ]
     header = ["System", name, "Mean", "StdDev", "t", "p-value"]
     return Table(header, rows, notes, record=result.to_dict())
+
+
+def confidence_table(
+    results: list[ConfidenceResult], scores: list[Result], width: int = 1, short: bool = False
+) -> Table:
+    """One system's score by each metric (``scores``, in ``results``' order) with its bootstrap
+    mean ± 95% interval: a line each as text, a CSV row of every metric, a JSON record each.
+
+    >>> from understudy import BLEU
+    >>> from understudy.significance import bootstrap_ci
+    >>> same = ["the cat sat on the mat", "a dog ran far away"]
+    >>> stats = BLEU().segment_stats(same, [same])
+    >>> table = confidence_table([bootstrap_ci(stats, 100)], [stats.score()])
+    >>> table.csv_header, round(table.record["confidence_mean"], 9)
+    (['system', 'BLEU', 'BLEU_mean', 'BLEU_ci', 'BLEU_signature'], 100.0)
+    """
+    lines, records = [], []
+    for result, base in zip(results, scores, strict=True):
+        w = result.signature.config.decimals(width)
+        s = result.system
+        assert s.mean is not None and s.ci is not None
+        extra = {"confidence_mean": s.mean, "confidence_ci": s.ci, "bs": result.n, "seed": result.seed}
+        records.append({**base.to_dict(width), **extra})
+        verbose = f" {base.verbose}" if base.verbose else ""
+        lines.append(
+            f"{base.name}|{result.signature.format(short)} = {s.score:.{w}f} "
+            f"(μ = {s.mean:.{w}f} ± {s.ci:.{w}f}){verbose}"
+        )
+    names = (r.signature.config.name for r in results)
+    header = ["system", *(c for n in names for c in (n, f"{n}_mean", f"{n}_ci", f"{n}_signature"))]
+    row: list[Any] = [results[0].system.name or "System 1"]
+    for result in results:
+        row += [result.system.score, result.system.mean, result.system.ci, result.signature.format()]
+    record = records[0] if len(records) == 1 else records
+    return Table([], [], csv_header=header, csv_rows=[row], record=record, text="\n".join(lines))
 
 
 def corpus_table(results: list[tuple[str, list[Result]]], width: int = 1, short: bool = False) -> Table:

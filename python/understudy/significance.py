@@ -352,6 +352,39 @@ def paired_test(
     return PairedResult(test, n, seed, p_values, baseline, tuple(systems), signature)
 
 
+def paired_tests(
+    per_metric: Sequence[Sequence[Stats[Any, Any]]],
+    names: Sequence[str],
+    test: Test = "bs",
+    n: int | None = None,
+    seed: int = DEFAULT_SEED,
+    p_values: PValues = "at-least",
+    ar_confidence: int = 1000,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[PairedResult]:
+    """:func:`paired_test` by each metric (``per_metric[m]``: each system's statistics), as
+    sacrebleu's command line runs them; ``progress(done, total)`` counts systems over all.
+
+    >>> from understudy import BLEU, CHRF
+    >>> refs = [["the cat sat on the mat", "a dog barked"]]
+    >>> systems = [["the cat sat on a mat", "a dog"], ["the cat sat on the mat", "a dog barked"]]
+    >>> per_metric = [[m.segment_stats(s, refs) for s in systems] for m in (BLEU(), CHRF())]
+    >>> found = paired_tests(per_metric, ["A", "B"], n=50)
+    >>> [r.signature.config.name for r in found], [r.systems[0].name for r in found]
+    (['BLEU', 'chrF2'], ['B', 'B'])
+    """
+    each = len(names) - 1
+    results = []
+    for m, stats in enumerate(per_metric):
+
+        def advance(k: int, _: int, done: int = m * each) -> None:
+            if progress is not None:
+                progress(done + k, each * len(per_metric))
+
+        results.append(paired_test(stats, names, test, n, seed, p_values, ar_confidence, advance))
+    return results
+
+
 def _ar_one(
     baseline: Stats[Any, Any],
     system: Stats[Any, Any],

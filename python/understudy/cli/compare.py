@@ -37,6 +37,7 @@ from understudy.result_tables import (
     all_pairs_csv,
     all_pairs_table,
     blocks_table,
+    confidence_table,
     paired_table,
 )
 from understudy.sacrebleu_output import paired_text
@@ -73,39 +74,16 @@ def print_confidence(
         spans = [(r.system.mean or 0.0, r.system.ci or 0.0) for r in results]
         print_sacrebleu_corpus([(results[0].system.name, bases)], args, spans)
         return
-    lines, records = [], []
-    for result, system_stats in zip(results, stats, strict=True):
-        w = result.signature.config.decimals(args.width)
-        base = replace(system_stats.score(), signature=result.signature)
-        s = result.system
-        if args.score_only:
-            lines.append(f"{s.score:.{w}f}")
-            continue
-        records.append(
-            {
-                **base.to_dict(args.width),
-                "confidence_mean": s.mean,
-                "confidence_ci": s.ci,
-                "bs": result.n,
-                "seed": result.seed,
-            }
-        )
-        assert s.mean is not None and s.ci is not None
-        verbose = f" {base.verbose}" if base.verbose else ""
-        lines.append(
-            f"{base.name}|{result.signature.format(args.short)} = {s.score:.{w}f} "
-            f"(μ = {s.mean:.{w}f} ± {s.ci:.{w}f}){verbose}"
-        )
-    if args.format in ("json", "csv") and not args.score_only:
-        header = ["system", *(c for r in results for c in _csv_names(r.signature.config.name))]
-        csv_row: list[Any] = [results[0].system.name or "System 1"]
-        for result in results:
-            s = result.system
-            csv_row += [s.score, s.mean, s.ci, result.signature.format()]
-        record = records[0] if len(records) == 1 else records
-        emit(Table([], [], csv_header=header, csv_rows=[csv_row], record=record), args.format)
+    scores = [replace(st.score(), signature=r.signature) for r, st in zip(results, stats, strict=True)]
+    if args.score_only:
+        widths = [r.signature.config.decimals(args.width) for r in results]
+        write("\n".join(f"{r.system.score:.{w}f}" for r, w in zip(results, widths, strict=True)))
         return
-    write("\n".join(lines))
+    table = confidence_table(results, scores, args.width, args.short)
+    if args.format in ("json", "csv"):
+        emit(table, args.format)
+    else:
+        write(table.text or "")
 
 
 EXAMPLES = """examples:
@@ -265,10 +243,6 @@ def _check_systems(names: list[str]) -> None:
         raise CliError("compare needs at least two systems")
     if len(set(names)) != len(names):
         raise CliError("the same system file is given twice with -i")
-
-
-def _csv_names(name: str) -> list[str]:
-    return [name, f"{name}_mean", f"{name}_ci", f"{name}_signature"]
 
 
 def print_all_pairs(result: AllPairsResult, args: argparse.Namespace) -> None:

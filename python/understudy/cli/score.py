@@ -331,29 +331,13 @@ def _run_paired(
     """Each system against the first (the baseline) with every metric, as sacrebleu's command line does."""
     if len(names) < 2:
         raise CliError("paired tests need at least two systems (the first is the baseline)")
-    from understudy.significance import paired_test
+    from understudy.significance import paired_tests
 
     n = args.paired_bs_n if paired == "bs" else args.paired_ar_n
-    tests = []
-    per_metric = len(names) - 1
-    with Progress("paired test", total=per_metric * len(all_stats), unit="systems") as bar:
-        for m, stats in enumerate(all_stats):
-
-            def advance(k: int, _: int, done: int = m * per_metric) -> None:
-                bar.update(done + k)
-
-            # As sacrebleu's command line: no bootstrap interval beside randomization.
-            result = paired_test(
-                stats,
-                names,
-                paired,
-                n,
-                args.seed,
-                args.p_values,
-                ar_confidence=0,
-                progress=advance,
-            )
-            tests.append(tag(result))
+    with Progress("paired test", unit="systems") as bar:
+        # As sacrebleu's command line: no bootstrap interval beside randomization.
+        found = paired_tests(all_stats, names, paired, n, args.seed, args.p_values, 0, bar.update)
+    tests = [tag(result) for result in found]
     from understudy.cli.compare import print_paired
 
     print_paired(tests, args)
