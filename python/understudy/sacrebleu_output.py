@@ -228,4 +228,39 @@ def paired_text(
     return table_text(systems, columns, signatures, fmt, width, Paired(first.test, first.n))
 
 
-__all__ = ["Paired", "corpus_text", "paired_text", "table_text"]
+def sets_text(langpair: str | None = None) -> str:
+    """sacrebleu's ``--list``: the test sets (with ``langpair``: those with the pair, either way),
+    each with its description.
+
+    >>> print("\\n".join(sets_text("en-de").splitlines()[:2]))  # doctest: +ELLIPSIS
+    The available test sets for en-de are:
+    iwslt17                       : ...
+    """
+    from understudy.datasets import dataset, names, names_for_langpair
+
+    chosen = names_for_langpair(langpair) if langpair else names()
+    head = f"The available test sets for {langpair} are:" if langpair else "The available test sets are:"
+    return "\n".join([head, *(f"{n:<30}: {dataset(n).description.strip()}" for n in sorted(chosen))])
+
+
+def detail_text(rows: list[tuple[str, int, list[Result]]], width: int) -> str:
+    """sacrebleu's ``--detail``: each original language's (and subset's) score by each metric,
+    from :func:`understudy.datasets.references.detail_scores`' ``rows``.
+
+    >>> from understudy import corpus_bleu
+    >>> bleu = corpus_bleu(["the cat sat on the mat"], [["the cat sat on the mat"]])
+    >>> print(detail_text([("origlang=de domain=ALL", 1, [bleu])], 1))
+    origlang=de domain=ALL : sentences=1      BLEU = 100.0
+    """
+    if not rows:
+        return "No subset information found. Consider using --origlang argument."
+    key_width = max(len(key) for key, _, _ in rows) + 1
+    name_width = max(len(r.name) for r in rows[0][2])
+    return "\n".join(
+        f"{key:<{key_width}}: sentences={n:<6} {r.name:<{name_width}} = {r.score:.{width}f}"
+        for key, n, scores in rows
+        for r in scores
+    )
+
+
+__all__ = ["Paired", "corpus_text", "detail_text", "paired_text", "sets_text", "table_text"]

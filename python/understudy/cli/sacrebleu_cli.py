@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from understudy.cli.messages import CliError
 from understudy.cli.output import write
 from understudy.cli.testset import load_fields, run_citation, run_download, run_echo
+from understudy.sacrebleu_output import detail_text, sets_text
 from understudy.stats import Stats
 
 if TYPE_CHECKING:
@@ -109,16 +110,10 @@ def run_early_action(args: argparse.Namespace) -> int | None:
 
 def _list(args: argparse.Namespace) -> int:
     """sacrebleu's --list, in its format (``understudy testset list`` has understudy's)."""
-    from understudy.datasets import dataset, names, names_for_langpair
+    from understudy.datasets import dataset
 
     if not args.test_set:
-        chosen = names_for_langpair(args.langpair) if args.langpair else names()
-        head = (
-            f"The available test sets for {args.langpair} are:"
-            if args.langpair
-            else "The available test sets are:"
-        )
-        write("\n".join([head, *(f"{n:<30}: {dataset(n).description.strip()}" for n in sorted(chosen))]))
+        write(sets_text(args.langpair))
         return 0
     lines = []
     for name in args.test_set.split(","):
@@ -139,19 +134,7 @@ def print_detail(args: argparse.Namespace, stats: list[Stats[Any, Any]]) -> None
     from understudy.datasets.references import detail_scores
 
     parts = [load_fields(args, name) for name in args.test_set.split(",")]
-    rows = detail_scores(parts, stats, args.origlang, args.subset)
-    if not rows:
-        write("No subset information found. Consider using --origlang argument.")
-        return
-    key_width = max(len(key) for key, _, _ in rows) + 1
-    name_width = max(len(r.name) for r in rows[0][2])
-    write(
-        "\n".join(
-            f"{key:<{key_width}}: sentences={n:<6} {r.name:<{name_width}} = {r.score:.{args.width}f}"
-            for key, n, scores in rows
-            for r in scores
-        )
-    )
+    write(detail_text(detail_scores(parts, stats, args.origlang, args.subset), args.width))
 
 
 __all__ = [

@@ -156,44 +156,25 @@ def load_fields(args: argparse.Namespace, name: str) -> DatasetFields:
 
 def run_list(args: argparse.Namespace) -> int:
     """Print the sets (all, or those with the pair in either direction) and their descriptions."""
-    from understudy.datasets import dataset, names, names_for_langpair
+    from understudy.datasets.describe import listing
 
-    chosen = names_for_langpair(args.langpair) if args.langpair else names()
-    if args.langpair and not chosen:
-        raise CliError(f"no test set has {args.langpair} in either direction")
-    width = max(len(n) for n in chosen)
-    write("\n".join(f"{n:<{width}}  {dataset(n).description}" for n in sorted(chosen)))
+    write(listing(args.langpair))
     return 0
 
 
 def run_info(args: argparse.Namespace) -> int:
     """Print a set's description, downloads (and whether cached), pairs and, with -l, fields."""
-    from understudy.datasets import dataset
+    from understudy.datasets.describe import pair_lines, set_lines
     from understudy.datasets.local import describe, is_local
 
-    if is_local(args.name):
-        lines = describe(args.name)
-        if args.langpair:
-            found = load_fields(args, args.name)
-            lines.append(f"{args.langpair}: {len(found)} segments; fields: {', '.join(found.fields)}")
-            lines.append(f"scored references: {', '.join(found.ref_fields) or 'none'}")
-        write("\n".join(lines))
-        return 0
-
-    info = dataset(args.name)
     # With -l the pair is loaded (and fetched) first, so that the cache states below are current.
     fields = load_fields(args, args.name) if args.langpair else None
+    pair = pair_lines(args.langpair, fields) if fields is not None else []
+    if is_local(args.name):
+        write("\n".join(describe(args.name) + pair))
+        return 0
     cache = cache_for(args)
-    lines = [f"{info.name}: {info.description}", f"format: {info.format}", "downloads:"]
-    for d in info.downloads:
-        state = "cached" if cache.download_path(d).is_file() else "not cached"
-        lines.append(f"  {d.url}  md5 {d.md5 or 'unpinned'}  ({state})")
-    lines.append(f"language pairs: {' '.join(info.langpairs)}")
-    if fields is not None:
-        lines.append(f"{args.langpair}: {len(fields)} segments; fields: {', '.join(fields.fields)}")
-        lines.append(f"scored references: {', '.join(fields.ref_fields) or 'none'}")
-    lines.append(f"cache: {cache.root}")
-    write("\n".join(lines))
+    write("\n".join([*set_lines(args.name, cache), *pair, f"cache: {cache.root}"]))
     return 0
 
 
@@ -213,14 +194,12 @@ def run_download(args: argparse.Namespace) -> int:
 
 def run_echo(args: argparse.Namespace) -> int:
     """Print the requested fields, TAB-separated (sacrebleu's ``--echo``)."""
-    if "all" in args.fields and len(args.fields) > 1:
-        raise CliError("'all' cannot be combined with other fields")
-    rows: list[str] = []
-    for name in args.name.split(","):
-        fields = load_fields(args, name).filtered(args.origlang, args.subset)
-        wanted = list(fields.fields) if args.fields == ["all"] else args.fields
-        columns = [fields.field(f) for f in wanted]
-        rows.extend("\t".join(values) for values in zip(*columns, strict=True))
+    from understudy.datasets.describe import echo_rows
+
+    def load(name: str) -> DatasetFields:
+        return load_fields(args, name).filtered(args.origlang, args.subset)
+
+    rows = echo_rows(args.name.split(","), args.fields, load)
     if rows:
         write("\n".join(rows))
     return 0
