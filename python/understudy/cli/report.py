@@ -6,7 +6,6 @@ import argparse
 import dataclasses
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from understudy._atomic import atomic_write, writable
@@ -42,6 +41,7 @@ from understudy.wording import kept_name
 
 if TYPE_CHECKING:
     from understudy.report.documents import Layout
+    from understudy.report.human import HumanInputs
 
 EXAMPLES = """examples:
   understudy report ref.de -i sys*.de -o report.html
@@ -136,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _scored(args: argparse.Namespace, command: str, progress: Callable[[int, int], None]) -> Any:
     """The report of the files of -i against the references."""
-    from understudy.report import HumanInputs, build
+    from understudy.report import build
 
     if not args.input:
         raise CliError("give the systems' files (-i), or kept records (--records)")
@@ -171,7 +171,7 @@ def _scored(args: argparse.Namespace, command: str, progress: Callable[[int, int
         args.n,
         args.seed,
         pair=pair,
-        human=HumanInputs(human[0], Path(args.human).name, *human[1:]) if human else None,
+        human=human,
         progress=progress,
         given=given,
         keep=(lambda stats: log_scored(args, args.input, list(stats.values()), testset, command))
@@ -240,22 +240,12 @@ def _pair(pair: list[str] | None, inputs: list[str]) -> tuple[int, int] | None:
     return inputs.index(pair[0]), inputs.index(pair[1])
 
 
-def _human(
-    args: argparse.Namespace,
-) -> tuple[list[float], list[str], dict[str, float], list[dict[int, float]] | None] | None:
-    """Each system's human score and name in the human file, in the order of -i; the file's
-    scores of anything else (a reference, say); and each system's segment scores, if it has them."""
+def _human(args: argparse.Namespace) -> HumanInputs | None:
+    """The human scores of --human, for the systems of -i (:func:`understudy.report.human.read_inputs`)."""
     if args.human is None:
         if args.names:
             raise CliError("--names names the systems of the --human file; give --human too")
         return None
-    from understudy.inputs.human import read_human
-    from understudy.inputs.score_files import named_systems
+    from understudy.report.human import read_inputs
 
-    if len(args.input) < 3:
-        raise CliError(f"--human correlates systems with human scores: give 3 or more, not {len(args.input)}")
-    human = read_human(args.human)
-    names = named_systems(human.system, args.input, args.names, args.human)
-    unscored = {n: v for n, v in human.system.items() if n not in names}
-    segments = [human.segments.get(name, {}) for name in names] if human.has_segments else None
-    return [human.system[name] for name in names], names, unscored, segments
+    return read_inputs(args.human, args.input, args.names)

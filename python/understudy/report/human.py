@@ -33,6 +33,33 @@ class HumanInputs:
     """Each system's segment scores by segment number, where the file has them."""
 
 
+def read_inputs(path: str, inputs: Sequence[str], names: Sequence[str] | None = None) -> HumanInputs:
+    """The human scores of the systems of ``inputs`` (their files; ``names``: as the file calls
+    them, else matched to its systems) from the file at ``path`` (TSV, CSV, JSON or MQM): each
+    system's score, what else the file scores, and each system's segment scores if it has them.
+
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "human.tsv")
+    >>> _ = open(path, "w").write("A\\t0.5\\nB\\t0.25\\nC\\t0.75\\nref\\t1.0\\n")
+    >>> found = read_inputs(path, ["out/A.de", "out/B.de", "out/C.de"])
+    >>> found.scores, found.names, found.unscored
+    ([0.5, 0.25, 0.75], ['A', 'B', 'C'], {'ref': 1.0})
+    """
+    from pathlib import Path
+
+    from understudy.errors import ConfigError
+    from understudy.inputs.human import read_human
+    from understudy.inputs.score_files import named_systems
+
+    if len(inputs) < 3:
+        raise ConfigError(f"--human correlates systems with human scores: give 3 or more, not {len(inputs)}")
+    human = read_human(path)
+    named = named_systems(human.system, inputs, names, path)
+    unscored = {n: v for n, v in human.system.items() if n not in named}
+    segments = [human.segments.get(name, {}) for name in named] if human.has_segments else None
+    return HumanInputs([human.system[name] for name in named], Path(path).name, named, unscored, segments)
+
+
 def human_view(
     configs: Sequence[MetricConfig],
     per_metric: dict[str, list[Stats[Any, Any]]],
