@@ -14,7 +14,7 @@ from understudy.cli.output import stdout
 from understudy.cli.progress import Progress
 from understudy.inputs.files import read_lines
 from understudy.inputs.parallel import check_stdin_once
-from understudy.segmentation import CASES, METHODS, SPLITS, resegment
+from understudy.segmentation import CASES, METHODS, SPLITS, positions, resegment
 from understudy.wording import counted
 
 EXAMPLES = """examples:
@@ -97,19 +97,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _json(segments: list[str], docids: list[str] | None, split: str) -> str:
-    """Each line's segment, its document, and its units' positions (words, or characters with
-    ``--split chars``) in the document's hypothesis."""
-    names = [None] * len(segments) if docids is None else docids
-    rows, start, previous = [], 0, object()
-    for line, (segment, name) in enumerate(zip(segments, names, strict=True), start=1):
-        if name != previous:
-            start, previous = 0, name
-        # Words are joined by single spaces; characters keep theirs.
-        count = (
-            len(segment.replace(" ", "")) if split == "chars" else len(segment.split(" ")) if segment else 0
-        )
-        rows.append({"line": line, "document": name, "words": [start, start + count], "text": segment})
-        start += count
+    """:func:`understudy.segmentation.positions` as a JSON list, a segment a line."""
+    rows = positions(segments, docids, split)
     return "[\n" + ",\n".join(json.dumps(row, ensure_ascii=False) for row in rows) + "\n]\n"
 
 

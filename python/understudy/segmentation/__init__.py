@@ -15,8 +15,20 @@ from understudy.segmentation.resegmentation import (
     Origin,
     documents,
     origins,
+    positions,
     resegment,
     units,
 )
 
-__all__ = ["CASES", "METHODS", "SPLITS", "Documents", "Origin", "documents", "origins", "resegment", "units"]
+__all__ = [
+    "CASES",
+    "METHODS",
+    "SPLITS",
+    "Documents",
+    "Origin",
+    "documents",
+    "origins",
+    "positions",
+    "resegment",
+    "units",
+]

@@ -165,6 +165,31 @@ def origins(lines: Sequence[str], segments: Sequence[str], split: str = "ascii")
     return out
 
 
+def positions(
+    segments: Sequence[str], docids: Sequence[str] | None = None, split: str = "ascii"
+) -> list[dict[str, object]]:
+    """Each cut segment (a reference line) with its line number, its document and its units'
+    positions in the document's hypothesis: ``words`` (or characters with ``split="chars"``),
+    from and to; what ``understudy resegment -f json`` writes.
+
+    >>> [(row["line"], row["words"]) for row in positions(["the cat sat", "it rained"])]
+    [(1, [0, 3]), (2, [3, 5])]
+    """
+    names: Sequence[str | None] = [None] * len(segments) if docids is None else docids
+    rows: list[dict[str, object]] = []
+    start, previous = 0, object()
+    for line, (segment, name) in enumerate(zip(segments, names, strict=True), start=1):
+        if name != previous:
+            start, previous = 0, name
+        # Words are joined by single spaces; characters keep theirs.
+        count = (
+            len(segment.replace(" ", "")) if split == "chars" else len(segment.split(" ")) if segment else 0
+        )
+        rows.append({"line": line, "document": name, "words": [start, start + count], "text": segment})
+        start += count
+    return rows
+
+
 def _streams(references: Sequence[str] | Sequence[Sequence[str]]) -> list[list[str]]:
     """The references as lists of lines, checked: as many lines each, at least one."""
     if isinstance(references, str):
