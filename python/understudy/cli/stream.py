@@ -14,7 +14,6 @@ from understudy.cli.messages import CliError
 from understudy.cli.progress import Progress
 from understudy.cli.score_printers import SentenceWriter
 from understudy.cli.segments import reshape, reshaping, whole_documents
-from understudy.datasets.references import read_systems
 from understudy.errors import UnderstudyError
 from understudy.inputs.files import STDIN, LineReader, ListReader
 from understudy.inputs.parallel import (
@@ -63,6 +62,8 @@ def open_sources(
     if not args.input:
         _say_when_reading_a_terminal()
     if reshaping(args):
+        from understudy.datasets.references import read_systems  # the package only when used
+
         names = [name for name, _ in testset.streams] if testset is not None else args.refs
         lines = [lines for _, lines in testset.streams] if testset is not None else read_texts(args.refs)
         units = testset.units if testset is not None else None
@@ -73,6 +74,8 @@ def open_sources(
         ]
     if testset is not None and testset.documents is not None and args.input:
         # WMT25's JSON lines (a file's documents) read whole, a paragraph a line.
+        from understudy.datasets.references import read_systems
+
         read = read_systems(args.input, testset, whole_documents(args))
         return refs, [
             Columns(ListReader(s, path), 1, "systems") for s, path in zip(read, args.input, strict=True)
