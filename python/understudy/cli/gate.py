@@ -24,8 +24,7 @@ from understudy.cli.options import (
 from understudy.cli.output import write
 from understudy.cli.segments import RESHAPED, whole_documents
 from understudy.cli.testset import add_cache_options, add_filter_options, testset_refs
-from understudy.datasets.references import read_systems
-from understudy.errors import LengthMismatchError, UnderstudyError
+from understudy.errors import UnderstudyError
 from understudy.evaluation import Evaluation
 from understudy.gate import GateResult, GateVerdict, check_gate_options, gate
 from understudy.gate_report import Gated, json_text, junit, text
@@ -37,7 +36,7 @@ from understudy.signature import Signature
 from understudy.significance import Test
 from understudy.stats import Stats
 from understudy.streaming import kept
-from understudy.wording import counted, kept_name, record_span
+from understudy.wording import kept_name, record_span
 
 VERDICT_TAGS = {True: "gate:pass", False: "gate:fail"}
 """The tag ``--log`` adds to a candidate's records: the gate's verdict on them."""
@@ -145,14 +144,8 @@ def _texts(args: argparse.Namespace, paths: list[str]) -> tuple[list[list[str]],
         refs, systems = read_parallel(args.refs, paths)
         return refs, systems, digest_of_files(args.refs)
     testset = testset_refs(args)
-    refs = [lines for _, lines in testset.streams]
-    systems = read_systems(paths, testset, whole_documents(args))
-    for path, lines in zip(paths, systems, strict=True):
-        if len(lines) != len(refs[0]):
-            raise LengthMismatchError(
-                f"{args.test_set} {args.langpair} has"
-                f" {counted(len(refs[0]), 'segment')} but {path} has {len(lines)}"
-            )
+    where = f"{args.test_set} {args.langpair}"
+    refs, systems = testset.read_against(paths, whole=whole_documents(args), where=where)
     if testset.keep is not None:
         refs, systems = kept(refs, testset.keep), kept(systems, testset.keep)
     return refs, systems, ":".join(value for _, value in testset.signature)

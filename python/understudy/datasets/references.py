@@ -50,10 +50,15 @@ class SetReferences:
     lines (whose systems' files may be JSON lines too)."""
 
     def read_against(
-        self, paths: Sequence[str], reshape: Reshape | None = None, whole: bool = False
+        self,
+        paths: Sequence[str],
+        reshape: Reshape | None = None,
+        whole: bool = False,
+        where: str = "the test set",
     ) -> tuple[list[list[str]], list[list[str]]]:
         """The reference streams and the systems of ``paths`` (:func:`read_systems`) as scored
-        (after ``reshape``), every system as long as the references."""
+        (after ``reshape``), every system as long as the references (``where``: the set, as a
+        length error names it)."""
         refs = [lines for _, lines in self.streams]
         systems = read_systems(paths, self, whole)
         if reshape is not None:
@@ -61,7 +66,7 @@ class SetReferences:
         for path, lines in zip(paths, systems, strict=True):
             if len(lines) != len(refs[0]):
                 raise LengthMismatchError(
-                    f"the test set has {counted(len(refs[0]), 'segment')} but {path} has {len(lines)}"
+                    f"{where} has {counted(len(refs[0]), 'segment')} but {path} has {len(lines)}"
                 )
         return refs, systems
 
