@@ -12,14 +12,16 @@ from __future__ import annotations
 import argparse
 
 from understudy.cli.messages import CliError
+from understudy.cli.options import add_field_option
 from understudy.inputs.parallel import Reshape
-from understudy.segmentation import CASES, METHODS, SPLITS, Origin
+from understudy.segmentation import Origin
 from understudy.segmentation.granularity import (
     GRANULARITIES,
     JOINER,
     RESHAPED,
     Resegmenting,
     Reshaping,
+    ReshapingOptions,
     Units,
     joined,
 )
@@ -28,30 +30,8 @@ from understudy.segmentation.granularity import (
 def add_segment_options(parser: argparse.ArgumentParser) -> None:
     """``--resegment`` and how it cuts, ``--docids`` and ``--granularity``."""
     group = parser.add_argument_group("segments: resegmentation and documents")
-    group.add_argument(
-        "--resegment",
-        action="store_true",
-        help="cut each system file (-i) into the reference's lines first, by mwerSegmenter's minimum"
-        " edit as mweralign 1.4.1 cuts (see understudy resegment): the file is one stream, or with"
-        " --docids one document a line",
-    )
-    group.add_argument("--resegment-method", choices=METHODS, default="mweralign", help="default: mweralign")
-    group.add_argument("--resegment-case", choices=CASES, default="ascii", help="default: ascii")
-    group.add_argument("--resegment-split", choices=SPLITS, default="ascii", help="default: ascii")
-    group.add_argument(
-        "--docids",
-        metavar="FILE",
-        help="each reference line's document id, one a line (and its paragraph after a TAB, for"
-        " --granularity paragraph)",
-    )
-    group.add_argument(
-        "--granularity",
-        choices=GRANULARITIES,
-        default="segment",
-        help="document (paragraph): each document's (paragraph's) segments joined by a space and"
-        " scored as one segment (those of --docids, or of the test set of -t; significance tests"
-        " resample them); default: segment",
-    )
+    for name, _ in ReshapingOptions.options():
+        add_field_option(group, ReshapingOptions, name)
 
 
 def reshaping(args: argparse.Namespace) -> bool:

@@ -15,8 +15,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from os import PathLike, fspath
 
+from understudy.config import Declared, option
 from understudy.errors import ConfigError, InputFileError, LengthMismatchError
-from understudy.segmentation.resegmentation import Origin, documents, origins, resegment
+from understudy.segmentation.resegmentation import (
+    CASES,
+    METHODS,
+    SPLITS,
+    Origin,
+    documents,
+    origins,
+    resegment,
+)
 from understudy.wording import counted
 
 GRANULARITIES = ("segment", "paragraph", "document")
@@ -97,6 +106,48 @@ class Resegmenting:
         value = self.method
         value += "" if self.case == "ascii" else f"+case-{self.case}"
         return value + ("" if self.split == "ascii" else f"+split-{self.split}")
+
+
+@dataclass(frozen=True)
+class ReshapingOptions(Declared):
+    """What ``score``, ``compare`` and ``report`` are asked about segments, declared as the
+    families declare their options (the command line's flags are derived from it): whether and
+    how systems are cut into the reference's lines, each reference line's document, and the
+    granularity scored.
+
+    >>> [option.flags[0] for _, option in ReshapingOptions.options()][:2]
+    ['--resegment', '--resegment-method']
+    """
+
+    resegment: bool = option(
+        False,
+        flags=("--resegment",),
+        help="cut each system file (-i) into the reference's lines first, by mwerSegmenter's minimum"
+        " edit as mweralign 1.4.1 cuts (see understudy resegment): the file is one stream, or with"
+        " --docids one document a line",
+    )
+    resegment_method: str = option(
+        "mweralign", flags=("--resegment-method",), choices=METHODS, help="default: mweralign"
+    )
+    resegment_case: str = option("ascii", flags=("--resegment-case",), choices=CASES, help="default: ascii")
+    resegment_split: str = option(
+        "ascii", flags=("--resegment-split",), choices=SPLITS, help="default: ascii"
+    )
+    docids: str | None = option(
+        None,
+        flags=("--docids",),
+        metavar="FILE",
+        help="each reference line's document id, one a line (and its paragraph after a TAB, for"
+        " --granularity paragraph)",
+    )
+    granularity: str = option(
+        "segment",
+        flags=("--granularity",),
+        choices=GRANULARITIES,
+        help="document (paragraph): each document's (paragraph's) segments joined by a space and"
+        " scored as one segment (those of --docids, or of the test set of -t; significance tests"
+        " resample them); default: segment",
+    )
 
 
 @dataclass(frozen=True)
