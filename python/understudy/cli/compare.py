@@ -69,12 +69,11 @@ def print_confidence(
     results: list[ConfidenceResult], stats: list[Stats[Any, Any]], args: argparse.Namespace
 ) -> None:
     """One system's score with its bootstrap mean ± 95% interval, a line (or record) per metric."""
-    if getattr(args, "bare", False) and args.format in ("json", "text"):
-        bases = [replace(st.score(), signature=r.signature) for r, st in zip(results, stats, strict=True)]
-        spans = [(r.system.mean or 0.0, r.system.ci or 0.0) for r in results]
-        print_sacrebleu_corpus([(results[0].system.name, bases)], args, spans)
-        return
     scores = [replace(st.score(), signature=r.signature) for r, st in zip(results, stats, strict=True)]
+    if getattr(args, "bare", False) and args.format in ("json", "text"):
+        spans = [(r.system.mean or 0.0, r.system.ci or 0.0) for r in results]
+        print_sacrebleu_corpus([(results[0].system.name, scores)], args, spans)
+        return
     if args.score_only:
         widths = [r.signature.config.decimals(args.width) for r in results]
         write("\n".join(f"{r.system.score:.{w}f}" for r, w in zip(results, widths, strict=True)))

@@ -108,8 +108,9 @@ def _pairs(
         with Ledger(args.ledger, read_only=True) as ledger:
             records = kept_pairs(ledger, args.baseline, args.candidate, _named(args))
             read = [(ledger.stats(b.id), ledger.stats(c.id)) for b, c in records]
+            typed = _typed(args)
             for (base, _), (stats, _) in zip(records, read, strict=True):
-                check_typed(args.baseline, base, stats.config, _typed(args))
+                check_typed(args.baseline, base, stats.config, typed)
             extras = [kv for kv in Signature.parse(records[0][0].signature).extras if kv[0] in RESHAPED]
             return read, "", extras
     files = [w for w, kept in zip([args.baseline, args.candidate], forms, strict=True) if not kept]
