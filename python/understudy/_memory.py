@@ -16,8 +16,12 @@ False
 
 from __future__ import annotations
 
+import collections
+import contextlib
 import os
-from collections.abc import MutableMapping
+import sys
+from collections.abc import Iterator, MutableMapping
+from typing import Any
 
 
 def address_space_limit() -> int | None:
@@ -64,3 +68,55 @@ def reserve_blas_buffer() -> None:
 CAPPED_AT_START = address_space_limit() is not None
 """Whether the address space was capped when understudy was first imported."""
 capped_blas_threads()
+
+
+@contextlib.contextmanager
+def threads_short_of_memory() -> Iterator[list[bool]]:
+    """While inside, a thread that dies of MemoryError before it runs (Python prints "Exception
+    ignored in thread started by" and goes on) is noted, not printed: the command's status says
+    it (one line), and a run whose thread never ran never passes for a success.
+
+    >>> with threads_short_of_memory() as failed:
+    ...     pass
+    >>> failed
+    [False]
+    """
+    failed = [False]
+    previous = sys.unraisablehook
+    # The hook is a built-in method, not a Python function: calling a function needs a frame,
+    # which is memory, and a hook that fails prints "Exception ignored in sys.unraisablehook".
+    # The events are read once the command is done.
+    events: collections.deque[Any] = collections.deque(maxlen=16)
+    sys.unraisablehook = events.append
+    try:
+        yield failed
+    finally:
+        sys.unraisablehook = previous
+        for unraisable in events:
+            if isinstance(unraisable.exc_value, MemoryError):
+                failed[0] = True
+            else:
+                previous(unraisable)
+
+
+def out_of_memory(err: Exception, command: str) -> str | None:
+    """The one line that says ``command`` ran out of memory: an allocation that failed in Python
+    or NumPy (the Rust core's failures end the process with one line themselves), a thread that
+    could not be started, or an extra imported lazily (matplotlib, SciPy) that the loader could
+    not map; ``None`` for any other error.
+
+    >>> out_of_memory(RuntimeError("can't start new thread"), "score")
+    'out of memory while running score (a thread could not be started): give it more memory'
+    >>> out_of_memory(RuntimeError("another"), "score") is None
+    True
+    """
+    text = str(err)
+    if isinstance(err, MemoryError):
+        return f"out of memory while running {command}: give it more memory or less input at once"
+    if isinstance(err, RuntimeError):
+        if "can't start new thread" not in text:
+            return None
+        return f"out of memory while running {command} (a thread could not be started): give it more memory"
+    if isinstance(err, ImportError) and "failed to map segment" not in text and "allocate" not in text:
+        return None
+    return f"out of memory while running {command} (loading a library failed: {text})"

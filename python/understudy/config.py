@@ -32,6 +32,7 @@ from understudy.errors import ConfigError, InputTypeError, SignatureError
 from understudy.inputs.tokens import TokenWriter
 
 C = TypeVar("C", bound="MetricConfig")
+D = TypeVar("D", bound="Declared")
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,11 @@ class Option:
     ``encode`` (the whole configuration to its text) and ``decode`` (a text to field
     values) replace the default of ``str``/the field's type. ``absent`` is read when a
     parsed signature lacks the key (sacrebleu's own signatures lack understudy's keys).
+
+    Options of a command rather than of a metric (the significance tests', the given scores')
+    may also take ``nargs`` values, add them up (``action``: ``append`` or ``extend``), be one of
+    a set of switches that ``exclusive`` names (at most one given), and keep their value under
+    ``into`` instead of their long flag's name.
     """
 
     flags: tuple[str, ...] = ()
@@ -57,6 +63,10 @@ class Option:
     metavar: str | None = None
     choices: tuple[str, ...] | None = None
     type: Callable[[str], Any] | None = None
+    nargs: str | None = None
+    action: str | None = None
+    exclusive: str | None = None
+    into: str | None = None
     sentence: Any = None
     unset: bool = False
     key: str | None = None
@@ -79,22 +89,29 @@ class Option:
 
     @property
     def dest(self) -> str:
-        """The argparse destination: the first long flag without dashes, ``-`` as ``_``."""
+        """The argparse destination: ``into``, else the first long flag without dashes, ``-`` as ``_``."""
+        if self.into is not None:
+            return self.into
         long = next(flag for flag in self.flags if flag.startswith("--"))
         return long[2:].replace("-", "_")
 
 
 def option(default: Any, **declaration: Any) -> Any:
-    """A configuration field with its default and its :class:`Option` declaration."""
+    """A configuration field with its default and its :class:`Option` declaration (a tuple
+    default is a list on the command line)."""
     return dataclasses.field(default=default, metadata={"option": Option(**declaration)})
 
 
 @dataclass(frozen=True)
 class Declared:
     """A frozen configuration whose fields are declared with :func:`option`: the families'
-    (:class:`MetricConfig`) and the computed metrics' (:mod:`understudy.computed.declaration`).
+    (:class:`MetricConfig`), the computed metrics' (:mod:`understudy.computed.declaration`) and
+    the options a command reads beside them (:class:`understudy.resampling.Resampling`).
     The command line's flags and the values they give are derived from the declarations.
     """
+
+    cli_group: ClassVar[str | None] = None
+    """The title of the declaration's group of command-line options (none: among the general ones)."""
 
     @classmethod
     def options(cls) -> Iterator[tuple[str, Option]]:
@@ -115,6 +132,12 @@ class Declared:
             elif sentence_level and opt.sentence is not None:
                 fields[name] = opt.sentence
         return fields
+
+    @classmethod
+    def from_values(cls: type[D], values: Mapping[str, Any]) -> D:
+        """The configuration the command-line ``values`` (by destination) give, lists as tuples."""
+        fields = cls.field_values(values)
+        return cls(**{name: tuple(v) if isinstance(v, list) else v for name, v in fields.items()})
 
 
 @dataclass(frozen=True)
@@ -145,8 +168,6 @@ class MetricConfig(Declared):
     names_metric: ClassVar[bool] = True
     """Whether the signature starts with ``metric:<family>``. sacrebleu's three families
     (BLEU, chrF, TER) keep sacrebleu's signatures, recognised by their keys."""
-    cli_group: ClassVar[str | None] = None
-    """The title of the family's group of command-line options (none: among the general ones)."""
     tokens_refused: ClassVar[str | None] = None
     """Why the family cannot score tokens (none: it can, see :meth:`for_tokens`)."""
 

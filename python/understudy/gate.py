@@ -24,8 +24,9 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from understudy.config import check_number
+from understudy.config import Declared, check_number, option
 from understudy.errors import ConfigError, IncomparableError
+from understudy.resampling import seed_value
 from understudy.seeding import DEFAULT_SEED
 from understudy.significance import DEFAULT_SAMPLES, Test, paired_test
 from understudy.stats import Stats
@@ -151,6 +152,61 @@ def _check_units(config: Any, max_drop: float | None, min_score: float | None) -
 
 def _range(low: float | None, high: float | None) -> str:
     return f"{'' if low is None else f'{low:g}'}..{'' if high is None else f'{high:g}'}"
+
+
+@dataclass(frozen=True)
+class GateSettings(Declared):
+    """What ``understudy gate`` tests with, declared as the families declare their options (the
+    command line's flags are derived from it): the significance level, the largest drop and the
+    lowest score allowed, the test (approximate randomization, else bootstrap), its count and
+    seed.
+
+    >>> settings = GateSettings(paired_ar=True)
+    >>> settings.test, settings.alpha
+    ('ar', 0.05)
+    """
+
+    alpha: float = option(0.05, flags=("--alpha",), type=float, help="significance level (default: 0.05)")
+    max_drop: float | None = option(
+        None, flags=("--max-drop",), type=float, metavar="X", help="fail when worse by more than X points"
+    )
+    min_score: float | None = option(
+        None,
+        flags=("--min-score",),
+        type=float,
+        metavar="Y",
+        help="fail below Y (above Y where lower is better)",
+    )
+    paired_ar: bool = option(
+        False, flags=("--paired-ar",), help="approximate randomization (default: bootstrap)"
+    )
+    n: int | None = option(
+        None,
+        flags=("-n",),
+        into="n",
+        type=int,
+        metavar="N",
+        help="resamples or trials (default: 1000; 10000 for ar)",
+    )
+    seed: int = option(
+        DEFAULT_SEED, flags=("--seed",), type=seed_value, help=f"the tests' seed (default: {DEFAULT_SEED})"
+    )
+
+    @property
+    def test(self) -> Test:
+        """The paired test: ``ar`` or ``bs``."""
+        return "ar" if self.paired_ar else "bs"
+
+    def check(self) -> None:
+        """Refuse settings that make a gate that cannot fail, or says nothing
+        (:func:`check_gate_options`)."""
+        check_gate_options(self.alpha, self.max_drop, self.min_score, self.test, self.n)
+
+    def verdict(self, baseline: Stats[Any, Any], candidate: Stats[Any, Any]) -> GateResult:
+        """One metric's verdict (:func:`gate`) under these settings."""
+        return gate(
+            baseline, candidate, self.alpha, self.max_drop, self.min_score, self.test, self.n, self.seed
+        )
 
 
 def gate(

@@ -12,7 +12,6 @@ understudy 0.1.0
 from __future__ import annotations
 
 import argparse
-import collections
 import contextlib
 import copy
 import importlib
@@ -24,7 +23,7 @@ import warnings
 from collections.abc import Iterator, Sequence
 from typing import Any, NoReturn
 
-from understudy._memory import reserve_blas_buffer
+from understudy._memory import out_of_memory, reserve_blas_buffer, threads_short_of_memory
 from understudy.cli.messages import CliError, print_error, printable
 
 COMMANDS: dict[str, str] = {
@@ -278,32 +277,9 @@ def version() -> str:
         return __version__
 
 
-@contextlib.contextmanager
-def _threads_short_of_memory() -> Iterator[list[bool]]:
-    """While inside, a thread that dies of MemoryError before it runs (Python prints "Exception
-    ignored in thread started by" and goes on) is noted, not printed: the command's status says
-    it (one line), and a run whose thread never ran never passes for a success."""
-    failed = [False]
-    previous = sys.unraisablehook
-    # The hook is a built-in method, not a Python function: calling a function needs a frame,
-    # which is memory, and a hook that fails prints "Exception ignored in sys.unraisablehook".
-    # The events are read once the command is done.
-    events: collections.deque[Any] = collections.deque(maxlen=16)
-    sys.unraisablehook = events.append
-    try:
-        yield failed
-    finally:
-        sys.unraisablehook = previous
-        for unraisable in events:
-            if isinstance(unraisable.exc_value, MemoryError):
-                failed[0] = True
-            else:
-                previous(unraisable)
-
-
 def _execute(args: argparse.Namespace) -> int:
     """Run the command; every failure becomes one line and an exit status."""
-    with _threads_short_of_memory() as thread_failed:
+    with threads_short_of_memory() as thread_failed:
         status = _execute_once(args)
     if thread_failed[0] and status == 0:
         return _out_of_memory(MemoryError(), args.command)
@@ -349,24 +325,12 @@ def _execute_once(args: argparse.Namespace) -> int:
 
 
 def _out_of_memory(err: Exception, command: str) -> int:
-    """One line for an allocation that failed in Python or NumPy (the Rust core's failures end
-    the process with one line themselves), for a thread that could not be started, or for an
-    extra imported lazily (matplotlib, SciPy) that the loader could not map; any other
-    ImportError, SystemError or RuntimeError is raised again."""
-    text = str(err)
-    if isinstance(err, MemoryError):
-        print_error(f"out of memory while running {command}: give it more memory or less input at once")
-        return 1
-    if isinstance(err, RuntimeError):
-        if "can't start new thread" not in text:
-            raise err
-        print_error(
-            f"out of memory while running {command} (a thread could not be started): give it more memory"
-        )
-        return 1
-    if isinstance(err, ImportError) and "failed to map segment" not in text and "allocate" not in text:
+    """One line for a command that ran out of memory (:func:`understudy._memory.out_of_memory`);
+    any other ImportError, SystemError or RuntimeError is raised again."""
+    line = out_of_memory(err, command)
+    if line is None:
         raise err
-    print_error(f"out of memory while running {command} (loading a library failed: {text})")
+    print_error(line)
     return 1
 
 

@@ -16,8 +16,8 @@ from understudy.cli.messages import CliError
 from understudy.cli.options import (
     add_command,
     add_dask_option,
+    add_declared,
     add_metric_options,
-    add_significance_options,
     add_threads_option,
     metrics_named,
     scorers,
@@ -32,6 +32,7 @@ from understudy.cli.testset import add_testset_options, testset_refs
 from understudy.evaluation import Evaluation
 from understudy.inputs.parallel import check_stdin_once, read_parallel, warn_reference_as_system
 from understudy.metrics.given_files import given_stats
+from understudy.resampling import Resampling
 from understudy.result_tables import (
     ALPHA,
     all_pairs_csv,
@@ -131,7 +132,7 @@ def add_parser(commands: Any) -> None:
     )
     p.add_argument("-n", type=int, metavar="N", help="resamples (bs, 1000) or trials (ar, 10000)")
     p.add_argument("--alpha", type=float, default=ALPHA, help="significance level for clusters (0.05)")
-    add_significance_options(p, paired_flags=False)
+    add_declared(p, Resampling, ("seed", "p_values"))
     add_metric_options(p, language=False, neural=True)  # -l is among the test-set options
     add_testset_options(p)
     add_scores_options(p)

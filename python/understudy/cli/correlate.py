@@ -6,25 +6,21 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from understudy.cli import meta_evaluation
 from understudy.cli.computed import computed_chosen, computed_scores
 from understudy.cli.messages import CliError
 from understudy.cli.options import (
     add_command,
+    add_declared,
     add_metric_options,
     add_threads_option,
     check_width,
     metrics_named,
     scorers,
-    seed_value,
     width_value,
 )
 from understudy.cli.scores import add_scores_options, given_scores, wants_scores
 from understudy.cli.table import emit
 from understudy.correlation import (
-    DEFAULT_SEED,
-    DEFAULT_STATISTICS,
-    STATISTICS,
     Comparison,
     CorrelationResult,
     compare_all,
@@ -34,6 +30,7 @@ from understudy.correlation import (
 from understudy.correlation import meta_evaluation as meta
 from understudy.correlation.evalset import read_evalset
 from understudy.correlation.judged import Judged, segment_level, system_level
+from understudy.correlation.options import CorrelationOptions
 from understudy.correlation.paper import analyses
 from understudy.correlation.perm_both import Clusters
 from understudy.correlation.text import Extras, table
@@ -104,7 +101,7 @@ def add_parser(commands: Any) -> None:
         help="scores of other metrics, read as --human reads (system scores too); --scores is the form with"
         " signatures, directions and --resample segments",
     )
-    _add_statistics_options(p)
+    add_declared(p, CorrelationOptions)
     add_metric_options(p, neural=True)
     add_scores_options(p)
     p.add_argument(
@@ -115,61 +112,14 @@ def add_parser(commands: Any) -> None:
     p.set_defaults(run=run)
 
 
-def _add_statistics_options(p: argparse.ArgumentParser) -> None:
-    """What is computed: level, statistics, intervals, comparisons, plots, the paper's analyses."""
-    p.add_argument("--level", choices=["system", "segment"], default="system", help="default: system")
-    p.add_argument(
-        "--statistics",
-        nargs="+",
-        choices=[*STATISTICS, *meta.META_STATISTICS],
-        default=list(DEFAULT_STATISTICS),
-        metavar="STAT",
-        help=f"any of {' '.join(STATISTICS)} (with bootstrap intervals), or WMT24's spa (soft pairwise "
-        "accuracy, system level, from segment scores), spa-corpus (SPA with the corpus metric on permuted "
-        "statistics rows) and acc-eq (tie-calibrated pairwise accuracy, segment level; with --average-by "
-        f"item as WMT24) (default: {' '.join(DEFAULT_STATISTICS)})",
-    )
-    p.add_argument(
-        "-n", "--bootstrap", type=int, default=1000, metavar="N", help="resamples for intervals (1000)"
-    )
-    p.add_argument(
-        "--seed",
-        type=seed_value,
-        default=None,
-        help="random seed (bootstrap and --compare: 12345; SPA's permutations: 4, mt-metrics-eval's)",
-    )
-    p.add_argument(
-        "--resample",
-        choices=["systems", "segments"],
-        default="systems",
-        help="what system-level intervals draw: the systems (default), or the segments, every system "
-        "rescored on each draw (with segment-level human scores, those are drawn too)",
-    )
-    p.add_argument(
-        "--compare", action="store_true", help="test each pair of metrics' difference (permutation)"
-    )
-    meta_evaluation.add_options(p)
-    p.add_argument(
-        "--plot",
-        metavar="FILE",
-        help="the regression of human on metric scores (.png or .svg); with --paper also "
-        "FILE.normalized and FILE.adjacent beside it",
-    )
-    p.add_argument(
-        "--paper",
-        action="store_true",
-        help="also the BLEU paper's analyses: regression and residuals, range-normalized scores, "
-        "adjacent systems' human differences (segment scores), every subset of the references",
-    )
-
-
 def run(args: argparse.Namespace) -> int:
     """Score, correlate and print."""
     check_width(args.width)
-    if args.plot:
+    asked = CorrelationOptions.from_values(vars(args))
+    if asked.plot:
         from understudy.correlation.plot import checked_path
 
-        checked_path(args.plot)  # before any work
+        checked_path(asked.plot)  # before any work
     human = _inputs(args)
     names = named_systems(human.system, args.input, args.names, args.human)
     warn_reference_as_system(args.refs, args.input)
@@ -186,42 +136,41 @@ def run(args: argparse.Namespace) -> int:
         judged.scores,
         judged.human,
         judged.items,
-        level=args.level,
-        statistics=meta.classic(args.statistics) or ["pearson"],
-        n_bootstrap=args.bootstrap,
-        seed=DEFAULT_SEED if args.seed is None else args.seed,
+        level=asked.level,
+        statistics=asked.classic,
+        n_bootstrap=asked.bootstrap,
+        seed=asked.tests_seed,
         higher_is_better=higher,
         human_name=Path(args.human).name,
         metric_signatures=judged.signatures,
         resample=segment_resampler(args.collected_stats, human, names, higher)
-        if args.resample == "segments"
+        if asked.resample == "segments"
         else None,
     )
     found: list[Clusters] = []
-    if meta_evaluation.wanted(args):
-        result, found = _meta(args, result, given, names, human, higher, (refs, systems))
-    swap = args.compare and args.compare_test == "swap"
-    unscored = {n: v for n, v in human.system.items() if n not in names} if args.level == "system" else {}
+    if asked.wants_matrices:
+        result, found = _meta(args, asked, result, given, names, human, higher, (refs, systems))
+    swap = asked.compare and asked.compare_test == "swap"
+    unscored = {n: v for n, v in human.system.items() if n not in names} if asked.level == "system" else {}
     extras = Extras(
         higher,
-        _comparisons(args, judged, higher) if swap else [],
+        _comparisons(asked, judged, higher) if swap else [],
         unscored,
-        _paper(args, result, human, names, metrics, (refs, systems)) if args.paper else None,
+        _paper(args, asked, result, human, names, metrics, (refs, systems)) if asked.paper else None,
         found,
     )
     _print(result, args, extras)
-    if args.plot:
+    if asked.plot:
         from understudy.correlation.plot import figures
 
-        figures(args.plot, result, extras.paper, higher)
+        figures(asked.plot, result, extras.paper, higher)
     return 0
 
 
-def _comparisons(args: argparse.Namespace, judged: Judged, higher: dict[str, bool]) -> list[Comparison]:
+def _comparisons(asked: CorrelationOptions, judged: Judged, higher: dict[str, bool]) -> list[Comparison]:
     """Each pair of metrics' difference in correlation, by paired permutation."""
-    statistic = (meta.classic(args.statistics) or ["pearson"])[0]
-    seed = DEFAULT_SEED if args.seed is None else args.seed
-    return compare_all(judged.scores, judged.human, statistic, args.bootstrap or 1000, seed, higher)
+    n = asked.bootstrap or 1000
+    return compare_all(judged.scores, judged.human, asked.classic[0], n, asked.tests_seed, higher)
 
 
 def _metrics(args: argparse.Namespace) -> tuple[list[Metric[Any, Any]], list[GivenScores]]:
@@ -260,6 +209,7 @@ def _judged(
 
 def _meta(
     args: argparse.Namespace,
+    asked: CorrelationOptions,
     result: CorrelationResult,
     given: list[GivenScores],
     names: list[str],
@@ -278,8 +228,7 @@ def _meta(
         stats = {per_system[0].config.name: list(per_system) for per_system in listed}
     segments = len(next(iter(stats.values()))[0])
     h = meta.human_matrix(human, names, segments, args.human)
-    with_clusters = bool(args.compare) and args.compare_test != "swap"
-    return meta.meta_evaluate(result, meta_evaluation.settings_of(args), stats, higher, h, with_clusters)
+    return meta.meta_evaluate(result, asked.settings(), stats, higher, h, asked.with_clusters)
 
 
 def _inputs(args: argparse.Namespace) -> HumanScores:
@@ -327,6 +276,7 @@ def _alias_metric_scores(args: argparse.Namespace) -> None:
 
 def _paper(
     args: argparse.Namespace,
+    asked: CorrelationOptions,
     result: CorrelationResult,
     human: HumanScores,
     names: list[str],
@@ -335,9 +285,8 @@ def _paper(
 ) -> dict[str, Any]:
     """The BLEU paper's analyses of these scores (see :mod:`understudy.correlation.paper`)."""
     refs, systems = texts
-    statistic = (meta.classic(args.statistics) or ["pearson"])[0]
     reference_names = [Path(p).name for p in args.refs]
-    return analyses(result, human, names, metrics, systems, refs, reference_names, statistic)
+    return analyses(result, human, names, metrics, systems, refs, reference_names, asked.classic[0])
 
 
 def _print(result: CorrelationResult, args: argparse.Namespace, extras: Extras) -> None:

@@ -15,28 +15,28 @@ from understudy.cli.messages import CliError, print_error
 from understudy.cli.options import (
     add_command,
     add_dask_option,
+    add_declared,
     add_metric_options,
     add_threads_option,
     metrics_named,
     scorers,
-    seed_value,
 )
 from understudy.cli.output import write
 from understudy.cli.segments import RESHAPED, whole_documents
 from understudy.cli.testset import add_cache_options, add_filter_options, testset_refs
 from understudy.errors import UnderstudyError
 from understudy.evaluation import Evaluation
-from understudy.gate import GateResult, GateVerdict, check_gate_options, gate
+from understudy.gate import GateResult, GateSettings, GateVerdict
 from understudy.gate_report import Gated, json_text, junit, text
 from understudy.inputs.files import digest_of_files
 from understudy.inputs.parallel import read_parallel
 from understudy.ledger import Ledger
+from understudy.ledger.keeping import Keeping
 from understudy.ledger.kept import Against, against_kept, check_typed, is_kept_form, kept_pairs
 from understudy.signature import Signature
-from understudy.significance import Test
 from understudy.stats import Stats
 from understudy.streaming import kept
-from understudy.wording import kept_name, record_span
+from understudy.wording import record_span
 
 VERDICT_TAGS = {True: "gate:pass", False: "gate:fail"}
 """The tag ``--log`` adds to a candidate's records: the gate's verdict on them."""
@@ -73,14 +73,7 @@ def add_parser(commands: Any) -> None:
     p.add_argument("--baseline", required=True, metavar="SYSTEM", help="a file, ledger:ID or tag:NAME")
     p.add_argument("--candidate", required=True, metavar="SYSTEM", help="a file, ledger:ID or tag:NAME")
     add_metric_options(p, neural=True)
-    p.add_argument("--alpha", type=float, default=0.05, help="significance level (default: 0.05)")
-    p.add_argument("--max-drop", type=float, metavar="X", help="fail when worse by more than X points")
-    p.add_argument(
-        "--min-score", type=float, metavar="Y", help="fail below Y (above Y where lower is better)"
-    )
-    p.add_argument("--paired-ar", action="store_true", help="approximate randomization (default: bootstrap)")
-    p.add_argument("-n", type=int, metavar="N", help="resamples or trials (default: 1000; 10000 for ar)")
-    p.add_argument("--seed", type=seed_value, default=12345, help="the tests' seed (default: 12345)")
+    add_declared(p, GateSettings)
     p.add_argument("--junit", metavar="FILE", help="also write the verdict as JUnit XML")
     p.add_argument("-f", "--format", choices=("text", "json"), default="text", help="default: text")
     p.add_argument("-t", "--test-set", metavar="NAME", help="a built-in test set as the references (with -l)")
@@ -167,7 +160,7 @@ def _check_options(args: argparse.Namespace) -> None:
         writable(args.junit)
     if args.log and is_kept_form(args.candidate):
         raise CliError("--log keeps a candidate scored from its file; a kept candidate is kept already")
-    check_gate_options(args.alpha, args.max_drop, args.min_score, "ar" if args.paired_ar else "bs", args.n)
+    GateSettings.from_values(vars(args)).check()
 
 
 def run(args: argparse.Namespace) -> int:
@@ -176,16 +169,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         _check_options(args)
         pairs, testset, extras = _pairs(args)
-        test: Test = "ar" if args.paired_ar else "bs"
-        verdict = GateVerdict(
-            tuple(
-                _signed(
-                    gate(b, c, args.alpha, args.max_drop, args.min_score, test, args.n, args.seed), extras
-                )
-                for b, c in pairs
-            )
-        )
-        gated = Gated(args.baseline, args.candidate, test, args.alpha)
+        settings = GateSettings.from_values(vars(args))
+        verdict = GateVerdict(tuple(_signed(settings.verdict(b, c), extras) for b, c in pairs))
+        gated = Gated(args.baseline, args.candidate, settings.test, settings.alpha)
         write(json_text(verdict, gated) if args.format == "json" else text(verdict, gated))
         if args.junit:
             with atomic_write(args.junit) as fh:
@@ -203,17 +189,13 @@ def _keep_candidate(
 ) -> None:
     """``--log``: the candidate's records, every metric, in one transaction, tagged with the
     gate's verdict (``gate:pass`` or ``gate:fail``: the site marks them)."""
-    hypotheses = digest_of_files([args.candidate])
-    entries = [(s, kept_name(args.candidate), testset, hypotheses) for s in stats]
-    fields = {
-        "tags": [*args.tag, VERDICT_TAGS[passed]],
-        "note": args.note,
-        "command": kept_name(args.command_line),
-        "revision": args.revision,
-    }
-    with Ledger(args.ledger) as ledger:
-        ids = ledger.append_many(entries, **fields)
-        sys.stderr.write(f"understudy: kept {record_span(ids)} in {ledger.location}\n")
+    keeping = Keeping.from_values(vars(args))
+    keeping = dataclasses.replace(keeping, tag=(*keeping.tag, VERDICT_TAGS[passed]))
+    hypotheses = [digest_of_files([args.candidate])]
+    ids, location = keeping.keep(
+        [[s] for s in stats], [args.candidate], testset, args.command_line, hypotheses
+    )
+    sys.stderr.write(f"understudy: kept {record_span(ids)} in {location}\n")
 
 
 __all__ = ["add_parser", "run"]

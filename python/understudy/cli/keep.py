@@ -7,9 +7,10 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
+from understudy.cli.options import add_declared, add_field_option
 from understudy.inputs.files import digest_of_files
-from understudy.ledger import LEDGER_ENV
-from understudy.wording import kept_name, record_span
+from understudy.ledger.keeping import Keeping
+from understudy.wording import record_span
 
 if TYPE_CHECKING:
     from understudy.stats import Stats
@@ -17,32 +18,13 @@ if TYPE_CHECKING:
 
 def add_ledger_option(parser: argparse.ArgumentParser | Any) -> None:
     """``--ledger PATH``: the ledger a command reads or appends to."""
-    parser.add_argument(
-        "--ledger",
-        metavar="PATH-or-URL",
-        # Named, not resolved: resolving loads platformdirs, which every command would pay for.
-        help=f"the ledger: a SQLite file, or a postgresql://USER:PASSWORD@HOST/DB URL (the 'ledger' "
-        f"extra); default: ${LEDGER_ENV}, else understudy/ledger.sqlite in the user's data directory"
-        " ($XDG_DATA_HOME, else ~/.local/share, on Linux)",
-    )
+    add_field_option(parser, Keeping, "ledger")
 
 
 def add_log_options(parser: argparse.ArgumentParser, ledger: bool = True) -> None:
     """``--log`` and what a logged record carries: the options of the commands that append
     (``ledger``: with ``--ledger``, unless the command has it already)."""
-    group = parser.add_argument_group("keeping the results (understudy ledger)")
-    group.add_argument(
-        "--log", action="store_true", help="append each system's statistics per metric to the ledger"
-    )
-    if ledger:
-        add_ledger_option(group)
-    group.add_argument(
-        "--tag", action="append", default=[], metavar="TAG", help="a tag of the records (repeatable)"
-    )
-    group.add_argument("--note", default="", help="a note kept with the records")
-    group.add_argument(
-        "--revision", default="", metavar="ID", help="a revision (a commit id) kept with the records"
-    )
+    add_declared(parser, Keeping, [name for name, _ in Keeping.options() if ledger or name != "ledger"])
 
 
 def log_scored(
@@ -53,23 +35,16 @@ def log_scored(
     command: str,
 ) -> list[int]:
     """Append every metric's statistics of every system (``stats[metric][system]``) in one
-    transaction, all or none; the ids. The test set is its name and pair (``wmt17:en-de``),
-    else the SHA-256 of the reference files as read. The records' signatures say how the inputs
-    were reshaped (``gran:document``, ``reseg:mweralign``), as the printed ones do."""
+    transaction, all or none (:meth:`~understudy.ledger.keeping.Keeping.keep`); the ids. The test
+    set is its name and pair (``wmt17:en-de``), else the SHA-256 of the reference files as read.
+    The records' signatures say how the inputs were reshaped (``gran:document``,
+    ``reseg:mweralign``), as the printed ones do."""
     from understudy.cli.segments import signature_pairs
-    from understudy.ledger import Ledger
 
     where = ":".join(value for _, value in testset) or digest_of_files(args.refs)
     inputs = args.input or []
-    hashes = [digest_of_files([path]) for path in inputs] if len(inputs) == len(names) else [""] * len(names)
-    entries = [
-        (system, kept_name(name), where, hashes[k])
-        for per_metric in stats
-        for k, (name, system) in enumerate(zip(names, per_metric, strict=True))
-    ]
-    fields = {"tags": args.tag, "note": args.note, "command": kept_name(command), "revision": args.revision}
-    fields["extras"] = signature_pairs(args)
-    with Ledger(args.ledger) as ledger:
-        ids = ledger.append_many(entries, **fields)
-        sys.stderr.write(f"understudy: kept {record_span(ids)} in {ledger.location}\n")
+    hashes = [digest_of_files([path]) for path in inputs] if len(inputs) == len(names) else None
+    keeping = Keeping.from_values(vars(args))
+    ids, location = keeping.keep(stats, names, where, command, hashes, signature_pairs(args))
+    sys.stderr.write(f"understudy: kept {record_span(ids)} in {location}\n")
     return ids

@@ -12,6 +12,7 @@ from understudy.cli.computed import computed_chosen, made_metric
 from understudy.cli.messages import CliError
 from understudy.cli.options import (
     add_command,
+    add_declared,
     add_metric_options,
     add_threads_option,
     chosen_metrics,
@@ -21,7 +22,8 @@ from understudy.cli.output import stdout
 from understudy.cli.progress import Progress
 from understudy.inputs.candidates import read_candidates
 from understudy.inputs.files import read_lines
-from understudy.mbr import METHODS, Choice, Pruning, rerank, select
+from understudy.mbr import METHODS, Choice, rerank, select
+from understudy.mbr.pruning import PruningAsked
 from understudy.registry import computed
 
 EXAMPLES = """examples:
@@ -62,7 +64,7 @@ def add_parser(commands: Any) -> None:
         help="exact (default); aggregate: against the candidates' n-grams averaged (BLEU, chrF); "
         "prune: confidence-based pruning, as mbrs' pruning_mbr",
     )
-    _add_pruning_options(p)
+    add_declared(p, PruningAsked)
     p.add_argument(
         "-o", "--output", metavar="FILE", help="the chosen candidates, one a line (default: stdout)"
     )
@@ -71,43 +73,6 @@ def add_parser(commands: Any) -> None:
     add_metric_options(p, neural=True)
     add_threads_option(p)
     p.set_defaults(run=run)
-
-
-def _add_pruning_options(p: argparse.ArgumentParser) -> None:
-    """--prune-*: mbrs' pruning_mbr settings, its defaults."""
-    group = p.add_argument_group("pruning (--method prune; defaults are mbrs')")
-    group.add_argument(
-        "--prune-alpha", type=float, metavar="A", help="keep what wins in > 1-A of resamples (0.99)"
-    )
-    group.add_argument(
-        "--prune-schedule", metavar="N,N,...", help="pseudo-references a step (8,16,32,64,128,256)"
-    )
-    group.add_argument("--prune-bootstrap", type=int, metavar="B", help="resamples a step (500)")
-    group.add_argument("--prune-seed", type=int, metavar="S", help="each source's resampling seed (0)")
-
-
-def _pruning(args: argparse.Namespace) -> Pruning | None:
-    """The pruning settings given, or ``None``; a setting without --method prune is refused."""
-    given = {
-        "alpha": args.prune_alpha,
-        "schedule": args.prune_schedule,
-        "bootstrap": args.prune_bootstrap,
-        "seed": args.prune_seed,
-    }
-    given = {key: value for key, value in given.items() if value is not None}
-    if not given:
-        return None
-    if args.method != "prune":
-        flags = ", ".join(f"--prune-{key}" for key in given)
-        raise CliError(f"{flags} set(s) pruning: add --method prune (the method is {args.method})")
-    if "schedule" in given:
-        try:
-            given["schedule"] = tuple(int(n) for n in given["schedule"].split(","))
-        except ValueError:
-            raise CliError(
-                f"--prune-schedule takes counts like 8,16,32, not {args.prune_schedule!r}"
-            ) from None
-    return Pruning(**given)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -145,7 +110,7 @@ def _chooser(args: argparse.Namespace, sources: list[str] | None) -> tuple[Any, 
     names = chosen_metrics(args) + computed_chosen(args)
     if len(names) != 1:
         raise CliError(f"mbr takes one metric (-m chrf, bleu, ter, comet, ...), not {len(names)}")
-    pruning = _pruning(args)
+    pruning = PruningAsked.from_values(vars(args)).pruning(args.method)
     if not computed_chosen(args):
         text = sentence_scorer(args)
         return (lambda k, lists: select(lists, text, method=args.method, pruning=pruning)), 1

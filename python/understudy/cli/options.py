@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import warnings
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from understudy.cli.messages import CliError
@@ -18,7 +19,6 @@ from understudy.config import Declared, TextConfig
 from understudy.metric import Metric
 from understudy.metrics import FAMILIES, metric_names
 from understudy.registry import computed_metrics
-from understudy.seeding import DEFAULT_SEED
 
 if TYPE_CHECKING:
     from understudy.computed.declaration import Computed, ComputedConfig
@@ -59,11 +59,33 @@ def add_field_option(
     if isinstance(default, bool):
         kwargs["action"] = "store_true"
     else:
-        kwargs["default"] = None if declared.unset else default
-        for key in ("choices", "type", "metavar"):
+        # A tuple is the frozen form of a list: the command line's is a fresh list, as argparse's.
+        kwargs["default"] = list(default) if isinstance(default, tuple) else default
+        kwargs["default"] = None if declared.unset else kwargs["default"]
+        for key in ("choices", "type", "metavar", "nargs", "action"):
             if getattr(declared, key) is not None:
                 kwargs[key] = getattr(declared, key)
     parser.add_argument(*declared.flags, **kwargs)
+
+
+def add_declared(
+    parser: argparse.ArgumentParser | Any,
+    config: type[Declared],
+    names: Iterable[str] | None = None,
+    title: str | None = None,
+) -> None:
+    """The options of ``config`` (those of ``names`` only, when given), in its fields' order; in the
+    argument group ``title`` (default: the declaration's ``cli_group``), if any; the switches an
+    ``exclusive`` name shares in one mutually exclusive group."""
+    title = config.cli_group if title is None else title
+    where = parser if title is None else parser.add_argument_group(title)
+    groups: dict[str, Any] = {}
+    for name, declared in config.options():
+        if declared.flags and (names is None or name in names):
+            exclusive = declared.exclusive
+            if exclusive is not None and exclusive not in groups:
+                groups[exclusive] = where.add_mutually_exclusive_group()
+            add_field_option(where if exclusive is None else groups[exclusive], config, name)
 
 
 _ALIASES = {
@@ -73,21 +95,6 @@ _ALIASES = {
     "sacrebleu": "bleu",
     "google_bleu": "gleu",
 }
-
-
-def seed_value(text: str) -> int:
-    """A ``--seed``: a whole number from 0 (NumPy's generators take no negative seed).
-
-    >>> seed_value("0"), seed_value("12345")
-    (0, 12345)
-    """
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a seed is a whole number from 0, not {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"a seed is a whole number from 0, not {value}")
-    return value
 
 
 def metric_choice(text: str) -> str:
@@ -259,34 +266,3 @@ def check_width(width: int | None) -> None:
     """A ``CliError`` unless ``width`` (``-w``) is None or 0 to :data:`MAX_WIDTH`."""
     if width is not None and not 0 <= width <= MAX_WIDTH:
         raise CliError(f"--width takes 0 to {MAX_WIDTH} decimal places, got {width}")
-
-
-def add_significance_options(p: argparse.ArgumentParser, paired_flags: bool = True) -> None:
-    """sacrebleu's significance flags, plus ``--seed`` and ``--p-values``."""
-    if paired_flags:
-        p.add_argument(
-            "-ci", "--confidence", action="store_true", help="95%% interval by bootstrap (one system)"
-        )
-        p.add_argument("-cin", "--confidence-n", type=int, default=1000, metavar="N", help="resamples (1000)")
-        group = p.add_mutually_exclusive_group()
-        group.add_argument(
-            "-pbs", "--paired-bs", action="store_true", help="paired bootstrap against the first system"
-        )
-        group.add_argument(
-            "-par", "--paired-ar", action="store_true", help="paired approximate randomization"
-        )
-        p.add_argument("-pbsn", "--paired-bs-n", type=int, default=1000, metavar="N", help="resamples (1000)")
-        p.add_argument("-parn", "--paired-ar-n", type=int, default=10000, metavar="N", help="trials (10000)")
-    p.add_argument(
-        "--seed",
-        type=seed_value,
-        default=DEFAULT_SEED,
-        help=f"random seed (default: {DEFAULT_SEED}); 0 is a seed",
-    )
-    p.add_argument(
-        "--p-values",
-        choices=["at-least", "sacrebleu"],
-        default="at-least",
-        help="count resamples at least as extreme (default; identical systems get p = 1) or, as "
-        "sacrebleu, strictly more extreme",
-    )

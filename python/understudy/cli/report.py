@@ -18,7 +18,6 @@ from understudy.cli.options import (
     add_metric_options,
     add_threads_option,
     scorers,
-    seed_value,
 )
 from understudy.cli.progress import Progress
 from understudy.cli.scores import add_scores_options, given_scores
@@ -37,6 +36,7 @@ from understudy.datasets.references import read_systems
 from understudy.errors import LengthMismatchError
 from understudy.inputs.parallel import read_texts, warn_reference_as_system
 from understudy.ledger import Ledger
+from understudy.resampling import seed_value
 from understudy.wording import kept_name
 
 if TYPE_CHECKING:

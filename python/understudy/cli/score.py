@@ -15,8 +15,8 @@ from understudy.cli.messages import CliError
 from understudy.cli.options import (
     add_command,
     add_dask_option,
+    add_declared,
     add_metric_options,
-    add_significance_options,
     add_threads_option,
     check_width,
     chosen_metrics,
@@ -49,6 +49,7 @@ from understudy.metric import Metric
 from understudy.metrics import family_titles
 from understudy.metrics.given_files import given_stats
 from understudy.metrics.scores import GivenScores
+from understudy.resampling import Resampling
 from understudy.result import Result
 from understudy.stats import Stats, Totals
 
@@ -118,7 +119,7 @@ def add_parser(commands: Any) -> None:
     p.add_argument("-b", "--score-only", action="store_true", help="print the score alone")
     p.add_argument("-sh", "--short", action="store_true", help="abbreviated signature in text output")
     add_testset_options(p)
-    add_significance_options(p)
+    add_declared(p, Resampling)
     add_scores_options(p)
     add_threads_option(p)
     add_dask_option(p)

@@ -7,8 +7,9 @@ import sys
 from typing import Any
 
 from understudy.cli.keep import add_ledger_option
-from understudy.cli.options import add_command, seed_value
+from understudy.cli.options import add_command
 from understudy.cli.progress import Progress
+from understudy.resampling import seed_value
 from understudy.seeding import DEFAULT_SEED
 from understudy.wording import counted
 

@@ -21,11 +21,12 @@ candidates survive (win rates are float32, as mbrs' are).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
 
+from understudy.config import Declared, option
 from understudy.errors import ConfigError
 from understudy.mbr.utilities import lower_is_better, utility_matrix
 
@@ -57,6 +58,62 @@ class Pruning:
             )
         if self.bootstrap < 1:
             raise ConfigError(f"pruning needs at least one bootstrap resample, not {self.bootstrap}")
+
+
+@dataclass(frozen=True)
+class PruningAsked(Declared):
+    """Pruning's settings as ``understudy mbr`` is asked for them (``--prune-*``; ``None``: mbrs'
+    default), declared as the families declare their options (the flags are derived from it).
+
+    >>> PruningAsked(prune_schedule="8,16").pruning("prune")
+    Pruning(alpha=0.99, schedule=(8, 16), bootstrap=500, seed=0)
+    """
+
+    cli_group: ClassVar[str | None] = "pruning (--method prune; defaults are mbrs')"
+
+    prune_alpha: float | None = option(
+        None,
+        flags=("--prune-alpha",),
+        type=float,
+        metavar="A",
+        help="keep what wins in > 1-A of resamples (0.99)",
+    )
+    prune_schedule: str | None = option(
+        None,
+        flags=("--prune-schedule",),
+        metavar="N,N,...",
+        help="pseudo-references a step (8,16,32,64,128,256)",
+    )
+    prune_bootstrap: int | None = option(
+        None, flags=("--prune-bootstrap",), type=int, metavar="B", help="resamples a step (500)"
+    )
+    prune_seed: int | None = option(
+        None, flags=("--prune-seed",), type=int, metavar="S", help="each source's resampling seed (0)"
+    )
+
+    def pruning(self, method: str) -> Pruning | None:
+        """The pruning settings given, or ``None``; a setting with a ``method`` other than
+        ``prune`` is refused."""
+        given: dict[str, Any] = {
+            "alpha": self.prune_alpha,
+            "schedule": self.prune_schedule,
+            "bootstrap": self.prune_bootstrap,
+            "seed": self.prune_seed,
+        }
+        given = {key: value for key, value in given.items() if value is not None}
+        if not given:
+            return None
+        if method != "prune":
+            flags = ", ".join(f"--prune-{key}" for key in given)
+            raise ConfigError(f"{flags} set(s) pruning: add --method prune (the method is {method})")
+        if "schedule" in given:
+            try:
+                given["schedule"] = tuple(int(n) for n in given["schedule"].split(","))
+            except ValueError:
+                raise ConfigError(
+                    f"--prune-schedule takes counts like 8,16,32, not {self.prune_schedule!r}"
+                ) from None
+        return Pruning(**given)
 
 
 def pruned_expected(

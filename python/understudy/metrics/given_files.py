@@ -22,10 +22,11 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
+from understudy.config import Declared, option
 from understudy.errors import ConfigError, LengthMismatchError, SignatureError
-from understudy.inputs.score_files import scores_by_system
+from understudy.inputs.score_files import FORMATS, scores_by_system
 from understudy.metrics.scores import GivenScores, decode_range, preset, preset_names
 from understudy.stats import Stats
 
@@ -37,6 +38,74 @@ def folded(name: str) -> str:
     True
     """
     return re.sub(r"[-_\s+]", "", name.lower())
+
+
+@dataclass(frozen=True)
+class ScoresAsked(Declared):
+    """``--scores NAME=FILE ...``, their direction, range and format, as a command is asked,
+    declared as the families declare their options (the command line's flags are derived from
+    it); :meth:`files` checks them.
+
+    >>> ScoresAsked(scores=("COMET=a.out",), scores_range=("COMET=0..1",)).files().ranges
+    {'COMET': '0..1'}
+    """
+
+    cli_group: ClassVar[str | None] = "given scores (COMET, MetricX, ...: any metric's segment scores)"
+
+    scores: tuple[str, ...] = option(
+        (),
+        flags=("--scores",),
+        nargs="+",
+        action="extend",
+        metavar="NAME=FILE",
+        help="segment scores of another metric, NAME=FILE (repeatable; several files for one NAME: one per"
+        " system, in -i order). Formats, told apart by content: one score a line;"
+        " system<TAB>segment<TAB>score; comet-score's output or --to_json; MetricX's JSONL;"
+        f" mt-metrics-eval's SYSTEM<TAB>score. Presets: {preset_names()}",
+    )
+    scores_lower_is_better: tuple[str, ...] = option(
+        (),
+        flags=("--scores-lower-is-better",),
+        nargs="+",
+        action="extend",
+        metavar="NAME",
+        help="metrics of --scores where lower is better (needed for a NAME without a preset)",
+    )
+    scores_higher_is_better: tuple[str, ...] = option(
+        (),
+        flags=("--scores-higher-is-better",),
+        nargs="+",
+        action="extend",
+        metavar="NAME",
+        help="metrics of --scores where higher is better (needed for a NAME without a preset)",
+    )
+    scores_range: tuple[str, ...] = option(
+        (),
+        flags=("--scores-range",),
+        nargs="+",
+        action="extend",
+        metavar="NAME=LOW..HIGH",
+        help="the range of a --scores metric (either end may be open: 1..5, 0.., ..0); it sets the decimals "
+        "printed and the report's histograms, and is in the signature (default: the preset's)",
+    )
+    scores_format: str | None = option(
+        None,
+        flags=("--scores-format",),
+        choices=FORMATS,
+        help="the format of every --scores file (default: from content)",
+    )
+
+    def files(self, taken: Mapping[str, str] | None = None) -> ScoreFiles:
+        """The files asked for, checked (:meth:`ScoreFiles.parse`; ``taken``: the names of the
+        metrics scored beside)."""
+        return ScoreFiles.parse(
+            self.scores,
+            self.scores_lower_is_better,
+            self.scores_higher_is_better,
+            self.scores_range,
+            self.scores_format,
+            taken,
+        )
 
 
 @dataclass(frozen=True)

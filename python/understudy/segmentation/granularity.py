@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from os import PathLike, fspath
+from typing import ClassVar
 
 from understudy.config import Declared, option
 from understudy.errors import ConfigError, InputFileError, LengthMismatchError
@@ -119,6 +120,8 @@ class ReshapingOptions(Declared):
     ['--resegment', '--resegment-method']
     """
 
+    cli_group: ClassVar[str | None] = "segments: resegmentation and documents"
+
     resegment: bool = option(
         False,
         flags=("--resegment",),
@@ -148,6 +151,23 @@ class ReshapingOptions(Declared):
         " scored as one segment (those of --docids, or of the test set of -t; significance tests"
         " resample them); default: segment",
     )
+
+    @property
+    def resegmenting(self) -> Resegmenting | None:
+        """How the systems are cut, when they are."""
+        if not self.resegment:
+            return None
+        return Resegmenting(self.resegment_method, self.resegment_case, self.resegment_split)
+
+    def reshaping(self, lines: int | None = None, units: Units | None = None) -> Reshaping:
+        """What the options ask: its documents ``--docids``'s, read against the reference's
+        ``lines`` (not read without them), else ``units`` (a test set's).
+
+        >>> ReshapingOptions(granularity="document").reshaping().signature_pairs()
+        [('gran', 'document')]
+        """
+        found = Units.read(self.docids, lines) if self.docids is not None and lines is not None else None
+        return Reshaping(self.resegmenting, self.granularity, found or units or Units())
 
 
 @dataclass(frozen=True)
