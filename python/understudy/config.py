@@ -53,9 +53,10 @@ class Option:
     parsed signature lacks the key (sacrebleu's own signatures lack understudy's keys).
 
     Options of a command rather than of a metric (the significance tests', the given scores')
-    may also take ``nargs`` values, add them up (``action``: ``append`` or ``extend``), be one of
-    a set of switches that ``exclusive`` names (at most one given), and keep their value under
-    ``into`` instead of their long flag's name.
+    may also take ``nargs`` values (``const`` when the flag is given alone), add them up
+    (``action``: ``append`` or ``extend``), be one of a set of switches that ``exclusive``
+    names (at most one given), and keep their value under ``into`` instead of their long
+    flag's name.
     """
 
     flags: tuple[str, ...] = ()
@@ -64,6 +65,7 @@ class Option:
     choices: tuple[str, ...] | None = None
     type: Callable[[str], Any] | None = None
     nargs: str | None = None
+    const: Any = None
     action: str | None = None
     exclusive: str | None = None
     into: str | None = None

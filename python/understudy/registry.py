@@ -75,6 +75,26 @@ def find(name: str) -> Family | None:
     return family(name) if name in MODULES else None
 
 
+SPELLINGS = {
+    "chrf++": "chrfpp",
+    "chrf2": "chrf",
+    "chrf2++": "chrfpp",
+    "sacrebleu": "bleu",
+    "google_bleu": "gleu",
+}
+"""Other spellings of metric names (sacrebleu's, HF evaluate's), by the name they stand for."""
+
+
+def metric_name(text: str) -> str:
+    """A metric's name as the registry spells it: any case, and the spellings others use.
+
+    >>> metric_name("BLEU"), metric_name("chrF++"), metric_name("chrF2")
+    ('bleu', 'chrfpp', 'chrf')
+    """
+    folded = text.strip().lower()
+    return SPELLINGS.get(folded, folded)
+
+
 COMPUTED: dict[str, str] = {
     "comet": "understudy.computed.comet",
     "cometkiwi": "understudy.computed.cometkiwi",

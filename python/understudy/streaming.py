@@ -17,7 +17,7 @@ flat however long the files are. What ``understudy score`` runs, callable from P
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from os import PathLike, fspath
@@ -26,10 +26,19 @@ from typing import TYPE_CHECKING, Any
 from understudy.cluster import Chunks, ChunkStats
 from understudy.errors import ConfigError, EmptyInputError, InputError, LengthMismatchError, UnderstudyError
 from understudy.inputs.files import STDIN, LineReader, ListReader
+from understudy.inputs.parallel import (
+    Reshape,
+    check_stdin_once,
+    kept,
+    read_texts,
+    warn_json_lines_as_text,
+    warn_reference_as_system,
+)
 from understudy.stats import Stats, Totals
 from understudy.wording import counted
 
 if TYPE_CHECKING:
+    from understudy.datasets.references import SetReferences
     from understudy.metric import Metric
     from understudy.result import Result
 
@@ -235,15 +244,6 @@ def chunk_lines(metrics: Sequence[Metric[Any, Any]], dask: str | None) -> int:
     return sys.maxsize
 
 
-def kept(columns: list[list[str]], mask: Sequence[bool]) -> list[list[str]]:
-    """The lines of each column that ``mask`` keeps (a test set's subset).
-
-    >>> kept([["a", "b", "c"]], [True, False, True])
-    [['a', 'c']]
-    """
-    return [[line for line, k in zip(column, mask, strict=True) if k] for column in columns]
-
-
 def score_files(
     references: Sequence[str | PathLike[str]],
     systems: Sequence[str | PathLike[str]],
@@ -257,14 +257,61 @@ def score_files(
     references a line of a single file) by every metric, a chunk of lines at a time; ``.gz``
     files are read as they are; see the module's example."""
     with ExitStack() as stack:
-
-        def opened(path: str | PathLike[str], fields: int, what: str) -> Columns:
-            reader = stack.enter_context(LineReader(fspath(path), encoding=encoding))
-            return Columns(reader, fields, what)
-
-        refs = [opened(path, num_refs, "references") for path in references]
-        hyps = [opened(path, 1, "systems") for path in systems]
+        refs, hyps = open_inputs(stack, references, systems, num_refs=num_refs, encoding=encoding)
         return stream_statistics(hyps, refs, metrics, reading)
+
+
+def open_inputs(
+    stack: ExitStack,
+    references: Sequence[str | PathLike[str]],
+    systems: Sequence[str | PathLike[str]],
+    *,
+    num_refs: int = 1,
+    encoding: str = "utf-8",
+    testset: SetReferences | None = None,
+    reshape: Reshape | None = None,
+    whole: bool = False,
+) -> tuple[list[Columns], list[Columns]]:
+    """The references' and the systems' columns for :func:`stream_statistics`, closed with
+    ``stack``: reference files (``num_refs`` TAB-separated references a line of a single file) or
+    ``testset``'s streams; system files, or with none, standard input (TAB-separated systems, as
+    many as its first line has). Where the inputs are reshaped first (``reshape``: cut, joined),
+    or a system is a test set's JSON lines (``whole``: a document a line), they are read whole.
+    Standard input named twice is refused, and a reference given as a system warned of."""
+    if num_refs < 1:
+        raise ConfigError(f"--num-refs must be at least 1, got {num_refs}")
+    if num_refs > 1 and len(references) > 1:
+        raise ConfigError("--num-refs takes one TAB-separated reference file, not several files")
+    paths, hyps = [fspath(path) for path in references], [fspath(path) for path in systems]
+    if len(set(hyps)) != len(hyps):
+        raise ConfigError("the same system file is given twice with -i")
+    warn_reference_as_system(paths, hyps or [STDIN])
+    named = [(p, f"system {k + 1} (-i)") for k, p in enumerate(hyps)] or [(STDIN, "the hypotheses")]
+    check_stdin_once([(p, f"reference {k + 1}") for k, p in enumerate(paths)] + named)
+
+    def opened(path: str, fields: int | None, what: str) -> Columns:
+        return Columns(stack.enter_context(LineReader(path, encoding=encoding)), fields, what)
+
+    def listed(streams: Iterable[tuple[str, list[str]]], what: str) -> list[Columns]:
+        return [Columns(ListReader(lines, name), 1, what) for name, lines in streams]
+
+    if reshape is not None or (testset is not None and testset.documents is not None and hyps):
+        from understudy.datasets.references import read_systems  # the package only when used
+
+        streams = testset.streams if testset is not None else list(zip(paths, read_texts(paths), strict=True))
+        lines, read = [lines for _, lines in streams], read_systems(hyps, testset, whole)
+        if reshape is not None:
+            lines, read = reshape(lines, read)
+        names = [name for name, _ in streams]
+        return listed(zip(names, lines, strict=True), "references"), listed(
+            zip(hyps, read, strict=True), "systems"
+        )
+    if testset is not None:
+        refs = listed(testset.streams, "references")
+    else:
+        refs = [opened(path, num_refs, "references") for path in paths]
+    warn_json_lines_as_text(hyps)
+    return refs, [opened(path, 1, "systems") for path in hyps] or [opened(STDIN, None, "systems")]
 
 
 __all__ = [
@@ -275,8 +322,8 @@ __all__ = [
     "RunningTotals",
     "Scored",
     "chunk_lines",
-    "kept",
     "length_error",
+    "open_inputs",
     "score_files",
     "stream_statistics",
 ]

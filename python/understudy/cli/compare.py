@@ -32,9 +32,8 @@ from understudy.cli.testset import add_testset_options, testset_refs
 from understudy.evaluation import Evaluation
 from understudy.inputs.parallel import check_stdin_once, read_parallel, warn_reference_as_system
 from understudy.metrics.given_files import given_stats
-from understudy.resampling import Resampling
+from understudy.resampling import Ranking
 from understudy.result_tables import (
-    ALPHA,
     all_pairs_csv,
     all_pairs_table,
     blocks_table,
@@ -47,12 +46,8 @@ from understudy.significance import (
     BlockTestResult,
     ConfidenceResult,
     PairedResult,
-    Test,
-    all_pairs,
-    block_ttest,
 )
 from understudy.stats import Stats
-from understudy.streaming import kept
 from understudy.tables import Table
 
 
@@ -119,20 +114,7 @@ def add_parser(commands: Any) -> None:
         metavar="HYP",
         help="system output files (two or more; none with --scores alone)",
     )
-    test = p.add_mutually_exclusive_group()
-    test.add_argument("--paired-bs", action="store_true", help="paired bootstrap resampling (default)")
-    test.add_argument("--paired-ar", action="store_true", help="paired approximate randomization")
-    test.add_argument(
-        "--blocks",
-        type=int,
-        nargs="?",
-        const=20,
-        metavar="K",
-        help="the block t-test with K blocks (default 20)",
-    )
-    p.add_argument("-n", type=int, metavar="N", help="resamples (bs, 1000) or trials (ar, 10000)")
-    p.add_argument("--alpha", type=float, default=ALPHA, help="significance level for clusters (0.05)")
-    add_declared(p, Resampling, ("seed", "p_values"))
+    add_declared(p, Ranking)
     add_metric_options(p, language=False, neural=True)  # -l is among the test-set options
     add_testset_options(p)
     add_scores_options(p)
@@ -161,13 +143,8 @@ def run(args: argparse.Namespace) -> int:
     names, per_metric, testset = _all_stats(args)
     if args.log:
         log_scored(args, names, per_metric, testset, args.command_line)
-    results: list[BlockTestResult | AllPairsResult] = []
-    for stats in per_metric:
-        if args.blocks is not None:
-            results.append(block_ttest(stats, names, args.blocks))
-        else:
-            test: Test = "ar" if args.paired_ar else "bs"
-            results.append(all_pairs(stats, names, test, args.n, args.seed, args.p_values, args.alpha))
+    ranking = Ranking.from_values(vars(args))
+    results = [ranking.rank(stats, names) for stats in per_metric]
     if testset or signature_pairs(args):
         extras = testset + signature_pairs(args)
         results = [replace(r, signature=r.signature.with_extras(extras)) for r in results]
@@ -232,9 +209,8 @@ def _texts(args: argparse.Namespace) -> tuple[list[list[str]], list[list[str]], 
         warn_reference_as_system(args.refs, args.input)
         return (*read_parallel(args.refs, args.input, reshaper(args)), [])
     testset = testset_refs(args)
-    refs, systems = testset.read_against(args.input, reshaper(args, testset.units), whole_documents(args))
-    if testset.keep is not None:
-        refs, systems = kept(refs, testset.keep), kept(systems, testset.keep)
+    reshape = reshaper(args, testset.units)
+    refs, systems = testset.read_against(args.input, reshape, whole_documents(args), filtered=True)
     return refs, systems, testset.signature
 
 

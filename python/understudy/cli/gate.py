@@ -35,7 +35,6 @@ from understudy.ledger.keeping import Keeping
 from understudy.ledger.kept import Against, against_kept, check_typed, is_kept_form, kept_pairs
 from understudy.signature import Signature
 from understudy.stats import Stats
-from understudy.streaming import kept
 from understudy.wording import record_span
 
 VERDICT_TAGS = {True: "gate:pass", False: "gate:fail"}
@@ -139,9 +138,7 @@ def _texts(args: argparse.Namespace, paths: list[str]) -> tuple[list[list[str]],
         return refs, systems, digest_of_files(args.refs)
     testset = testset_refs(args)
     where = f"{args.test_set} {args.langpair}"
-    refs, systems = testset.read_against(paths, whole=whole_documents(args), where=where)
-    if testset.keep is not None:
-        refs, systems = kept(refs, testset.keep), kept(systems, testset.keep)
+    refs, systems = testset.read_against(paths, whole=whole_documents(args), where=where, filtered=True)
     return refs, systems, ":".join(value for _, value in testset.signature)
 
 

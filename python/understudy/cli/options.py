@@ -18,7 +18,7 @@ from understudy.cli.messages import CliError
 from understudy.config import Declared, TextConfig
 from understudy.metric import Metric
 from understudy.metrics import FAMILIES, metric_names
-from understudy.registry import computed_metrics
+from understudy.registry import computed_metrics, metric_name
 
 if TYPE_CHECKING:
     from understudy.computed.declaration import Computed, ComputedConfig
@@ -62,7 +62,7 @@ def add_field_option(
         # A tuple is the frozen form of a list: the command line's is a fresh list, as argparse's.
         kwargs["default"] = list(default) if isinstance(default, tuple) else default
         kwargs["default"] = None if declared.unset else kwargs["default"]
-        for key in ("choices", "type", "metavar", "nargs", "action"):
+        for key in ("choices", "type", "metavar", "nargs", "const", "action"):
             if getattr(declared, key) is not None:
                 kwargs[key] = getattr(declared, key)
     parser.add_argument(*declared.flags, **kwargs)
@@ -88,25 +88,6 @@ def add_declared(
             add_field_option(where if exclusive is None else groups[exclusive], config, name)
 
 
-_ALIASES = {
-    "chrf++": "chrfpp",
-    "chrf2": "chrf",
-    "chrf2++": "chrfpp",
-    "sacrebleu": "bleu",
-    "google_bleu": "gleu",
-}
-
-
-def metric_choice(text: str) -> str:
-    """A ``-m`` name as the registry spells it: any case, and the obvious aliases.
-
-    >>> metric_choice("BLEU"), metric_choice("chrF++"), metric_choice("chrF2")
-    ('bleu', 'chrfpp', 'chrf')
-    """
-    folded = text.strip().lower()
-    return _ALIASES.get(folded, folded)
-
-
 def add_metric_options(parser: argparse.ArgumentParser, language: bool = True, neural: bool = False) -> None:
     """``-m`` and every family's options, as the families declare them; ``-l`` unless the
     command has its own (as ``score`` has, among the test-set options); with ``neural``, the
@@ -120,7 +101,7 @@ def add_metric_options(parser: argparse.ArgumentParser, language: bool = True, n
         "-m",
         "--metrics",
         nargs="+",
-        type=metric_choice,
+        type=metric_name,
         choices=names,
         default=DEFAULT_METRICS,
         metavar="METRIC",

@@ -169,7 +169,7 @@ def run(args: argparse.Namespace) -> int:
     early = run_early_action(args)
     if early is not None:
         return early
-    paired: Test | None = "bs" if args.paired_bs else "ar" if args.paired_ar else None
+    paired = Resampling.from_values(vars(args)).test
     if wants_scores(args) and not (args.refs or args.test_set or args.input):
         return _run_given_only(args, paired)
     _check_given(args)
@@ -206,11 +206,7 @@ def run(args: argparse.Namespace) -> int:
         given += computed_scores(args, scored.names, *_neural_inputs(args, testset))
     if scored.stats is not None:
         scored.stats += given_stats(given, scored.names)
-    _print_scored(args, scored.names, scored.stats, paired, tag, given, scored.totals)
-    if args.log:
-        assert scored.stats is not None
-        log_scored(args, scored.names, scored.stats, testset.signature if testset else [], args.command_line)
-    return 0
+    return _finish(args, scored.names, (scored.stats, scored.totals), paired, tag, given, testset)
 
 
 def _check_given(args: argparse.Namespace) -> None:
@@ -253,11 +249,7 @@ def _run_neural_only(args: argparse.Namespace, paired: Test | None) -> int:
         writer.close()
         return 0
     stats = given_stats(given, args.input) if paired or args.confidence or args.log else None
-    _print_scored(args, args.input, stats, paired, tag, given, None)
-    if args.log:
-        assert stats is not None
-        log_scored(args, args.input, stats, testset.signature if testset else [], args.command_line)
-    return 0
+    return _finish(args, args.input, (stats, None), paired, tag, given, testset)
 
 
 def _neural_inputs(
@@ -278,10 +270,25 @@ def _run_given_only(args: argparse.Namespace, paired: Test | None) -> int:
     _check_given(args)
     given, names = given_scores(args, None, None)
     stats = given_stats(given, names) if paired or args.confidence or args.log else None
-    _print_scored(args, names, stats, paired, _Tagger([]), given, None)
+    return _finish(args, names, (stats, None), paired, _Tagger([]), given, None)
+
+
+def _finish(
+    args: argparse.Namespace,
+    names: list[str],
+    scored: tuple[list[list[Stats[Any, Any]]] | None, list[list[Totals]] | None],
+    paired: Test | None,
+    tag: _Tagger,
+    given: list[GivenScores],
+    testset: SetReferences | None,
+) -> int:
+    """Print the results (:func:`_print_scored`: ``scored`` are the statistics, where kept, and
+    the text metrics' totals) and keep them with ``--log``."""
+    stats, totals = scored
+    _print_scored(args, names, stats, paired, tag, given, totals)
     if args.log:
         assert stats is not None
-        log_scored(args, names, stats, [], args.command_line)
+        log_scored(args, names, stats, testset.signature if testset else [], args.command_line)
     return 0
 
 
@@ -334,7 +341,7 @@ def _run_paired(
         raise CliError("paired tests need at least two systems (the first is the baseline)")
     from understudy.significance import paired_tests
 
-    n = args.paired_bs_n if paired == "bs" else args.paired_ar_n
+    n = Resampling.from_values(vars(args)).paired_n
     with Progress("paired test", unit="systems") as bar:
         # As sacrebleu's command line: no bootstrap interval beside randomization.
         found = paired_tests(all_stats, names, paired, n, args.seed, args.p_values, 0, bar.update)

@@ -25,7 +25,7 @@ import numpy as np
 from understudy.datasets.fields import DatasetFields
 from understudy.datasets.local import is_jsonl, is_local, label
 from understudy.errors import DatasetError, LengthMismatchError
-from understudy.inputs.parallel import Reshape, read_texts, warn_json_lines_as_text
+from understudy.inputs.parallel import Reshape, kept, read_texts, warn_json_lines_as_text
 from understudy.segmentation.granularity import Units
 from understudy.wording import counted
 
@@ -55,10 +55,11 @@ class SetReferences:
         reshape: Reshape | None = None,
         whole: bool = False,
         where: str = "the test set",
+        filtered: bool = False,
     ) -> tuple[list[list[str]], list[list[str]]]:
         """The reference streams and the systems of ``paths`` (:func:`read_systems`) as scored
         (after ``reshape``), every system as long as the references (``where``: the set, as a
-        length error names it)."""
+        length error names it); with ``filtered``, only the segments ``keep`` keeps."""
         refs = [lines for _, lines in self.streams]
         systems = read_systems(paths, self, whole)
         if reshape is not None:
@@ -68,6 +69,8 @@ class SetReferences:
                 raise LengthMismatchError(
                     f"{where} has {counted(len(refs[0]), 'segment')} but {path} has {len(lines)}"
                 )
+        if filtered and self.keep is not None:
+            return kept(refs, self.keep), kept(systems, self.keep)
         return refs, systems
 
 

@@ -77,6 +77,15 @@ def warn_json_lines_as_text(paths: Sequence[str]) -> None:
             )
 
 
+def kept(columns: list[list[str]], mask: Sequence[bool]) -> list[list[str]]:
+    """The lines of each column that ``mask`` keeps (a test set's subset).
+
+    >>> kept([["a", "b", "c"]], [True, False, True])
+    [['a', 'c']]
+    """
+    return [[line for line, k in zip(column, mask, strict=True) if k] for column in columns]
+
+
 def read_parallel(
     refs: Sequence[str], inputs: Sequence[str], reshape: Reshape | None = None
 ) -> tuple[Streams, Streams]:
