@@ -61,10 +61,10 @@ class Option:
 
     flags: tuple[str, ...] = ()
     help: str = ""
-    metavar: str | None = None
+    metavar: str | tuple[str, ...] | None = None
     choices: tuple[str, ...] | None = None
     type: Callable[[str], Any] | None = None
-    nargs: str | None = None
+    nargs: str | int | None = None
     const: Any = None
     action: str | None = None
     exclusive: str | None = None
@@ -137,9 +137,10 @@ class Declared:
 
     @classmethod
     def from_values(cls: type[D], values: Mapping[str, Any]) -> D:
-        """The configuration the command-line ``values`` (by destination) give, lists as tuples."""
-        fields = cls.field_values(values)
-        return cls(**{name: tuple(v) if isinstance(v, list) else v for name, v in fields.items()})
+        """The configuration the command-line ``values`` (by destination) give, lists as tuples;
+        a field whose option the command lacks keeps its default."""
+        given = {name: values[opt.dest] for name, opt in cls.options() if opt.flags and opt.dest in values}
+        return cls(**{name: tuple(v) if isinstance(v, list) else v for name, v in given.items()})
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ from understudy.correlation import (
 from understudy.correlation import meta_evaluation as meta
 from understudy.correlation.evalset import read_evalset
 from understudy.correlation.judged import Judged, segment_level, system_level
-from understudy.correlation.options import CorrelationOptions
+from understudy.correlation.options import CorrelationInputs, CorrelationOptions
 from understudy.correlation.paper import analyses
 from understudy.correlation.perm_both import Clusters
 from understudy.correlation.text import Extras, table
@@ -76,31 +76,7 @@ def add_parser(commands: Any) -> None:
     )
     p.add_argument("refs", nargs="*", metavar="REF", help="reference file(s)")
     p.add_argument("-i", "--input", nargs="+", metavar="HYP", help="system output files")
-    p.add_argument("--names", nargs="+", metavar="NAME", help="the systems' names in the human file")
-    p.add_argument(
-        "--human",
-        metavar="FILE",
-        help="human scores (TSV, CSV, JSON or MQM); with --evalset, the scorer's name (default: the only "
-        "one, else mqm)",
-    )
-    p.add_argument(
-        "--evalset",
-        metavar="DIR",
-        help="an mt-metrics-eval EvalSet folder (references/, system-outputs/, human-scores/, "
-        "metric-scores/): its reference, systems, human scores and metric scores, for --lp",
-    )
-    p.add_argument("--lp", metavar="PAIR", help="the language pair of --evalset (en-de)")
-    p.add_argument(
-        "--evalset-ref", metavar="NAME", help="--evalset's reference (default: the only one, else refA)"
-    )
-    p.add_argument(
-        "--metric-scores",
-        nargs="+",
-        default=[],
-        metavar="FILE",
-        help="scores of other metrics, read as --human reads (system scores too); --scores is the form with"
-        " signatures, directions and --resample segments",
-    )
+    add_declared(p, CorrelationInputs)
     add_declared(p, CorrelationOptions)
     add_metric_options(p, neural=True)
     add_scores_options(p)

@@ -15,6 +15,7 @@ from understudy.cli.messages import CliError
 from understudy.cli.options import (
     add_command,
     add_dask_option,
+    add_declared,
     add_metric_options,
     add_threads_option,
     scorers,
@@ -36,12 +37,11 @@ from understudy.datasets.references import read_systems
 from understudy.errors import LengthMismatchError
 from understudy.inputs.parallel import read_texts, warn_reference_as_system
 from understudy.ledger import Ledger
-from understudy.resampling import seed_value
+from understudy.report.options import ReportAsked
 from understudy.wording import kept_name
 
 if TYPE_CHECKING:
     from understudy.report.documents import Layout
-    from understudy.report.human import HumanInputs
 
 EXAMPLES = """examples:
   understudy report ref.de -i sys*.de -o report.html
@@ -81,15 +81,7 @@ def add_parser(commands: Any) -> None:
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="the HTML file to write")
     p.add_argument("-t", "--test-set", metavar="NAME", help="a built-in test set (see 'understudy testset')")
     p.add_argument("-l", "--language-pair", dest="langpair", metavar="SRC-TRG", help="the pair of -t")
-    p.add_argument("-n", type=int, default=1000, metavar="N", help="bootstrap resamples (1000)")
-    p.add_argument("--seed", type=seed_value, default=12345, help="random seed (12345)")
-    p.add_argument(
-        "--pair", nargs=2, metavar=("A", "B"), help="the two systems of the diff (default: the two best)"
-    )
-    p.add_argument(
-        "--human", metavar="FILE", help="human scores of the systems (as for 'understudy correlate')"
-    )
-    p.add_argument("--names", nargs="+", metavar="NAME", help="the systems' names in the --human file")
+    add_declared(p, ReportAsked)
     kept = p.add_argument_group("from the ledger (understudy ledger)")
     kept.add_argument(
         "--records",
@@ -160,8 +152,9 @@ def _scored(args: argparse.Namespace, command: str, progress: Callable[[int, int
     metrics = scorers(args, sentence_level=False)
     given, _ = given_scores(args, names, len(refs[0]))
     given += computed_scores(args, names, refs, systems)
-    pair = _pair(args.pair, args.input)
-    human = _human(args)
+    asked = ReportAsked.from_values(vars(args))
+    pair = asked.pair_indices(args.input)
+    human = asked.human_inputs(args.input)
     return build(
         metrics,
         names,
@@ -226,26 +219,3 @@ def _history(args: argparse.Namespace) -> Any:
     if not any(lines.values()):
         raise CliError(f"--history: no record of {' or '.join(args.history)} in {ledger.location}")
     return history_view(lines, args.n)
-
-
-def _pair(pair: list[str] | None, inputs: list[str]) -> tuple[int, int] | None:
-    """The indices of the two systems --pair names (by file, as given to -i)."""
-    if pair is None:
-        return None
-    missing = [p for p in pair if p not in inputs]
-    if missing:
-        raise CliError(f"--pair names {', '.join(missing)}, which is not one of -i: {', '.join(inputs)}")
-    if pair[0] == pair[1]:
-        raise CliError(f"--pair needs two different systems, got {pair[0]} twice")
-    return inputs.index(pair[0]), inputs.index(pair[1])
-
-
-def _human(args: argparse.Namespace) -> HumanInputs | None:
-    """The human scores of --human, for the systems of -i (:func:`understudy.report.human.read_inputs`)."""
-    if args.human is None:
-        if args.names:
-            raise CliError("--names names the systems of the --human file; give --human too")
-        return None
-    from understudy.report.human import read_inputs
-
-    return read_inputs(args.human, args.input, args.names)

@@ -72,9 +72,7 @@ def whole_documents(args: argparse.Namespace) -> bool:
 
 def asked(args: argparse.Namespace) -> ReshapingOptions:
     """What the options ask (a command without them asks for nothing)."""
-    values = vars(args)
-    declared = ReshapingOptions.options()
-    return ReshapingOptions(**{name: values[opt.dest] for name, opt in declared if opt.dest in values})
+    return ReshapingOptions.from_values(vars(args))
 
 
 def signature_pairs(args: argparse.Namespace) -> list[tuple[str, str]]:

@@ -7,10 +7,9 @@ import sys
 from typing import Any
 
 from understudy.cli.keep import add_ledger_option
-from understudy.cli.options import add_command
+from understudy.cli.options import add_command, add_declared
 from understudy.cli.progress import Progress
-from understudy.resampling import seed_value
-from understudy.seeding import DEFAULT_SEED
+from understudy.site.model import Settings
 from understudy.wording import counted
 
 EXAMPLES = """examples:
@@ -40,37 +39,16 @@ def add_parser(commands: Any) -> None:
         "-o", "--output", required=True, metavar="DIR", help="the folder to write (replaced whole)"
     )
     add_ledger_option(p)
-    p.add_argument(
-        "--tag",
-        action="extend",
-        nargs="+",
-        default=[],
-        metavar="TAG",
-        help="only records with any of these tags (--tag a b, or --tag a --tag b)",
-    )
-    p.add_argument("--since", metavar="DATE", help="only records kept since DATE (ISO: 2026-11-01, UTC)")
-    p.add_argument(
-        "-n", type=int, default=1000, metavar="N", help="bootstrap resamples for the clusters (1000)"
-    )
-    p.add_argument(
-        "--seed", type=seed_value, default=DEFAULT_SEED, help=f"random seed (default: {DEFAULT_SEED})"
-    )
-    p.add_argument("--alpha", type=float, default=0.05, help="significance level for clusters (0.05)")
-    p.add_argument(
-        "--processes",
-        type=int,
-        metavar="N",
-        help="worker processes ranking the columns (default: one a core for a site of 12 columns or more)",
-    )
+    add_declared(p, Settings)
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Build the site and say where it is."""
     from understudy.ledger import Ledger
-    from understudy.site import Settings, build_site
+    from understudy.site import build_site
 
-    settings = Settings(tuple(args.tag), args.since, args.n, args.seed, args.alpha, args.processes)
+    settings = Settings.from_values(vars(args))
     with Ledger(args.ledger, read_only=True) as ledger, Progress("site", unit="pages") as bar:
         built = build_site(ledger, args.output, settings, bar.update)
     made = f"{counted(built.testsets, 'test set')}, {counted(built.records, 'record')}"

@@ -8,9 +8,10 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from understudy.cli.messages import CliError
-from understudy.cli.options import add_command
+from understudy.cli.options import add_command, add_declared
 from understudy.cli.output import write
 from understudy.cli.progress import Progress
+from understudy.inputs.test_set import TestSetAsked
 
 if TYPE_CHECKING:  # understudy.datasets (http, ssl, email, xml) loads when a test set is used
     from understudy.datasets import Cache, DatasetFields, Download
@@ -76,42 +77,17 @@ def add_parser(commands: Any) -> None:
 
 def add_cache_options(parser: argparse.ArgumentParser) -> None:
     """``--offline`` and ``--cache DIR``."""
-    parser.add_argument(
-        "--offline", action="store_true", help="use the cache only (also: UNDERSTUDY_OFFLINE=1)"
-    )
-    parser.add_argument(
-        "--cache", metavar="DIR", help="cache folder (default: $UNDERSTUDY_CACHE, else the user cache)"
-    )
+    add_declared(parser, TestSetAsked, ("offline", "cache"))
 
 
 def add_filter_options(parser: argparse.ArgumentParser) -> None:
     """sacrebleu's ``--origlang`` and ``--subset`` document filters."""
-    parser.add_argument(
-        "-ol", "--origlang", metavar="LANG", help="only documents originally in LANG (non-LANG: all others)"
-    )
-    parser.add_argument(
-        "--subset", metavar="REGEX", help="only documents whose domain or WMT18/19 annotation matches"
-    )
+    add_declared(parser, TestSetAsked, ("origlang", "subset"))
 
 
 def add_testset_options(parser: argparse.ArgumentParser) -> None:
     """``score``'s ``-t``, ``-l``, the filters and the cache options."""
-    parser.add_argument(
-        "-t",
-        "--test-set",
-        metavar="NAME",
-        help="score against a built-in test set (comma-separated: concatenated), or a test-set file:"
-        " WMT XML (.xml) or WMT25's JSON lines (.jsonl), whose systems' files may be JSON lines too",
-    )
-    parser.add_argument(
-        "-l",
-        "--language-pair",
-        dest="langpair",
-        metavar="SRC-TRG",
-        help="the pair of -t; its target picks the tokenizer",
-    )
-    add_filter_options(parser)
-    add_cache_options(parser)
+    add_declared(parser, TestSetAsked)
 
 
 class _Bars:
@@ -138,9 +114,7 @@ class _Bars:
 
 def cache_for(args: argparse.Namespace, bars: _Bars | None = None) -> Cache:
     """The cache the options ask for."""
-    from understudy.datasets import Cache
-
-    return Cache(args.cache, offline=True if args.offline else None, progress=bars)
+    return TestSetAsked.from_values(vars(args)).cache_of(bars)
 
 
 def load_fields(args: argparse.Namespace, name: str) -> DatasetFields:
@@ -218,10 +192,5 @@ def run_citation(args: argparse.Namespace) -> int:
 
 def testset_refs(args: argparse.Namespace) -> SetReferences:
     """The references of ``-t`` (sets concatenated) for ``-l``, filtered by ``--origlang``/``--subset``
-    (:func:`understudy.datasets.references.references_of`)."""
-    from understudy.datasets.references import references_of
-
-    if not args.langpair:
-        raise CliError("-t needs a language pair (-l); 'understudy testset info NAME' lists them")
-    load = functools.partial(load_fields, args)
-    return references_of(args.test_set, args.langpair, load, args.origlang, args.subset)
+    (:meth:`understudy.inputs.test_set.TestSetAsked.references`)."""
+    return TestSetAsked.from_values(vars(args)).references(functools.partial(load_fields, args))

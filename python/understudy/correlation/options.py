@@ -1,4 +1,4 @@
-"""What ``understudy correlate`` is asked to compute, declared as the families declare their
+"""What ``understudy correlate`` reads and is asked to compute, declared as the families declare their
 options (the command line's flags are derived from it): the level, the statistics with their
 bootstrap intervals, the seed, what system-level intervals resample, the comparison of metrics,
 WMT24's meta-evaluation settings (see :mod:`understudy.correlation.meta_evaluation`), and the
@@ -18,6 +18,52 @@ from understudy.correlation import DEFAULT_SEED, DEFAULT_STATISTICS, STATISTICS
 from understudy.correlation.meta_evaluation import COMPARE_TESTS, META_STATISTICS, Settings
 from understudy.correlation.ties import AVERAGE_BY
 from understudy.resampling import seed_value
+
+
+@dataclass(frozen=True)
+class CorrelationInputs(Declared):
+    """What ``correlate`` reads beside the references and the systems: the systems' names in the
+    human file, the human scores (or an mt-metrics-eval EvalSet folder's, for a language pair,
+    against one of its references), and other metrics' score files.
+
+    >>> CorrelationInputs(human="mqm.tsv").metric_scores
+    ()
+    """
+
+    names: tuple[str, ...] | None = option(
+        None, flags=("--names",), nargs="+", metavar="NAME", help="the systems' names in the human file"
+    )
+    human: str | None = option(
+        None,
+        flags=("--human",),
+        metavar="FILE",
+        help="human scores (TSV, CSV, JSON or MQM); with --evalset, the scorer's name (default: the only "
+        "one, else mqm)",
+    )
+    evalset: str | None = option(
+        None,
+        flags=("--evalset",),
+        metavar="DIR",
+        help="an mt-metrics-eval EvalSet folder (references/, system-outputs/, human-scores/, "
+        "metric-scores/): its reference, systems, human scores and metric scores, for --lp",
+    )
+    lp: str | None = option(
+        None, flags=("--lp",), metavar="PAIR", help="the language pair of --evalset (en-de)"
+    )
+    evalset_ref: str | None = option(
+        None,
+        flags=("--evalset-ref",),
+        metavar="NAME",
+        help="--evalset's reference (default: the only one, else refA)",
+    )
+    metric_scores: tuple[str, ...] = option(
+        (),
+        flags=("--metric-scores",),
+        nargs="+",
+        metavar="FILE",
+        help="scores of other metrics, read as --human reads (system scores too); --scores is the form with"
+        " signatures, directions and --resample segments",
+    )
 
 
 @dataclass(frozen=True)

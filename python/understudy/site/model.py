@@ -28,7 +28,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from understudy.config import Declared, option
 from understudy.errors import ConfigError
+from understudy.resampling import seed_value
 from understudy.seeding import DEFAULT_SEED
 from understudy.signature import Signature
 from understudy.wording import counted
@@ -38,17 +40,43 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True)
-class Settings:
+class Settings(Declared):
     """Which records the site shows (those with any of ``tags``, kept ``since`` a date or time)
     and how its clusters are made: paired bootstrap resampling, ``n`` resamples from ``seed``,
-    significance level ``alpha`` (as ``understudy compare``)."""
+    significance level ``alpha`` (as ``understudy compare``); declared as the families declare
+    their options (``understudy site``'s flags are derived from it)."""
 
-    tags: tuple[str, ...] = ()
-    since: str | None = None
-    n: int = 1000
-    seed: int = DEFAULT_SEED
-    alpha: float = 0.05
-    processes: int | None = None
+    tags: tuple[str, ...] = option(
+        (),
+        flags=("--tag",),
+        into="tag",
+        action="extend",
+        nargs="+",
+        metavar="TAG",
+        help="only records with any of these tags (--tag a b, or --tag a --tag b)",
+    )
+    since: str | None = option(
+        None, flags=("--since",), metavar="DATE", help="only records kept since DATE (ISO: 2026-11-01, UTC)"
+    )
+    n: int = option(
+        1000,
+        flags=("-n",),
+        into="n",
+        type=int,
+        metavar="N",
+        help="bootstrap resamples for the clusters (1000)",
+    )
+    seed: int = option(
+        DEFAULT_SEED, flags=("--seed",), type=seed_value, help=f"random seed (default: {DEFAULT_SEED})"
+    )
+    alpha: float = option(0.05, flags=("--alpha",), type=float, help="significance level for clusters (0.05)")
+    processes: int | None = option(
+        None,
+        flags=("--processes",),
+        type=int,
+        metavar="N",
+        help="worker processes ranking the columns (default: one a core for a site of 12 columns or more)",
+    )
     """Worker processes that rank the columns (None: one a core, for a site of many columns)."""
 
     def __post_init__(self) -> None:
