@@ -1,4 +1,6 @@
-"""What sacrebleu 2.6.0's command line prints, byte for byte but for the signatures.
+"""sacrebleu 2.6.0's command line as understudy speaks it: the flags only sacrebleu has
+(:class:`SacrebleuFlags`, declared as the families declare their options), and what it prints,
+byte for byte but for the signatures.
 
 One system's metrics as its lines (aligned at ``=``) or JSON records; several systems as its
 JSON list, or its table (tabulate's ``fancy_grid`` for text, ``latex_booktabs`` for LaTeX),
@@ -18,13 +20,72 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from understudy.errors import MissingExtraError
+from understudy.config import Declared, option
+from understudy.errors import ConfigError, MissingExtraError
 
 if TYPE_CHECKING:
     from understudy.result import Result
     from understudy.significance import PairedResult, SystemScore
+
+
+@dataclass(frozen=True)
+class SacrebleuFlags(Declared):
+    """sacrebleu's flags that understudy's own options do not already cover: its test-set
+    actions (``--list``, ``--echo``, ``--download``, ``--citation``), the files' encoding, the
+    breakdown of a test set's score (``--detail``), ``--quiet``, the flags accepted for
+    compatibility, and ``--paired-jobs``.
+
+    >>> SacrebleuFlags(paired_jobs=0).threads(8)
+    """
+
+    cli_group: ClassVar[str | None] = "sacrebleu's other flags"
+
+    list: bool = option(
+        False,
+        flags=("--list",),
+        help="list the test sets (with -l: those with the pair; "
+        "with -t: its pairs and their fields) and exit",
+    )
+    echo: tuple[str, ...] | None = option(
+        None,
+        flags=("--echo",),
+        nargs="+",
+        metavar="FIELD",
+        help="print fields of -t/-l (src, ref, ref:A, docid, origlang, ..., or all), TAB-separated, and exit",
+    )
+    download: str | None = option(
+        None, flags=("--download",), metavar="NAME", help="fetch test set NAME into the cache and exit"
+    )
+    citation: bool = option(False, flags=("--citation", "--cite"), help="print the BibTeX of -t and exit")
+    encoding: str = option(
+        "utf-8", flags=("-e", "--encoding"), help="encoding of the input files (default: utf-8)"
+    )
+    detail: bool = option(
+        False,
+        flags=("-d", "--detail"),
+        help="with -t and one system: also the scores of each original language and domain (or country)"
+        " of the test set",
+    )
+    quiet: bool = option(False, flags=("-q", "--quiet"), help="no warnings and no progress bars")
+    force: bool = option(False, flags=("--force",), help="accepted; understudy never refuses tokenized input")
+    no_color: bool = option(False, flags=("-nc", "--no-color"), help="accepted; understudy prints no colours")
+    paired_jobs: int | None = option(
+        None,
+        flags=("--paired-jobs",),
+        type=int,
+        metavar="N",
+        help="sacrebleu's workers: here the cores to use (-j); 0: all",
+    )
+
+    def threads(self, threads: int | None) -> int | None:
+        """The cores to use: ``--paired-jobs``'s (0: all, ``None``), else ``threads`` (``-j``)."""
+        if self.paired_jobs is None:
+            return threads
+        if self.paired_jobs < 0:
+            raise ConfigError(f"--paired-jobs must be 0 or more, got {self.paired_jobs}")
+        return self.paired_jobs or None
 
 
 @dataclass(frozen=True)

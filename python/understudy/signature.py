@@ -21,8 +21,9 @@ case_sensitive=False, tokenizer='tercom')
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from understudy import registry
 from understudy._version import __version__
@@ -170,3 +171,23 @@ smooth_value=None, max_ngram_order=2, effective_order=True)
         nrefs = None if nrefs_text == "var" else int(nrefs_text)
         version = values.get("version", f"understudy-{__version__}")
         return cls(nrefs=nrefs, config=config, version=version, extras=tuple(extras))
+
+
+Signed = TypeVar("Signed")
+"""Any frozen dataclass with a ``signature`` (a score, a paired test's result, an interval)."""
+
+
+def tagged(result: Signed, pairs: list[tuple[str, str]]) -> Signed:
+    """``result`` with ``pairs`` added to its signature (:meth:`Signature.with_extras`): the test
+    set's name and pair, how the inputs were reshaped.
+
+    >>> from understudy import BLEU
+    >>> score = BLEU().corpus_score(["a b c d"], [["a b c d"]])
+    >>> tagged(score, [("test", "wmt17")]).signature.format(short=True).split("|")[1]
+    't:wmt17'
+    """
+    if not pairs:
+        return result
+    signature = cast(Any, result).signature.with_extras(pairs)
+    changed: Signed = dataclasses.replace(cast(Any, result), signature=signature)
+    return changed

@@ -41,6 +41,7 @@ from understudy.result_tables import (
     paired_table,
 )
 from understudy.sacrebleu_output import paired_text
+from understudy.signature import tagged
 from understudy.significance import (
     AllPairsResult,
     BlockTestResult,
@@ -147,7 +148,7 @@ def run(args: argparse.Namespace) -> int:
     results = [ranking.rank(stats, names) for stats in per_metric]
     if testset or signature_pairs(args):
         extras = testset + signature_pairs(args)
-        results = [replace(r, signature=r.signature.with_extras(extras)) for r in results]
+        results = [tagged(r, extras) for r in results]
     if args.format == "csv":
         if args.blocks is not None:
             raise CliError("-f csv is for the clusters; the block test prints text, JSON or LaTeX")

@@ -28,17 +28,15 @@ from understudy.correlation import (
     segment_resampler,
 )
 from understudy.correlation import meta_evaluation as meta
-from understudy.correlation.evalset import read_evalset
 from understudy.correlation.judged import Judged, segment_level, system_level
 from understudy.correlation.options import CorrelationInputs, CorrelationOptions
 from understudy.correlation.paper import analyses
 from understudy.correlation.perm_both import Clusters
 from understudy.correlation.text import Extras, table
-from understudy.errors import InputFileError
 from understudy.evaluation import Evaluation
 from understudy.inputs.human import HumanScores, read_human
 from understudy.inputs.parallel import read_parallel, warn_reference_as_system
-from understudy.inputs.score_files import named_systems, read_named_scores, select_systems
+from understudy.inputs.score_files import named_systems
 from understudy.metric import Metric
 from understudy.metrics import family_titles, lower_is_better
 from understudy.metrics.given_files import given_stats
@@ -209,45 +207,20 @@ def _meta(
 
 def _inputs(args: argparse.Namespace) -> HumanScores:
     """The human scores; with --evalset, its reference, systems and metric scores become REF, -i
-    (unless given) and --scores."""
-    if args.evalset is None:
-        missing = [
-            flag for flag, v in (("REF", args.refs), ("-i", args.input), ("--human", args.human)) if not v
-        ]
-        if missing:
-            raise CliError(f"correlate needs {', '.join(missing)} (or --evalset DIR --lp PAIR)")
-        return read_human(args.human)
-    if args.lp is None:
-        raise CliError("--evalset needs --lp (the language pair, as en-de)")
-    if args.refs:
-        raise CliError("--evalset gives the reference: name another with --evalset-ref, not as REF")
-    found = read_evalset(args.evalset, args.lp, args.evalset_ref, args.human)
-    args.refs = [str(found.reference)]
-    args.input = args.input or [str(p) for p in found.systems.values()]
-    args.scores += [f"{name}={path}" for name, path in found.metrics.items()]
-    args.human = found.human.source
-    return found.human
+    (unless given) and --scores (:meth:`CorrelationInputs.read`)."""
+    read = CorrelationInputs.from_values(vars(args)).read(args.refs, args.input)
+    args.refs, args.input, args.human = read.refs, read.systems, read.human_path
+    args.scores += read.scores
+    return read.human
 
 
 def _alias_metric_scores(args: argparse.Namespace) -> None:
     """``--metric-scores FILE``, the older form: a file with every segment of every system goes the
-    ``--scores`` way (a signature, ``--resample segments``) as ``STEM=FILE``, higher is better as
-    before; a file of system scores, or of some segments only, is read as ``--human`` reads."""
-    kept = []
-    for path in args.metric_scores:
-        try:
-            whole = read_human(path).has_segments
-            if whole:
-                select_systems(read_named_scores(path), args.input, path)
-        except InputFileError:
-            whole = False
-        if not whole:
-            kept.append(path)
-            continue
-        stem = Path(path).name.rsplit(".", 1)[0]
-        args.scores.append(f"{stem}={path}")
-        args.scores_higher_is_better.append(stem)
-    args.metric_scores = kept
+    ``--scores`` way as ``STEM=FILE``, higher is better as before; others are read as ``--human``
+    reads (:meth:`CorrelationInputs.whole_metric_scores`)."""
+    whole, args.metric_scores = CorrelationInputs.from_values(vars(args)).whole_metric_scores(args.input)
+    args.scores += [f"{stem}={path}" for stem, path in whole]
+    args.scores_higher_is_better += [stem for stem, _ in whole]
 
 
 def _paper(

@@ -18,7 +18,7 @@ from understudy.cli.options import (
     chosen_metrics,
     sentence_scorer,
 )
-from understudy.cli.output import stdout
+from understudy.cli.output import write_out
 from understudy.cli.progress import Progress
 from understudy.inputs.candidates import read_candidates
 from understudy.inputs.files import read_lines
@@ -138,12 +138,7 @@ def _write(args: argparse.Namespace, choices: list[Choice]) -> None:
     bad = next((k for k, c in enumerate(choices) if "\n" in c.candidate or "\r" in c.candidate), None)
     if bad is not None:
         raise CliError(f"the candidate chosen for source {bad + 1} has a line break: write --scores instead")
-    text = "".join(f"{c.candidate}\n" for c in choices).encode("utf-8")
-    if args.output is None:
-        stdout().write(text)
-    else:
-        with atomic_write(args.output) as fh:
-            fh.write(text)
+    write_out(args.output, "".join(f"{c.candidate}\n" for c in choices).encode("utf-8"))
     if args.scores is not None:
         with atomic_write(args.scores) as fh:
             for k, choice in enumerate(choices):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 from typing import BinaryIO
 
+from understudy._atomic import atomic_write
 from understudy.cli.messages import CliError
 
 
@@ -26,3 +27,15 @@ def write(text: str) -> None:
     out = stdout()
     out.write(encode(text) + b"\n")
     out.flush()
+
+
+def write_out(path: str | None, data: bytes) -> None:
+    """``data`` to standard output (no ``path``), or to the file at ``path``, whole or not at all."""
+    if path is None:
+        stdout().write(data)
+        return
+    try:
+        with atomic_write(path) as out:
+            out.write(data)
+    except OSError as err:
+        raise CliError(f"{path}: cannot write: {err.strerror or err}") from err

@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import warnings
 from typing import Any
 
-from understudy._atomic import atomic_write, writable
+from understudy._atomic import writable
 from understudy.cli.messages import CliError
-from understudy.cli.options import add_command
-from understudy.cli.output import stdout
+from understudy.cli.options import add_command, add_declared
+from understudy.cli.output import write_out
 from understudy.cli.progress import Progress
 from understudy.inputs.files import read_lines
 from understudy.inputs.parallel import check_stdin_once
-from understudy.segmentation import CASES, METHODS, SPLITS, positions, resegment
+from understudy.segmentation import positions, resegment
+from understudy.segmentation.granularity import Resegmenting
 from understudy.wording import counted
 
 EXAMPLES = """examples:
@@ -49,15 +51,7 @@ def add_parser(commands: Any) -> None:
         "--docids", metavar="FILE", help="one document id a line of REF; HYP holds one document a line"
     )
     p.add_argument("--more-refs", nargs="+", default=[], metavar="REF", help="more references, as many lines")
-    p.add_argument(
-        "--method", choices=METHODS, default="mweralign", help="which cut of least cost (default: mweralign)"
-    )
-    p.add_argument(
-        "--case", choices=CASES, default="ascii", help="how words compare (default: ascii, mweralign's)"
-    )
-    p.add_argument(
-        "--split", choices=SPLITS, default="ascii", help="where words split (default: ascii, mweralign's)"
-    )
+    add_declared(p, Resegmenting)
     p.add_argument("-f", "--format", choices=["text", "json"], default="text", help="segments (text) or JSON")
     p.set_defaults(run=run)
 
@@ -74,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"{args.docids} has {counted(len(docids), 'line')} but {args.ref} has {len(refs[0])}")
     if not any(line.strip() for line in hyps):
         warnings.warn(f"{args.hyp} has no words: every segment is empty", stacklevel=1)
-    options = {"method": args.method, "case": args.case, "split": args.split}
+    options = dataclasses.asdict(Resegmenting.from_values(vars(args)))
     with Progress("resegmenting", total=2 * len(refs[0]), unit="segments") as bar:
 
         def progress(done: int, total: int) -> None:
@@ -85,14 +79,7 @@ def run(args: argparse.Namespace) -> int:
     text = (
         _json(segments, docids, args.split) if args.format == "json" else "".join(s + "\n" for s in segments)
     )
-    if args.output is None:
-        stdout().write(text.encode("utf-8"))
-        return 0
-    try:
-        with atomic_write(args.output) as out:
-            out.write(text.encode("utf-8"))
-    except OSError as err:
-        raise CliError(f"{args.output}: cannot write: {err.strerror or err}") from err
+    write_out(args.output, text.encode("utf-8"))
     return 0
 
 

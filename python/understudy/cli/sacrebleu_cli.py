@@ -11,16 +11,14 @@ from __future__ import annotations
 
 import argparse
 import os
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from understudy.cli.messages import CliError
+from understudy.cli.options import add_declared
 from understudy.cli.output import write
 from understudy.cli.testset import load_fields, run_citation, run_download, run_echo
-from understudy.sacrebleu_output import detail_text, sets_text
+from understudy.sacrebleu_output import SacrebleuFlags, detail_text, sets_text
 from understudy.stats import Stats
-
-if TYPE_CHECKING:
-    pass
 
 FORMAT_ENV = "SACREBLEU_FORMAT"
 """sacrebleu's override of ``-f``; read by the bare command line only."""
@@ -40,49 +38,12 @@ tokenized input nor prints colours).
 
 def add_sacrebleu_options(parser: argparse.ArgumentParser) -> None:
     """sacrebleu's flags that understudy's own options do not already cover."""
-    group = parser.add_argument_group("sacrebleu's other flags")
-    group.add_argument(
-        "--list",
-        action="store_true",
-        help="list the test sets (with -l: those with the pair; "
-        "with -t: its pairs and their fields) and exit",
-    )
-    group.add_argument(
-        "--echo",
-        nargs="+",
-        metavar="FIELD",
-        help="print fields of -t/-l (src, ref, ref:A, docid, origlang, ..., or all), TAB-separated, and exit",
-    )
-    group.add_argument("--download", metavar="NAME", help="fetch test set NAME into the cache and exit")
-    group.add_argument("--citation", "--cite", action="store_true", help="print the BibTeX of -t and exit")
-    group.add_argument(
-        "-e", "--encoding", default="utf-8", help="encoding of the input files (default: utf-8)"
-    )
-    group.add_argument(
-        "-d",
-        "--detail",
-        action="store_true",
-        help="with -t and one system: also the scores of "
-        "each original language and domain (or country) of the test set",
-    )
-    group.add_argument("-q", "--quiet", action="store_true", help="no warnings and no progress bars")
-    group.add_argument(
-        "--force", action="store_true", help="accepted; understudy never refuses tokenized input"
-    )
-    group.add_argument(
-        "-nc", "--no-color", action="store_true", help="accepted; understudy prints no colours"
-    )
-    group.add_argument(
-        "--paired-jobs", type=int, metavar="N", help="sacrebleu's workers: here the cores to use (-j); 0: all"
-    )
+    add_declared(parser, SacrebleuFlags)
 
 
 def apply_environment(args: argparse.Namespace, bare: bool) -> None:
     """Settle what sacrebleu's flags and environment change in the other options."""
-    if args.paired_jobs is not None:
-        if args.paired_jobs < 0:
-            raise CliError(f"--paired-jobs must be 0 or more, got {args.paired_jobs}")
-        args.threads = args.paired_jobs or None
+    args.threads = SacrebleuFlags.from_values(vars(args)).threads(args.threads)
     if bare and os.environ.get(FORMAT_ENV, "").lower() in ("json", "text", "latex"):
         args.format = os.environ[FORMAT_ENV].lower()
     if args.detail and args.format == "json":

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import warnings
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -50,12 +50,12 @@ from understudy.metrics import family_titles
 from understudy.metrics.given_files import given_stats
 from understudy.metrics.scores import GivenScores
 from understudy.resampling import Resampling
-from understudy.result import Result
+from understudy.signature import Signed, tagged
 from understudy.stats import Stats, Totals
 
 if TYPE_CHECKING:
     from understudy.datasets.references import SetReferences
-    from understudy.significance import ConfidenceResult, PairedResult, Test
+    from understudy.significance import Test
 
 EXAMPLES = """examples:
   understudy score ref.de -i hyp.de                       JSON (sacrebleu's default)
@@ -129,22 +129,14 @@ def add_parser(commands: Any) -> None:
     p.set_defaults(run=run)
 
 
-_Tagged = TypeVar("_Tagged", "Result", "PairedResult", "ConfidenceResult")
-
-
 class _Tagger:
     """Adds the test set's keys (test, lang, origlang, subset) to a result's signature."""
 
     def __init__(self, pairs: list[tuple[str, str]]) -> None:
         self.pairs = pairs
 
-    def __call__(self, result: _Tagged) -> _Tagged:
-        if not self.pairs:
-            return result
-        signature = result.signature.with_extras(self.pairs)
-        if isinstance(result, Result):
-            return result.with_signature(signature)
-        return replace(result, signature=signature)
+    def __call__(self, result: Signed) -> Signed:
+        return tagged(result, self.pairs)
 
 
 def _testset(args: argparse.Namespace) -> SetReferences | None:

@@ -11,12 +11,18 @@ plot and the BLEU paper's analyses.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from understudy.config import Declared, option
 from understudy.correlation import DEFAULT_SEED, DEFAULT_STATISTICS, STATISTICS
+from understudy.correlation.evalset import read_evalset
 from understudy.correlation.meta_evaluation import COMPARE_TESTS, META_STATISTICS, Settings
 from understudy.correlation.ties import AVERAGE_BY
+from understudy.errors import ConfigError, InputFileError
+from understudy.inputs.human import HumanScores, read_human
+from understudy.inputs.score_files import read_named_scores, select_systems
 from understudy.resampling import seed_value
 
 
@@ -64,6 +70,56 @@ class CorrelationInputs(Declared):
         help="scores of other metrics, read as --human reads (system scores too); --scores is the form with"
         " signatures, directions and --resample segments",
     )
+
+    def read(self, refs: Sequence[str], inputs: Sequence[str] | None) -> Inputs:
+        """The references, systems and human scores to correlate: the files given, or with
+        :attr:`evalset`, its reference, its systems (unless ``inputs`` are given) and its metrics'
+        score files (as ``NAME=FILE`` items of ``--scores``)."""
+        if self.evalset is None:
+            given = (("REF", refs), ("-i", inputs), ("--human", self.human))
+            missing = [flag for flag, value in given if not value]
+            if missing:
+                raise ConfigError(f"correlate needs {', '.join(missing)} (or --evalset DIR --lp PAIR)")
+            assert self.human is not None and inputs is not None
+            return Inputs(list(refs), list(inputs), [], self.human, read_human(self.human))
+        if self.lp is None:
+            raise ConfigError("--evalset needs --lp (the language pair, as en-de)")
+        if refs:
+            raise ConfigError("--evalset gives the reference: name another with --evalset-ref, not as REF")
+        found = read_evalset(self.evalset, self.lp, self.evalset_ref, self.human)
+        systems = list(inputs or [str(path) for path in found.systems.values()])
+        scores = [f"{name}={path}" for name, path in found.metrics.items()]
+        return Inputs([str(found.reference)], systems, scores, found.human.source, found.human)
+
+    def whole_metric_scores(self, inputs: Sequence[str]) -> tuple[list[tuple[str, str]], list[str]]:
+        """``--metric-scores`` split: the files with every segment of every system of ``inputs``,
+        read the ``--scores`` way (``(stem, path)``: a signature, ``--resample segments``), and the
+        others (system scores, or some segments only), read as ``--human`` reads."""
+        whole, others = [], []
+        for path in self.metric_scores:
+            try:
+                complete = read_human(path).has_segments
+                if complete:
+                    select_systems(read_named_scores(path), inputs, path)
+            except InputFileError:
+                complete = False
+            if complete:
+                whole.append((Path(path).name.rsplit(".", 1)[0], path))
+            else:
+                others.append(path)
+        return whole, others
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """What ``correlate`` reads: the reference files, the systems' files, more ``--scores``
+    items (an EvalSet's metrics), and the human scores with their file."""
+
+    refs: list[str]
+    systems: list[str]
+    scores: list[str]
+    human_path: str
+    human: HumanScores
 
 
 @dataclass(frozen=True)

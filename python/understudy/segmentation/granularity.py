@@ -95,12 +95,19 @@ class Units:
 
 
 @dataclass(frozen=True)
-class Resegmenting:
-    """How systems are cut into the reference's lines (:func:`understudy.segmentation.resegment`)."""
+class Resegmenting(Declared):
+    """How systems are cut into the reference's lines (:func:`understudy.segmentation.resegment`),
+    declared as ``understudy resegment`` takes it (its flags are derived from it)."""
 
-    method: str = "mweralign"
-    case: str = "ascii"
-    split: str = "ascii"
+    method: str = option(
+        "mweralign", flags=("--method",), choices=METHODS, help="which cut of least cost (default: mweralign)"
+    )
+    case: str = option(
+        "ascii", flags=("--case",), choices=CASES, help="how words compare (default: ascii, mweralign's)"
+    )
+    split: str = option(
+        "ascii", flags=("--split",), choices=SPLITS, help="where words split (default: ascii, mweralign's)"
+    )
 
     def signature_value(self) -> str:
         """The signature's ``reseg`` value: the method, and any case or split not the default."""
