@@ -55,8 +55,8 @@ class Option:
     Options of a command rather than of a metric (the significance tests', the given scores')
     may also take ``nargs`` values (``const`` when the flag is given alone), add them up
     (``action``: ``append`` or ``extend``), be one of a set of switches that ``exclusive``
-    names (at most one given), and keep their value under ``into`` instead of their long
-    flag's name.
+    names (at most one given), keep their value under ``into`` instead of their long
+    flag's name, and be ``required``.
     """
 
     flags: tuple[str, ...] = ()
@@ -69,6 +69,7 @@ class Option:
     action: str | None = None
     exclusive: str | None = None
     into: str | None = None
+    required: bool = False
     sentence: Any = None
     unset: bool = False
     key: str | None = None

@@ -26,8 +26,7 @@ from typing import Any
 
 from understudy.config import Declared, check_number, option
 from understudy.errors import ConfigError, IncomparableError
-from understudy.resampling import seed_value
-from understudy.seeding import DEFAULT_SEED
+from understudy.seeding import DEFAULT_SEED, seed_value
 from understudy.significance import DEFAULT_SAMPLES, Test, paired_test
 from understudy.stats import Stats
 from understudy.wording import counted

@@ -10,33 +10,14 @@ count, the seed, and how p-values count. Light: ``score`` reads it before any te
 
 from __future__ import annotations
 
-import argparse
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from understudy.config import Declared, option
-from understudy.seeding import DEFAULT_SEED
+from understudy.seeding import DEFAULT_SEED, seed_value
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-
-    from understudy.significance import AllPairsResult, BlockTestResult, Test
-    from understudy.stats import Stats
-
-
-def seed_value(text: str) -> int:
-    """A ``--seed``: a whole number from 0 (NumPy's generators take no negative seed).
-
-    >>> seed_value("0"), seed_value("12345")
-    (0, 12345)
-    """
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a seed is a whole number from 0, not {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"a seed is a whole number from 0, not {value}")
-    return value
+    from understudy.significance import Test
 
 
 def seed_option() -> Any:
@@ -98,57 +79,3 @@ class Resampling(Declared):
     def paired_n(self) -> int:
         """The paired test's resamples (bootstrap) or trials (approximate randomization)."""
         return self.paired_ar_n if self.paired_ar else self.paired_bs_n
-
-
-@dataclass(frozen=True)
-class Ranking(Declared):
-    """How ``compare`` tests every system against every other: all pairs by paired bootstrap
-    (the default) or approximate randomization, grouped into clusters at ``alpha``, or the BLEU
-    paper's block t-test (``blocks``); with the count, seed and p-value counting.
-
-    >>> from understudy import BLEU
-    >>> refs = [["the cat sat on the mat", "a dog barked"] * 10]
-    >>> a = BLEU().segment_stats(["the cat sat on the mat", "a dog barked"] * 10, refs)
-    >>> b = BLEU().segment_stats(["a cat sat", "the dog"] * 10, refs)
-    >>> [s.name for s in Ranking(n=100).rank([b, a], ["B", "A"]).ranking]
-    ['A', 'B']
-    """
-
-    paired_bs: bool = option(
-        False, flags=("--paired-bs",), exclusive="test", help="paired bootstrap resampling (default)"
-    )
-    paired_ar: bool = option(
-        False, flags=("--paired-ar",), exclusive="test", help="paired approximate randomization"
-    )
-    blocks: int | None = option(
-        None,
-        flags=("--blocks",),
-        exclusive="test",
-        type=int,
-        nargs="?",
-        const=20,
-        metavar="K",
-        help="the block t-test with K blocks (default 20)",
-    )
-    n: int | None = option(
-        None,
-        flags=("-n",),
-        into="n",
-        type=int,
-        metavar="N",
-        help="resamples (bs, 1000) or trials (ar, 10000)",
-    )
-    alpha: float = option(0.05, flags=("--alpha",), type=float, help="significance level for clusters (0.05)")
-    seed: int = seed_option()
-    p_values: str = p_values_option()
-
-    def rank(
-        self, stats: Sequence[Stats[Any, Any]], names: Sequence[str]
-    ) -> AllPairsResult | BlockTestResult:
-        """The systems of ``stats`` (one metric's, named ``names``) ranked and tested."""
-        from understudy.significance import all_pairs, block_ttest
-
-        if self.blocks is not None:
-            return block_ttest(stats, names, self.blocks)
-        test: Test = "ar" if self.paired_ar else "bs"
-        return all_pairs(stats, names, test, self.n, self.seed, self.p_values, self.alpha)  # type: ignore[arg-type]

@@ -18,11 +18,39 @@ BLEU signature: nrefs:1
 
 from __future__ import annotations
 
+import argparse
 import csv
 import io
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, BinaryIO
+
+from understudy.errors import ConfigError, OutputError
+
+MAX_WIDTH = 50
+"""The most decimal places ``-w`` takes (float64 holds 17 significant digits; sacrebleu's users
+ask for 1 to 4)."""
+
+
+def width_value(text: str) -> int:
+    """A ``-w``: decimal places, 0 to :data:`MAX_WIDTH`, checked as the command line is read.
+
+    >>> width_value("2")
+    2
+    """
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"decimal places are a whole number, not {text!r}") from None
+    if not 0 <= value <= MAX_WIDTH:
+        raise argparse.ArgumentTypeError(f"takes 0 to {MAX_WIDTH} decimal places, got {value}")
+    return value
+
+
+def check_width(width: int | None) -> None:
+    """A ``ConfigError`` unless ``width`` (``-w``) is None or 0 to :data:`MAX_WIDTH`."""
+    if width is not None and not 0 <= width <= MAX_WIDTH:
+        raise ConfigError(f"--width takes 0 to {MAX_WIDTH} decimal places, got {width}")
 
 
 @dataclass(frozen=True)
@@ -128,3 +156,45 @@ def latex_table(header: list[str], rows: list[list[str]], comment: str) -> str:
 
 
 __all__ = ["Table", "csv_text", "latex_escape", "latex_table", "text_table"]
+
+
+def check_matrix_path(path: str) -> None:
+    """Refuse a matrix file that is neither ``.npy`` nor ``.tsv`` (before the work, not after)."""
+    if not path.endswith((".npy", ".tsv")):
+        raise ConfigError(f"{path}: the matrix file must end in .npy or .tsv")
+
+
+def write_tsv(matrix: Any, width: int | None, out: BinaryIO) -> None:
+    """Each row of ``matrix`` (a NumPy array) a line of TAB-separated numbers: every digit (an
+    exact round trip), or ``width`` decimal places.
+
+    >>> import io
+    >>> import numpy as np
+    >>> out = io.BytesIO()
+    >>> write_tsv(np.array([[0.5, 1 / 3]]), 2, out)
+    >>> out.getvalue()
+    b'0.50\\t0.33\\n'
+    """
+    cell: Any = repr if width is None else (lambda v: f"{v:.{width}f}")
+    for row in matrix.tolist():
+        out.write(("\t".join(cell(v) for v in row) + "\n").encode("utf-8"))
+
+
+def save_matrix(matrix: Any, path: str, width: int | None = None) -> None:
+    """``matrix`` written to ``path``, whole or not at all: ``.npy`` (float64, for ``numpy.load``)
+    or ``.tsv`` (:func:`write_tsv`)."""
+    from understudy._atomic import atomic_write
+
+    check_matrix_path(path)
+    try:
+        with atomic_write(path) as fh:
+            if path.endswith(".npy"):
+                import numpy as np
+
+                np.save(fh, matrix)
+            else:
+                write_tsv(matrix, width, fh)
+    except OutputError:
+        raise
+    except OSError as err:
+        raise OutputError(f"{path}: cannot write: {err.strerror or err}") from err

@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import os
 import warnings
+from dataclasses import dataclass
 
+from understudy.config import Declared, option
 from understudy.errors import ConfigError
 
 
@@ -28,6 +30,20 @@ class ThreadsCappedWarning(UserWarning):
 
 THREADS_ENV = "UNDERSTUDY_THREADS"
 """Environment variable with the default thread count (0 or unset: every available core)."""
+
+
+@dataclass(frozen=True)
+class ThreadsAsked(Declared):
+    """``-j/--threads``, as the commands take it (:func:`resolve_threads` reads it)."""
+
+    threads: int | None = option(
+        None,
+        flags=("-j", "--threads"),
+        type=int,
+        metavar="N",
+        help=f"cores to use, at most the available ones (default: ${THREADS_ENV}, else all; "
+        "results are identical for any N)",
+    )
 
 
 def available_cores() -> int:

@@ -83,12 +83,10 @@ class _Parser(argparse.ArgumentParser):
         words = [w.partition("=")[0] for w in message.split(":", 1)[1].split() if w.startswith("-")]
         if not words:
             return ""
-        import difflib
-
-        close = difflib.get_close_matches(words[0], list(self._option_string_actions), n=1, cutoff=0.7)
-        if not close:
+        close = _closest(words[0], list(self._option_string_actions), 0.7)
+        if close is None:
             return ""
-        return f"; did you mean {'/'.join(self._option_string_actions[close[0]].option_strings)}?"
+        return f"; did you mean {'/'.join(self._option_string_actions[close].option_strings)}?"
 
 
 def _nearest(message: str) -> str:
@@ -97,10 +95,16 @@ def _nearest(message: str) -> str:
     if found is None:
         return ""
     choices = re.findall(r"'([^']*)'", found.group(2)) or found.group(2).split(", ")
+    close = _closest(found.group(1).lower(), choices, 0.6)
+    return f"; did you mean '{close}'?" if close else ""
+
+
+def _closest(word: str, names: list[str], cutoff: float) -> str | None:
+    """The name nearest ``word`` (difflib's ratio at least ``cutoff``), if any."""
     import difflib
 
-    close = difflib.get_close_matches(found.group(1).lower(), choices, n=1, cutoff=0.6)
-    return f"; did you mean '{close[0]}'?" if close else ""
+    close = difflib.get_close_matches(word, names, n=1, cutoff=cutoff)
+    return close[0] if close else None
 
 
 def build_parser(bare: bool = False, only: str | None = None) -> _Parser:
@@ -136,10 +140,7 @@ def _subcommand_typo(argv: list[str], names: list[str]) -> str | None:
     word = argv[0]
     if word.startswith("-") or os.path.exists(word):
         return None
-    import difflib
-
-    close = difflib.get_close_matches(word, names, n=1, cutoff=0.75)
-    return close[0] if close else None
+    return _closest(word, names, 0.75)
 
 
 def _one_line_warning(message: Warning | str, category: type[Warning], *_: object, **__: object) -> str:

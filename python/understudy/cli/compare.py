@@ -21,7 +21,6 @@ from understudy.cli.options import (
     add_threads_option,
     metrics_named,
     scorers,
-    width_value,
 )
 from understudy.cli.output import write
 from understudy.cli.score_printers import print_sacrebleu_corpus
@@ -32,7 +31,7 @@ from understudy.cli.testset import add_testset_options, testset_refs
 from understudy.evaluation import Evaluation
 from understudy.inputs.parallel import check_stdin_once, read_parallel, warn_reference_as_system
 from understudy.metrics.given_files import given_stats
-from understudy.resampling import Ranking
+from understudy.ranking import Ranking
 from understudy.result_tables import (
     all_pairs_csv,
     all_pairs_table,
@@ -49,7 +48,7 @@ from understudy.significance import (
     PairedResult,
 )
 from understudy.stats import Stats
-from understudy.tables import Table
+from understudy.tables import Table, width_value
 
 
 def print_paired(results: list[PairedResult], args: argparse.Namespace) -> None:

@@ -16,13 +16,12 @@ from typing import TYPE_CHECKING
 from understudy.cli.messages import CliError
 from understudy.cli.progress import Progress
 from understudy.cli.segments import sources_as_scored
-from understudy.computed.runs import Chosen, check_sources, chosen_metric, run_computed
+from understudy.computed.runs import Chosen, check_sources, chosen_metric, run_computed, unasked
 from understudy.inputs.parallel import read_texts
 from understudy.metrics.scores import GivenScores
-from understudy.registry import computed, computed_metrics
+from understudy.registry import computed_metrics
 
 if TYPE_CHECKING:
-    from understudy.computed.declaration import Computed
     from understudy.computed.metric import ComputedMetric
 
 
@@ -62,29 +61,9 @@ def _bar(metric: ComputedMetric) -> Progress:
 
 def warn_unasked(args: argparse.Namespace) -> None:
     """Say, in one line each, that an option typed for a computed metric that ``-m`` does not ask
-    for (``--comet-model`` without ``-m comet``, ``--judge-url`` without a judge) does nothing."""
-    given: frozenset[str] = getattr(args, "given", frozenset())
-    chosen = [computed(name) for name in computed_chosen(args)]
-    if "source" in given and not chosen:
-        warnings.warn(
-            "--source is read by computed metrics (-m comet, metricx, ...), and -m asks for none: ignored",
-            stacklevel=1,
-        )
-    readers: dict[str, list[Computed]] = {}
-    flags: dict[str, str] = {}
-    for declared in computed_metrics().values():
-        if not declared.computed_here:
-            continue
-        for _, option in declared.config.options():
-            readers.setdefault(option.dest, []).append(declared)
-            flags.setdefault(option.dest, option.flags[0])
-    for dest, reading in readers.items():
-        # An option shared by a kind (--no-cache, --batch-size) is read when any metric of -m reads it.
-        if dest not in given or any(declared in chosen for declared in reading):
-            continue
-        names = " ".join(declared.name for declared in reading)
-        which = "which -m does not ask for" if len(reading) == 1 else "none of which -m asks for"
-        warnings.warn(f"{flags[dest]} is read by -m {names}, {which}: ignored", stacklevel=1)
+    for does nothing (:func:`understudy.computed.runs.unasked`)."""
+    for line in unasked(getattr(args, "given", frozenset()), computed_chosen(args)):
+        warnings.warn(line, stacklevel=1)
 
 
 def made_metric(args: argparse.Namespace, name: str) -> Chosen:

@@ -13,10 +13,8 @@ from understudy.cli.options import (
     add_declared,
     add_metric_options,
     add_threads_option,
-    check_width,
     metrics_named,
     scorers,
-    width_value,
 )
 from understudy.cli.scores import add_scores_options, given_scores, wants_scores
 from understudy.cli.table import emit
@@ -42,6 +40,7 @@ from understudy.metrics import family_titles, lower_is_better
 from understudy.metrics.given_files import given_stats
 from understudy.metrics.scores import GivenScores
 from understudy.stats import Stats
+from understudy.tables import check_width, width_value
 
 EXAMPLES = """examples:
   understudy correlate ref-B.txt -i sys/*.txt --human mqm_system_scores.tsv -m bleu chrf ter

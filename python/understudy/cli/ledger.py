@@ -8,10 +8,11 @@ from typing import Any
 
 from understudy.cli.compare import print_paired
 from understudy.cli.keep import add_ledger_option
-from understudy.cli.options import add_command, width_value
+from understudy.cli.options import add_command, add_declared
 from understudy.cli.table import emit
 from understudy.ledger import LEDGER_ENV, Ledger, default_location, redacted
-from understudy.ledger.tables import export_records, history_table, record_table, records_table
+from understudy.ledger.tables import RecordFilter, export_records, history_table, record_table, records_table
+from understudy.tables import width_value
 
 EXAMPLES = f"""examples:
   understudy score ref.de -i ckpt-10k.de --log --tag run-7     score, and keep the record
@@ -44,12 +45,7 @@ def add_parser(commands: Any) -> None:
     )
     actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
     listing = actions.add_parser("list", help="records matching every filter given, oldest first")
-    listing.add_argument("--system", help="only this system's records")
-    listing.add_argument("--tag", help="only records with this tag")
-    listing.add_argument("-m", "--metric", help="only this metric's records (bleu, chrf, ...)")
-    listing.add_argument("--testset", help="only this test set's records")
-    listing.add_argument("--since", metavar="DATE", help="only records kept at or after DATE (ISO, UTC)")
-    listing.add_argument("--until", metavar="DATE", help="only records kept before DATE (a date: to its end)")
+    add_declared(listing, RecordFilter)
     showing = actions.add_parser("show", help="one record in full")
     showing.add_argument("record", type=int, metavar="ID")
     comparing = _add_compare(actions)
@@ -104,7 +100,7 @@ def _add_compare(actions: Any) -> argparse.ArgumentParser:
 def run_list(args: argparse.Namespace) -> int:
     """Print the records matching the filters."""
     with Ledger(args.ledger, read_only=True) as ledger:
-        found = ledger.records(args.system, args.tag, args.metric, args.testset, args.since, args.until)
+        found = ledger.records(**RecordFilter.from_values(vars(args)).asked())
     emit(records_table(found), args.format)
     return 0
 

@@ -4,10 +4,9 @@ quality-estimation metric's score (:mod:`understudy.mbr`)."""
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
-from understudy._atomic import atomic_write, writable
+from understudy._atomic import writable
 from understudy.cli.computed import computed_chosen, made_metric
 from understudy.cli.messages import CliError
 from understudy.cli.options import (
@@ -18,11 +17,10 @@ from understudy.cli.options import (
     chosen_metrics,
     sentence_scorer,
 )
-from understudy.cli.output import write_out
+from understudy.cli.output import stdout
 from understudy.cli.progress import Progress
-from understudy.inputs.candidates import read_candidates
-from understudy.inputs.files import read_lines
-from understudy.mbr import METHODS, Choice, rerank, select
+from understudy.mbr import Choice, rerank, select
+from understudy.mbr.options import MBRAsked
 from understudy.mbr.pruning import PruningAsked
 from understudy.registry import computed
 
@@ -55,21 +53,9 @@ def add_parser(commands: Any) -> None:
         "minimum Bayes risk against the other candidates, or by a reference-free metric's score.",
         EXAMPLES,
     )
-    p.add_argument("--candidates", required=True, metavar="FILE", help="-n lines a source, or JSON lines")
-    p.add_argument("-n", "--per-source", type=int, metavar="N", help="candidates a source in a text FILE")
-    p.add_argument(
-        "--method",
-        choices=METHODS,
-        default="exact",
-        help="exact (default); aggregate: against the candidates' n-grams averaged (BLEU, chrF); "
-        "prune: confidence-based pruning, as mbrs' pruning_mbr",
-    )
+    add_declared(p, MBRAsked, ("candidates", "per_source", "method"))
     add_declared(p, PruningAsked)
-    p.add_argument(
-        "-o", "--output", metavar="FILE", help="the chosen candidates, one a line (default: stdout)"
-    )
-    p.add_argument("--scores", metavar="FILE", help="each source's choice and expected utilities, JSON lines")
-    p.add_argument("--no-effective-order", action="store_true", help="BLEU: every n-gram order, short or not")
+    add_declared(p, MBRAsked, ("output", "scores", "no_effective_order"))
     add_metric_options(p, neural=True)
     add_threads_option(p)
     p.set_defaults(run=run)
@@ -77,13 +63,11 @@ def add_parser(commands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Read, choose, write."""
-    for path in (args.output, args.scores):
+    asked = MBRAsked.from_values(vars(args))
+    for path in (asked.output, asked.scores):
         if path is not None:
             writable(path)
-    candidates = read_candidates(args.candidates, args.per_source)
-    sources = read_lines(args.source) if args.source is not None else None
-    if sources is not None and len(sources) != len(candidates):
-        raise CliError(f"{args.source} has {len(sources)} lines for {len(candidates)} sources' candidates")
+    candidates, sources = asked.read(args.source)
     choose, chunk = _chooser(args, sources)
     choices: list[Choice] = []
     with Progress("mbr", total=len(candidates), unit="sources") as bar:
@@ -92,10 +76,10 @@ def run(args: argparse.Namespace) -> int:
                 choices += choose(start, candidates[start : start + chunk])
                 bar.update(len(choices))
         except KeyboardInterrupt:
-            _write(args, choices)
+            asked.write(choices, stdout())
             kept = f"; the first {len(choices)} choices are written" if choices else ""
             raise CliError(f"stopped at source {len(choices) + 1} of {len(candidates)}{kept}", 130) from None
-    _write(args, choices)
+    asked.write(choices, stdout())
     return 0
 
 
@@ -131,16 +115,3 @@ def _chooser(args: argparse.Namespace, sources: list[str] | None) -> tuple[Any, 
         return select(lists, metric, sources=some(k, lists), method=args.method, pruning=pruning)
 
     return mbr, COMPUTED_CHUNK
-
-
-def _write(args: argparse.Namespace, choices: list[Choice]) -> None:
-    """The chosen lines to -o (or stdout) and the records to --scores, each file whole."""
-    bad = next((k for k, c in enumerate(choices) if "\n" in c.candidate or "\r" in c.candidate), None)
-    if bad is not None:
-        raise CliError(f"the candidate chosen for source {bad + 1} has a line break: write --scores instead")
-    write_out(args.output, "".join(f"{c.candidate}\n" for c in choices).encode("utf-8"))
-    if args.scores is not None:
-        with atomic_write(args.scores) as fh:
-            for k, choice in enumerate(choices):
-                line = json.dumps({"source": k + 1, **choice.to_dict()}, ensure_ascii=False)
-                fh.write(f"{line}\n".encode())

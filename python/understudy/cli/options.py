@@ -1,9 +1,12 @@
 """The command line's shared options: subcommand setup, ``-m`` and every family's flags (derived
-from the families' declarations), ``-l``, ``-j``, ``-w`` and the seed; the metric objects they
-choose.
+from the families' declarations), the flags of every other declaration (:func:`add_declared`),
+``-l``, ``-j`` and ``--dask``; the metric objects they choose.
 
->>> width_value("2")
-2
+>>> parser = argparse.ArgumentParser()
+>>> add_metric_options(parser)
+>>> add_threads_option(parser)
+>>> [metric.config.name for metric in scorers(parser.parse_args(["-m", "chrF++"]), sentence_level=False)]
+['chrF2++']
 """
 
 from __future__ import annotations
@@ -14,11 +17,12 @@ import warnings
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from understudy.cli.messages import CliError
 from understudy.config import Declared, TextConfig
 from understudy.metric import Metric
 from understudy.metrics import FAMILIES, metric_names
 from understudy.registry import computed_metrics, metric_name
+from understudy.testsets import TestSetAsked
+from understudy.threads import ThreadsAsked
 
 if TYPE_CHECKING:
     from understudy.computed.declaration import Computed, ComputedConfig
@@ -40,13 +44,8 @@ def add_command(
 
 def add_language_option(parser: argparse.ArgumentParser) -> None:
     """``-l SRC-TRG``, whose target picks BLEU's default tokenizer."""
-    parser.add_argument(
-        "-l",
-        "--language-pair",
-        dest="langpair",
-        metavar="SRC-TRG",
-        help="the language pair; its target picks the default tokenizer, as in sacrebleu",
-    )
+    help = "the language pair; its target picks the default tokenizer, as in sacrebleu"
+    add_field_option(parser, TestSetAsked, "langpair", help)
 
 
 def add_field_option(
@@ -56,6 +55,8 @@ def add_field_option(
     declared = dict(config.options())[name]
     default = next(f.default for f in dataclasses.fields(config) if f.name == name)
     kwargs: dict[str, Any] = {"help": declared.help if help is None else help, "dest": declared.dest}
+    if declared.required:
+        kwargs["required"] = True
     if isinstance(default, bool):
         kwargs["action"] = "store_true"
     else:
@@ -213,37 +214,4 @@ def add_dask_option(parser: argparse.ArgumentParser, text: bool = True) -> None:
 
 def add_threads_option(parser: argparse.ArgumentParser) -> None:
     """``-j/--threads``: cores for the Rust core (results never depend on it)."""
-    parser.add_argument(
-        "-j",
-        "--threads",
-        type=int,
-        metavar="N",
-        help="cores to use, at most the available ones (default: $UNDERSTUDY_THREADS, else all; "
-        "results are identical for any N)",
-    )
-
-
-MAX_WIDTH = 50
-"""The most decimal places ``-w`` takes (float64 holds 17 significant digits; sacrebleu's users
-ask for 1 to 4)."""
-
-
-def width_value(text: str) -> int:
-    """A ``-w``: decimal places, 0 to :data:`MAX_WIDTH`, checked as the command line is read.
-
-    >>> width_value("2")
-    2
-    """
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"decimal places are a whole number, not {text!r}") from None
-    if not 0 <= value <= MAX_WIDTH:
-        raise argparse.ArgumentTypeError(f"takes 0 to {MAX_WIDTH} decimal places, got {value}")
-    return value
-
-
-def check_width(width: int | None) -> None:
-    """A ``CliError`` unless ``width`` (``-w``) is None or 0 to :data:`MAX_WIDTH`."""
-    if width is not None and not 0 <= width <= MAX_WIDTH:
-        raise CliError(f"--width takes 0 to {MAX_WIDTH} decimal places, got {width}")
+    add_declared(parser, ThreadsAsked)

@@ -5,24 +5,20 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-import numpy as np
-from numpy.typing import NDArray
-
-from understudy._atomic import atomic_write, writable
+from understudy._atomic import writable
 from understudy.cli.messages import CliError
 from understudy.cli.options import (
     add_command,
     add_metric_options,
     add_threads_option,
-    check_width,
     chosen_metrics,
     sentence_scorer,
-    width_value,
 )
 from understudy.cli.output import stdout
 from understudy.cli.progress import Progress
 from understudy.inputs.files import read_lines
 from understudy.inputs.parallel import check_stdin_once
+from understudy.tables import check_matrix_path, check_width, save_matrix, width_value, write_tsv
 
 EXAMPLES = """examples:
   understudy pairwise samples.de samples.de -o matrix.npy   MBR: every sample against every other
@@ -65,24 +61,12 @@ def add_parser(commands: Any) -> None:
     p.set_defaults(run=run)
 
 
-def _format_cell(width: int | None) -> Any:
-    return repr if width is None else (lambda v: f"{v:.{width}f}")
-
-
-def _write_tsv(scores: NDArray[np.float64], width: int | None, out: Any) -> None:
-    cell = _format_cell(width)
-    for row in scores.tolist():
-        out.write(("\t".join(cell(v) for v in row) + "\n").encode("utf-8"))
-
-
 def run(args: argparse.Namespace) -> int:
     """Compute the matrix and write it."""
     check_width(args.width)
-    output = args.output
-    if output is not None and not output.endswith((".npy", ".tsv")):
-        raise CliError(f"{output}: the matrix file must end in .npy or .tsv")
-    if output is not None:
-        writable(output)
+    if args.output is not None:
+        check_matrix_path(args.output)
+        writable(args.output)
     check_stdin_once([(args.hyps, "HYPS"), (args.refs, "REFS")])
     if len(chosen_metrics(args)) != 1:
         raise CliError("pairwise takes one metric (-m bleu, chrf or ter)")
@@ -91,16 +75,9 @@ def run(args: argparse.Namespace) -> int:
     metric = sentence_scorer(args)
     with Progress("pairwise", total=len(hyps), unit="hypotheses") as progress:
         scores = metric.pairwise(hyps, refs, progress=lambda done, _: progress.update(done))
-    if output is None:
+    if args.output is None:
         # A closed pipe (| head) ends the command quietly, in main.
-        _write_tsv(scores, args.width, stdout())
-        return 0
-    try:
-        with atomic_write(output) as fh:
-            if output.endswith(".npy"):
-                np.save(fh, scores)
-            else:
-                _write_tsv(scores, args.width, fh)
-    except OSError as err:
-        raise CliError(f"{output}: cannot write: {err.strerror or err}") from err
+        write_tsv(scores, args.width, stdout())
+    else:
+        save_matrix(scores, args.output, args.width)
     return 0

@@ -7,8 +7,6 @@ import warnings
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from understudy.cli.computed import computed_chosen, computed_scores
 from understudy.cli.keep import add_log_options, log_scored
 from understudy.cli.messages import CliError
@@ -18,11 +16,9 @@ from understudy.cli.options import (
     add_declared,
     add_metric_options,
     add_threads_option,
-    check_width,
     chosen_metrics,
     metrics_named,
     scorers,
-    width_value,
 )
 from understudy.cli.progress import Progress
 from understudy.cli.sacrebleu_cli import (
@@ -52,6 +48,7 @@ from understudy.metrics.scores import GivenScores
 from understudy.resampling import Resampling
 from understudy.signature import Signed, tagged
 from understudy.stats import Stats, Totals
+from understudy.tables import check_width, width_value
 
 if TYPE_CHECKING:
     from understudy.datasets.references import SetReferences
@@ -353,8 +350,8 @@ def _run_detail(
     if len(scored.names) > 1:
         raise CliError("--detail takes one system, as in sacrebleu")
     stats = [per_metric[0] for per_metric in scored.stats]
-    keep = np.ones(len(stats[0]), dtype=bool) if testset.keep is None else np.array(testset.keep, dtype=bool)
-    main = [tag(type(s)(s.rows[keep], s.refs_per_segment[keep], s.config).score()) for s in stats]
+    kept = [k for k, keep in enumerate(testset.keep or [True] * len(stats[0])) if keep]
+    main = [tag(s[kept].score()) for s in stats]
     print_corpus([(scored.names[0], main)], args)
     print_detail(args, stats)
     return 0

@@ -11,7 +11,7 @@ from understudy.cli.messages import CliError
 from understudy.cli.options import add_command, add_declared
 from understudy.cli.output import write
 from understudy.cli.progress import Progress
-from understudy.inputs.test_set import TestSetAsked
+from understudy.testsets import TestSetAsked
 
 if TYPE_CHECKING:  # understudy.datasets (http, ssl, email, xml) loads when a test set is used
     from understudy.datasets import Cache, DatasetFields, Download
@@ -51,16 +51,15 @@ def add_parser(commands: Any) -> None:
     listing = actions.add_parser("list", help="test sets (with -l: those with the pair, either way)")
     listing.add_argument("-l", "--language-pair", dest="langpair", metavar="SRC-TRG")
     listing.set_defaults(run=run_list)
-    info = actions.add_parser("info", help="a set's downloads, cache state, pairs (and fields with -l)")
-    info.add_argument("name", metavar="NAME")
-    info.add_argument("-l", "--language-pair", dest="langpair", metavar="SRC-TRG")
-    add_cache_options(info)
-    info.set_defaults(run=run_info)
-    fetching = actions.add_parser("download", help="fetch, check and unpack a set into the cache")
-    fetching.add_argument("name", metavar="NAME")
-    fetching.add_argument("-l", "--language-pair", dest="langpair", metavar="SRC-TRG")
-    add_cache_options(fetching)
-    fetching.set_defaults(run=run_download)
+    for name, summary, run in (
+        ("info", "a set's downloads, cache state, pairs (and fields with -l)", run_info),
+        ("download", "fetch, check and unpack a set into the cache", run_download),
+    ):
+        action = actions.add_parser(name, help=summary)
+        action.add_argument("name", metavar="NAME")
+        action.add_argument("-l", "--language-pair", dest="langpair", metavar="SRC-TRG")
+        add_cache_options(action)
+        action.set_defaults(run=run)
     echo = actions.add_parser("echo", help="print fields of a set, TAB-separated, one segment per line")
     echo.add_argument("name", metavar="NAME", help="a test set; several, comma-separated, are concatenated")
     echo.add_argument(
@@ -192,5 +191,5 @@ def run_citation(args: argparse.Namespace) -> int:
 
 def testset_refs(args: argparse.Namespace) -> SetReferences:
     """The references of ``-t`` (sets concatenated) for ``-l``, filtered by ``--origlang``/``--subset``
-    (:meth:`understudy.inputs.test_set.TestSetAsked.references`)."""
+    (:meth:`understudy.testsets.TestSetAsked.references`)."""
     return TestSetAsked.from_values(vars(args)).references(functools.partial(load_fields, args))

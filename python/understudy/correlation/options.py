@@ -23,7 +23,7 @@ from understudy.correlation.ties import AVERAGE_BY
 from understudy.errors import ConfigError, InputFileError
 from understudy.inputs.human import HumanScores, read_human
 from understudy.inputs.score_files import read_named_scores, select_systems
-from understudy.resampling import seed_value
+from understudy.seeding import seed_value
 
 
 @dataclass(frozen=True)

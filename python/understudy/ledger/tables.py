@@ -19,10 +19,12 @@ import dataclasses
 import io
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from os import PathLike
 from typing import TYPE_CHECKING, Any
 
 from understudy._atomic import atomic_write
+from understudy.config import Declared, option
 from understudy.tables import Table
 
 if TYPE_CHECKING:
@@ -98,3 +100,30 @@ def export_records(ledger: Ledger, path: str | PathLike[str]) -> None:
 
 
 __all__ = ["export_records", "history_table", "record_fields", "record_table", "records_table"]
+
+
+@dataclass(frozen=True)
+class RecordFilter(Declared):
+    """Which records ``ledger list`` shows (:meth:`~understudy.ledger.ledger.Ledger.records`):
+    those matching every filter given.
+
+    >>> RecordFilter(metric="bleu").asked()
+    {'system': None, 'tag': None, 'metric': 'bleu', 'testset': None, 'since': None, 'until': None}
+    """
+
+    system: str | None = option(None, flags=("--system",), help="only this system's records")
+    tag: str | None = option(None, flags=("--tag",), help="only records with this tag")
+    metric: str | None = option(
+        None, flags=("-m", "--metric"), help="only this metric's records (bleu, chrf, ...)"
+    )
+    testset: str | None = option(None, flags=("--testset",), help="only this test set's records")
+    since: str | None = option(
+        None, flags=("--since",), metavar="DATE", help="only records kept at or after DATE (ISO, UTC)"
+    )
+    until: str | None = option(
+        None, flags=("--until",), metavar="DATE", help="only records kept before DATE (a date: to its end)"
+    )
+
+    def asked(self) -> dict[str, str | None]:
+        """The filters, by :meth:`~understudy.ledger.ledger.Ledger.records`'s parameter names."""
+        return dataclasses.asdict(self)

@@ -30,8 +30,7 @@ from typing import TYPE_CHECKING
 
 from understudy.config import Declared, option
 from understudy.errors import ConfigError
-from understudy.resampling import seed_value
-from understudy.seeding import DEFAULT_SEED
+from understudy.seeding import DEFAULT_SEED, seed_value
 from understudy.signature import Signature
 from understudy.wording import counted
 
