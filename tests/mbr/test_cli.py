@@ -64,6 +64,19 @@ def test_json_lines_take_any_number_a_source(tmp_path: Path, capsys: pytest.Capt
     assert out.splitlines() == [hyps[int(np.argmax(_expected(hyps)))] for hyps in lists]
 
 
+def test_with_n_a_text_file_is_text_even_where_a_candidate_starts_with_a_brace(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # -n says text: a first candidate such as "{name} logged in" is a line, not JSON.
+    lists = [["{name} logged in", "{name} has logged in"], ["{x}", '{"candidates": ["y"]}']]
+    for suffix in ("txt", "jsonl"):
+        cands = tmp_path / f"cands.{suffix}"
+        cands.write_text("".join(f"{c}\n" for hyps in lists for c in hyps), encoding="utf-8")
+        status, out, err = run_cli(capsys, "mbr", "--candidates", str(cands), "-n", "2", "-m", "chrf")
+        assert status == 0, err
+        assert out.splitlines() == [hyps[int(np.argmax(_expected(hyps)))] for hyps in lists]
+
+
 def test_ctrl_c_keeps_the_choices_made(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -93,6 +106,7 @@ def test_ctrl_c_keeps_the_choices_made(
     [
         ("a\nb\nc\n", ["-n", "2"], "has 3 lines, not a multiple of -n 2: its last source has 1 candidates"),
         ("a\nb\n", [], "a text file of candidates needs their number a source (-n N)"),
+        ("{a}\nb\n", [], "line 1: not JSON"),
         ("a\nb\n", ["-n", "0"], "-n must be at least 1, not 0"),
         ('{"candidates": ["a"]}\n{"candidates": "b"}\n', [], 'line 2: expected {"candidates": [...]}'),
         ('{"candidates": ["a"]}\n{"candidates": []}\n', [], "line 2: no candidates"),
@@ -119,6 +133,23 @@ def test_bad_input_is_one_line_naming_it(
     status, out, err = run_cli(capsys, *(argv if "-m" in extra else [*argv, "-m", "chrf"]))
     assert status == 1 and out == ""
     assert err.startswith("understudy: error: ") and said in err and err.count("\n") == 1
+
+
+def test_xcomet_spans_asked_of_mbr_are_refused_before_any_model(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # mbr scores candidates against candidates: it has no segment's spans, so a spans file
+    # asked for is refused rather than left unwritten without a word.
+    cands, spans = tmp_path / "cands.txt", tmp_path / "spans.jsonl"
+    cands.write_text("a\nb\n", encoding="utf-8")
+    argv = ["mbr", "--candidates", str(cands), "-n", "1", "--source", str(cands), "-m", "xcomet"]
+    status, out, err = run_cli(capsys, *argv, "--xcomet-spans", str(spans))
+    assert (status, out) == (1, "")
+    assert err == (
+        "understudy: error: mbr writes no error spans (it scores each candidate against the"
+        f" others): {spans} would stay unwritten; score -m xcomet writes them\n"
+    )
+    assert not spans.exists()
 
 
 @pytest.mark.parametrize(

@@ -19,6 +19,7 @@ from understudy.cli.options import (
 )
 from understudy.cli.output import stdout
 from understudy.cli.progress import Progress
+from understudy.computed.runs import chosen_config
 from understudy.mbr import Choice, rerank, select
 from understudy.mbr.options import MBRAsked
 from understudy.mbr.pruning import PruningAsked
@@ -101,6 +102,13 @@ def _chooser(args: argparse.Namespace, sources: list[str] | None) -> tuple[Any, 
     declared = computed(names[0])
     if "source" in declared.inputs and sources is None:
         raise CliError(f"-m {names[0]} reads the sources: give them with --source FILE")
+    spans = chosen_config(names[0], vars(args))[1].spans_file()
+    if spans is not None:
+        # MBR scores every candidate against every other: no one segment's spans to write.
+        raise CliError(
+            f"mbr writes no error spans (it scores each candidate against the others):"
+            f" {spans} would stay unwritten; score -m {names[0]} writes them"
+        )
     metric = made_metric(args, names[0])[2]  # a model is looked for only once the input is right
 
     def some(k: int, lists: list[list[str]]) -> list[str] | None:

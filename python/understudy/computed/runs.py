@@ -52,10 +52,18 @@ Bars = Callable[["ComputedMetric"], AbstractContextManager[Bar]]
 def chosen_metric(name: str, values: Mapping[str, Any], pair: str | None = None) -> Chosen:
     """A computed metric by its registry ``name``, configured by ``values`` (option
     destinations to values; those absent take their defaults), for language ``pair``."""
+    declared, config = chosen_config(name, values)
+    return declared, config, declared.metric(config, pair)
+
+
+def chosen_config(name: str, values: Mapping[str, Any]) -> tuple[Computed, ComputedConfig]:
+    """A computed metric's declaration and its configuration as ``values`` give it, before its
+    object (and so its model) is looked for."""
     declared = computed(name)
     options = declared.config.options()
-    config = declared.config(**{name: values[o.dest] for name, o in options if o.flags and o.dest in values})
-    return declared, config, declared.metric(config, pair)
+    return declared, declared.config(
+        **{name: values[o.dest] for name, o in options if o.flags and o.dest in values}
+    )
 
 
 def unasked(given: Collection[str], chosen: Sequence[str]) -> list[str]:

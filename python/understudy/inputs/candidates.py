@@ -20,14 +20,22 @@ from understudy.inputs.files import read_lines
 
 
 def read_candidates(path: str | PathLike[str], per_source: int | None = None) -> list[list[str]]:
-    """Each source's candidates from ``path``: JSON lines (``.jsonl``, or lines starting with
-    ``{``), else ``per_source`` lines a source; a malformed line is an error naming it."""
+    """Each source's candidates from ``path``: ``per_source`` lines a source when it is given (a
+    text file, whatever its lines look like), else JSON lines; a malformed line is an error naming
+    it.
+
+    A text candidate may well start with ``{`` (``{name} logged in``), so only the absence of
+    ``per_source`` makes a file JSON lines.
+    """
     name = fspath(path)
     lines = read_lines(name)
-    if name.endswith(".jsonl") or lines[0].lstrip().startswith("{"):
-        return [_json_candidates(line, name, k + 1) for k, line in enumerate(lines)]
     if per_source is None:
-        raise ConfigError(f"{name}: a text file of candidates needs their number a source (-n N)")
+        if not lines[0].lstrip().startswith("{"):
+            raise ConfigError(
+                f"{name}: a text file of candidates needs their number a source (-n N);"
+                ' without -n each line is JSON: {"candidates": [...]}'
+            )
+        return [_json_candidates(line, name, k + 1) for k, line in enumerate(lines)]
     if per_source < 1:
         raise ConfigError(f"-n must be at least 1, not {per_source}")
     if len(lines) % per_source:
