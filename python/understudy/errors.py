@@ -37,6 +37,11 @@ class EmptyInputError(InputError):
     """No segments to score."""
 
 
+class EmptyReferenceError(InputError, ZeroDivisionError):
+    """An error rate's references hold no word or character: it has nothing to divide by. Also a
+    :class:`ZeroDivisionError`, as HF evaluate's ``wer`` and ``cer`` raise under jiwer 4."""
+
+
 class InputFileError(InputError):
     """A file that cannot be read as UTF-8 text lines; the message names the file and line."""
 

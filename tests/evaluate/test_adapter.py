@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from nltk.translate.gleu_score import corpus_gleu
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 from understudy import evaluate
-from understudy.errors import InputError
+from understudy.errors import InputError, UnderstudyError
 
 from tests.support.twin_sets import REPO
 
@@ -100,6 +100,29 @@ def test_wer_and_cer_are_jiwers_as_hf_sums_them(pairs: list[tuple[str, str]], co
             predictions=predictions, references=references, concatenate_texts=concatenate
         )
         assert got == incorrect / total
+
+
+@pytest.mark.parametrize("name", ["wer", "cer"])
+def test_references_with_nothing_in_them_raise_as_hf_does_under_jiwer_4(name: str) -> None:
+    # HF's loop sums the references' lengths and divides by them: ZeroDivisionError.
+    process = jiwer.process_words if name == "wer" else jiwer.process_characters
+    counted = process("", "hello world")
+    assert counted.substitutions + counted.deletions + counted.hits == 0  # HF's denominator
+    for references in ([""], ["", ""]):
+        predictions = ["hello world"] * len(references)
+        with pytest.raises(ValueError, match="nothing to divide by") as raised:
+            evaluate.load(name).compute(predictions=predictions, references=references)
+        assert isinstance(raised.value, ZeroDivisionError)
+        assert isinstance(raised.value, UnderstudyError)
+    # One empty reference among others divides by the others' length, as jiwer 4 counts it.
+    pairs = [("hello world", ""), ("a b", "a c")]
+    incorrect = total = 0
+    for prediction, reference in pairs:
+        m = process(reference, prediction)
+        incorrect += m.substitutions + m.deletions + m.insertions
+        total += m.substitutions + m.deletions + m.hits
+    got = evaluate.load(name).compute(predictions=[p for p, _ in pairs], references=[r for _, r in pairs])
+    assert got == incorrect / total
 
 
 def test_add_batch_then_compute_and_what_is_refused() -> None:

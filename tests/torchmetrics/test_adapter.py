@@ -569,3 +569,35 @@ def test_every_class_is_scriptable_as_torchmetrics_tests_require(name: str) -> N
         warnings.simplefilter("ignore", FutureWarning)  # torch.jit.script is deprecated in 2.15
         warnings.simplefilter("ignore", DeprecationWarning)  # torchmetrics' own property, read by it
         torch.jit.script(getattr(us, name)())
+
+
+def _public_modules(package: Any) -> list[str]:
+    """The submodules of torchmetrics' ``package`` that users import (not ``_private`` ones)."""
+    import pkgutil
+
+    return [m.name for m in pkgutil.iter_modules(package.__path__) if not m.name.startswith("_")]
+
+
+@pytest.mark.parametrize(("theirs", "ours"), [(tm, us), (tm_f, us_f)], ids=["text", "functional.text"])
+def test_every_module_path_of_torchmetrics_holds_the_same_names_here(theirs: Any, ours: Any) -> None:
+    # `from torchmetrics.text.bleu import BLEUScore` switched as the docs say must import: every
+    # public submodule of torchmetrics that holds a name the drop-in has, holds it here too.
+    import importlib
+
+    offered, seen = set(ours.__all__), set()
+    for name in _public_modules(theirs):
+        module = importlib.import_module(f"{theirs.__name__}.{name}")
+        names = sorted(n for n in dir(module) if n in offered)
+        if not names:
+            continue
+        mirrored = importlib.import_module(f"{ours.__name__}.{name}")
+        assert {n: getattr(mirrored, n) for n in names} == {n: getattr(ours, n) for n in names}
+        seen.update(names)
+    # Every metric torchmetrics offers at the package's level was found in its own module.
+    assert seen >= set(theirs.__all__) & offered and len(seen) >= 9
+    from torchmetrics.functional.text.sacre_bleu import AVAILABLE_TOKENIZERS
+
+    assert us.AVAILABLE_TOKENIZERS == us_f.AVAILABLE_TOKENIZERS == tuple(AVAILABLE_TOKENIZERS)
+    # Each is a tokenizer SacreBLEUScore takes (MeCab's and FLORES' need their dictionary or model).
+    for tokenize in AVAILABLE_TOKENIZERS[:5]:
+        assert float(us.SacreBLEUScore(tokenize=tokenize)(["a b c d"], [["a b c d"]])) == 1.0

@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from understudy.errors import InputError
+from understudy.errors import EmptyReferenceError, InputError
 from understudy.metrics.bleu import BLEU
 from understudy.metrics.wer import CER, WER
 from understudy.nltk._layout import streams
@@ -183,7 +183,14 @@ def _edit_rate(metric: WER) -> Callable[..., float]:
     ) -> float:
         # Summed edits over summed reference lengths, concatenated or not: jiwer's corpus measure.
         del concatenate_texts
-        score: float = metric.corpus_score(list(predictions), [list(references)]).score
+        result = metric.corpus_score(list(predictions), [list(references)])
+        if result.substitutions + result.deletions + result.hits == 0:
+            # HF's script divides by the references' length: with jiwer 4 that is a
+            # ZeroDivisionError (jiwer 3 refused any empty reference with a ValueError).
+            raise EmptyReferenceError(
+                f"the references hold no {metric.config.unit}: {metric.config.name} has nothing to divide by"
+            )
+        score: float = result.score
         return score
 
     return compute

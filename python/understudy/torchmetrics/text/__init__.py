@@ -113,6 +113,10 @@ class BLEUScore(_TextMetric):
         )
 
 
+AVAILABLE_TOKENIZERS = ("none", "13a", "zh", "intl", "char", "ja-mecab", "ko-mecab", "flores101", "flores200")
+"""The ``tokenize`` values :class:`SacreBLEUScore` takes, as torchmetrics lists them."""
+
+
 class SacreBLEUScore(BLEUScore):
     """torchmetrics' ``SacreBLEUScore``: :class:`BLEUScore` over sacrebleu's tokenizers
     (``tokenize``: ``13a``, ``none``, ``zh``, ``intl``, ``char``, ``ja-mecab``, ``ko-mecab``,
@@ -416,6 +420,7 @@ class WordInfoLost(WordInfoPreserved):
 
 
 __all__ = [
+    "AVAILABLE_TOKENIZERS",
     "BLEUScore",
     "CHRFScore",
     "CharErrorRate",

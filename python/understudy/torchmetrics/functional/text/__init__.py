@@ -15,6 +15,7 @@ from torch import Tensor
 from torchmetrics import Metric
 
 from understudy.torchmetrics import text
+from understudy.torchmetrics.text import AVAILABLE_TOKENIZERS as AVAILABLE_TOKENIZERS
 
 Preds = str | Sequence[str]
 Target = Sequence[str | Sequence[str]]
@@ -127,6 +128,7 @@ word_information_lost = _rate(text.WordInfoLost, "word_information_lost")
 word_information_preserved = _rate(text.WordInfoPreserved, "word_information_preserved")
 
 __all__ = [
+    "AVAILABLE_TOKENIZERS",
     "bleu_score",
     "char_error_rate",
     "chrf_score",
