@@ -40,10 +40,18 @@ def atomic_write(path: str | PathLike[str]) -> Iterator[BinaryIO]:
 
     A symbolic link is followed: its target is replaced, the link kept. What is not a regular
     file is written through, as a shell's ``>`` does: a FIFO or a character device (``/dev/null``,
-    ``/dev/stdout``) is opened and written, never replaced. A folder, a socket or a block device
-    is refused (``OutputError``), as is a missing folder.
+    ``/dev/stdout``) is opened and written, never replaced. So is the file behind standard output
+    or standard error (``-o /dev/stdout`` while they go ``>> log``): it is written through that
+    stream's descriptor, appended where the shell appends, so the log before it is kept. A folder,
+    a socket or a block device is refused (``OutputError``), as is a missing folder.
     """
     target = writable(path)
+    stream = _standard_stream(target)
+    if stream is not None:
+        buffer = io.BytesIO()
+        yield buffer
+        _write_through(stream, buffer.getvalue(), os.fspath(path))
+        return
     if _kind(target) in ("fifo", "character device"):
         # Written at the end, in one go: nothing reaches the reader if the block fails, and
         # writers that seek (zip files) work on a pipe too.
@@ -75,6 +83,37 @@ def writable(path: str | PathLike[str]) -> str:
     if not os.access(folder, os.W_OK | os.X_OK):
         raise OutputError(f"{name}: the folder {folder} is not writable")
     return target
+
+
+def _standard_stream(target: str) -> int | None:
+    """The descriptor of standard output or error when ``target`` is the regular file behind it."""
+    try:
+        wanted = os.stat(target)
+    except OSError:
+        return None
+    for fd in (1, 2):
+        try:
+            found = os.fstat(fd)
+        except OSError:
+            continue
+        if stat.S_ISREG(found.st_mode) and os.path.samestat(found, wanted):
+            return fd
+    return None
+
+
+def _write_through(fd: int, data: bytes, name: str) -> None:
+    """All of ``data`` to the open descriptor ``fd``, after what Python's own stream holds."""
+    import sys
+
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):  # a closed or replaced stream has nothing to flush
+            stream.flush()
+    view = memoryview(data)
+    try:
+        while view:
+            view = view[os.write(fd, view) :]
+    except OSError as err:
+        raise OutputError(f"{name}: cannot write: {err.strerror or err}") from err
 
 
 def _kind(target: str) -> str | None:

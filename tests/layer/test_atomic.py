@@ -49,6 +49,22 @@ def test_a_fifo_and_a_device_are_written_through(tmp_path: Path) -> None:
     )
 
 
+def test_the_file_behind_standard_output_is_appended_to_not_replaced(tmp_path: Path) -> None:
+    # `-o /dev/stdout >> ci.log` (or -o naming the log itself): the earlier log stays, the output
+    # follows it, and no temporary file is left beside it.
+    log, cands = tmp_path / "ci.log", tmp_path / "cands.txt"
+    cands.write_text("the cat sat\nthe cat sat down\na cat\n", encoding="utf-8")
+    mbr = [*CLI, "mbr", "--candidates", str(cands), "-n", "3", "-m", "chrf"]
+    alone = subprocess.run(mbr, capture_output=True, timeout=60, check=True).stdout
+    for output in ("/dev/stdout", str(log)):
+        log.write_bytes(b"earlier lines\n")
+        with open(log, "ab") as appended:
+            proc = subprocess.run([*mbr, "-o", output], stdout=appended, stderr=subprocess.PIPE, timeout=60)
+        assert proc.returncode == 0, proc.stderr
+        assert log.read_bytes() == b"earlier lines\n" + alone
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cands.txt", "ci.log"]
+
+
 def test_folders_and_missing_folders_are_refused_before_any_work(tmp_path: Path) -> None:
     with pytest.raises(OutputError, match="cannot write a file over a folder"), atomic_write(tmp_path):
         pass
