@@ -9,6 +9,7 @@ import hashlib
 import json
 import multiprocessing
 import os
+import shlex
 import signal
 import sqlite3
 import stat
@@ -727,11 +728,48 @@ def test_until_takes_in_its_day_in_either_iso_form_and_the_last_day_of_the_calen
         ("postgresql://u:s%40cret@h/db", ["s%40cret"]),
         ("understudy score --ledger 'host=h password=SECRET user=u'", ["SECRET"]),
         ("host=h password='SE CRET' user=u", ["SE CRET", "CRET"]),
+        # Unencoded quotes and spaces, bare and as shlex.join quotes them in a kept command line.
+        ("ledger postgresql://u:it's@h/db: refused", ["it's", "s@h"]),
+        ('postgresql://u:say "hi"@h:5432/db', ["say", "hi"]),
+        ("postgresql://u:two words@h/db?x=1", ["two", "words"]),
+        (
+            shlex.join(["understudy", "--ledger", "postgresql://u:Zit's QQ\"Wx@h/db", "-i", "a"]),
+            ["Zit", "QQ", "Wx"],
+        ),
     ],
 )
 def test_every_password_form_libpq_accepts_is_redacted(text: str, secrets: list[str]) -> None:
     shown = redacted(text)
     assert "***" in shown and not any(secret in shown for secret in secrets)
+
+
+def test_a_password_with_quotes_and_spaces_is_hidden_in_errors_records_and_pages(
+    postgres: Server, capfd: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from tests.support.cli import run_cli
+
+    url = postgres.database()
+    odd = 'it\'s a "pw" x'
+    wrong = url.replace(url.split(":")[2].split("@")[0], odd)
+    with pytest.raises(LedgerError) as refused:
+        Ledger(wrong)
+    code, out, err = run_cli(capfd, "ledger", "list", "--ledger", wrong)
+    assert code == 1 and err.startswith("understudy: error: ledger postgresql://understudy:***@")
+    # A run kept with the password in its command line (a kept, right URL elsewhere).
+    ref, system = str(SAMPLE / "newstest2017.ref.en-de.de"), str(SAMPLE / "newstest2017.online-A.0.en-de.de")
+    kept = str(tmp_path / "l.sqlite")
+    code, _, logged = run_cli(
+        capfd, "score", ref, "-i", system, "-b", "--log", "--ledger", kept, "--note", wrong
+    )
+    assert code == 0, logged
+    code, shown, _ = run_cli(capfd, "ledger", "show", "1", "--ledger", kept)
+    assert code == 0 and "postgresql://understudy:***@" in shown
+    code, _, _ = run_cli(capfd, "site", "--ledger", kept, "-o", str(tmp_path / "site"))
+    pages = "".join(p.read_text(encoding="utf-8") for p in (tmp_path / "site").rglob("*.html"))
+    assert code == 0 and "understudy:***@" in pages.replace("&#34;", '"')
+    for text in (str(refused.value), out, err, logged, shown, pages):
+        for piece in ("it's", "pw", "it&#39;s"):
+            assert piece not in text
 
 
 def test_an_unencoded_at_in_a_password_leaks_nothing_in_a_connection_error() -> None:

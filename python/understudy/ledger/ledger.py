@@ -15,6 +15,7 @@ from understudy.errors import IncomparableError, InputTypeError, LedgerError
 from understudy.ledger.database import SQLITE, Database, open_database, write_ahead
 from understudy.ledger.location import default_location
 from understudy.ledger.schema import check_version, current_form, migrate, readable
+from understudy.ledger.secrets import redacted
 from understudy.seeding import DEFAULT_SEED
 from understudy.signature import Signature
 from understudy.significance import PairedResult, Test, paired_test
@@ -139,8 +140,9 @@ class Ledger:
         ``extras`` (``gran:document``), so records of inputs reshaped otherwise never compare."""
         if not isinstance(stats, Stats) or len(stats) == 0:
             raise InputTypeError("the ledger keeps the statistics of at least one segment (a Stats)")
-        given = {"system": system, "testset": testset, "hypotheses": hypotheses, "command": command}
-        given |= {"note": note, "revision": revision}
+        # Free text a user typed may hold a ledger's URL: no password is ever kept.
+        given = {"system": system, "testset": testset, "hypotheses": hypotheses, "command": redacted(command)}
+        given |= {"note": redacted(note), "revision": revision}
         row: dict[str, object] = {name: _text(name, value) for name, value in given.items()}
         return row | {
             "created": datetime.now(UTC).isoformat(timespec="microseconds"),

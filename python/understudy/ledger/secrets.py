@@ -9,22 +9,29 @@ import re
 from urllib.parse import unquote
 
 _URL = re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s'\"]*", re.IGNORECASE)
+# A URL's user:password@, the password unencoded and so holding anything but a line break or
+# "/" (a space, a quote, an "@"): it runs to the last "@" before the host's path. The user
+# is a plain word, so text before "://" on the line is never taken for one.
+_USERINFO = re.compile(r"(\b[a-z][a-z0-9+.-]*://[^\s/@:'\"]*:)[^/\r\n]*@", re.IGNORECASE)
 # libpq's keyword/value form: password=secret, password = 'quoted \' secret'.
 _KEYWORD = re.compile(r"(\bpassword\s*=\s*)('(?:[^'\\]|\\.)*'?|[^\s&]*)", re.IGNORECASE)
 
 
 def redacted(text: str) -> str:
     """``text`` with every password in it replaced by ``***``: a URL's (``user:PASSWORD@``, even
-    with an unencoded ``@`` in it, and ``?password=``, its name percent-encoded or not) and
-    libpq's ``password=`` keyword.
+    with an unencoded ``@``, quote or space in it, and ``?password=``, its name percent-encoded
+    or not) and libpq's ``password=`` keyword.
 
     >>> redacted("postgresql://u:p@ss@h/db ?x")
     'postgresql://u:***@h/db ?x'
+    >>> redacted("ledger 'postgresql://u:it'\"'\"'s a s\"cret@h/db' failed")
+    "ledger 'postgresql://u:***@h/db' failed"
     >>> redacted("postgres://u@h/db?sslmode=require&pass%77ord=SECRET")
     'postgres://u@h/db?sslmode=require&pass%77ord=***'
     >>> redacted("host=h password='a b' user=u")
     'host=h password=*** user=u'
     """
+    text = _USERINFO.sub(r"\1***@", text)
     return _KEYWORD.sub(r"\1***", _URL.sub(lambda m: _redacted_url(m.group(0)), text))
 
 
