@@ -198,6 +198,29 @@ def test_a_second_build_replaces_the_site_whole(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith("l.sqlite")) == ["site"]
 
 
+def test_a_link_to_the_site_is_followed_and_the_folder_it_names_replaced(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    # site -o LINK, LINK -> the served folder (a web server's document root, say): the link stays
+    # a link, the folder it names gets the new site, nothing stray is left beside either.
+    served, links = tmp_path / "www" / "site", tmp_path / "links"
+    served.parent.mkdir()
+    links.mkdir()
+    (links / "current").symlink_to(served)  # dangling before the first build
+    with Ledger(tmp_path / "l.sqlite") as ledger:
+        ledger.append(_stats(GOOD), "A", "one:en-de")
+    for testsets in (1, 2):
+        if testsets == 2:
+            with Ledger(tmp_path / "l.sqlite") as ledger:
+                ledger.append(_stats(FAIR), "B", "two:de-en")
+        code, _, err = run(capfd, "site", "--ledger", str(tmp_path / "l.sqlite"), "-o", str(links / "current"))
+        assert code == 0, err
+        assert (links / "current").is_symlink() and os.readlink(links / "current") == str(served)
+        assert len(_testset_pages(served)) == testsets and (served / MARK).exists()
+        assert [p.name for p in links.iterdir()] == ["current"]
+        assert [p.name for p in served.parent.iterdir()] == ["site"]
+
+
 def test_a_folder_that_is_not_a_site_is_never_replaced(
     tmp_path: Path, capfd: pytest.CaptureFixture[str]
 ) -> None:

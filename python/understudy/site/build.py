@@ -60,7 +60,9 @@ def build_site(
     ranked into clusters in worker processes (``settings.processes``) while the record pages are
     written here."""
     settings = settings or Settings()
-    target = Path(out)
+    # A link (to a web server's folder, say) is followed: the folder it names is swapped, the
+    # link kept; swapping the link itself would leave that folder stale.
+    target = Path(os.path.realpath(out))
     _check_target(target)
     planned = plan(ledger, settings)
     staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
