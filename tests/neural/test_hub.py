@@ -254,3 +254,55 @@ def test_fetch_model_into_a_folder_signs_as_the_hub_name(
         changed.write(b"\0")
     edited = _score(server, files, tmp_path / "bare", str(copied), **OFFLINE)
     assert "|model:wmt22-comet-da|rev:sha256-" in json.loads(edited.stdout)["signature"], edited.stderr
+
+
+def test_fetching_again_after_the_branch_moved_pins_and_signs_the_new_commit(
+    hub: tuple[fake_hub.Hub, dict[str, Path | str]], tmp_path: Path
+) -> None:
+    server, files = hub
+    seed1, seed5 = (files_at for _, files_at in server.repos["org/tiny-comet"].commits)
+    moving = fake_hub.Repo()
+    server.repos["org/moving-comet"] = moving
+    first = moving.add({**seed1, "notes.txt": b"dropped in the next commit"})
+    models, folder = tmp_path / "models", tmp_path / "models" / "org" / "moving-comet"
+    fetched = _fetch(server, tmp_path / "home", "org/moving-comet", "--to", str(models))
+    assert fetched.returncode == 0, fetched.stderr
+    assert fetched.stdout.split()[0] == f"org/moving-comet@{first}" and (folder / "notes.txt").is_file()
+    second = moving.add(dict(seed5))  # main moves: new weights, a file deleted
+    again = _fetch(server, tmp_path / "home", "org/moving-comet", "--to", str(models))
+    assert again.returncode == 0, again.stderr
+    # Before: the old commit was printed and kept, and the deleted file stayed.
+    assert again.stdout.split()[0] == f"org/moving-comet@{second}"
+    manifest = json.loads((folder / ".understudy-fetched.json").read_text(encoding="utf-8"))
+    assert manifest["revision"] == second and "notes.txt" not in manifest["files"]
+    assert not (folder / "notes.txt").exists()
+    assert (folder / "checkpoints" / "model.ckpt").read_bytes() == seed5["checkpoints/model.ckpt"]
+    cached = _score(server, files, tmp_path / "bare", str(folder), **OFFLINE)
+    assert cached.returncode == 0, cached.stderr
+    assert f"|rev:{second[:12]}" in json.loads(cached.stdout)["signature"]
+    assert json.loads(cached.stdout)["score"] == round(_local(files, files["folder5"]), 6)
+
+
+@pytest.mark.parametrize("changed", ["checkpoints/model.ckpt", "hparams.yaml"])
+def test_a_file_whose_bytes_are_not_the_hubs_is_refused_and_removed(
+    hub: tuple[fake_hub.Hub, dict[str, Path | str]], tmp_path: Path, changed: str
+) -> None:
+    # The weights are checked against the hub's SHA-256 (LFS), the other files their git blob id.
+    server, _ = hub
+    seed1 = server.repos["org/tiny-comet"].commits[0][1]
+    altered = fake_hub.Repo()
+    commit = altered.add(dict(seed1))
+    server.repos["org/altered-comet"] = altered
+    server.tampered[changed] = seed1[changed] + b"\0"
+    try:
+        into = _fetch(server, tmp_path / "home", "org/altered-comet", "--to", str(tmp_path / "models"))
+        cached = _fetch(server, tmp_path / "home", "org/altered-comet")
+    finally:
+        del server.tampered[changed]
+    folder = tmp_path / "models" / "org" / "altered-comet"
+    for run in (into, cached):
+        assert run.returncode == 1 and run.stdout == "" and len(run.stderr.splitlines()) == 1
+        assert f"org/altered-comet@{commit}: {changed} is not the hub's file" in run.stderr
+    assert not (folder / changed).exists() and not (folder / ".understudy-fetched.json").exists()
+    snapshots = list((tmp_path / "home").rglob(f"snapshots/{commit}/{changed}"))
+    assert snapshots == [] or not any(p.exists() for p in snapshots)

@@ -2,7 +2,9 @@
 
 Repositories are folders of files at commits; a name resolves to its latest commit. A gated
 repository answers 401 as the hub does; ``die_after`` cuts a file's body short and closes
-the connection, as a server that dies mid-file.
+the connection, as a server that dies mid-file. A repository's information lists each file's
+digest as the hub's does (weights kept in LFS: their SHA-256; the others: their git blob id);
+``tampered`` serves other bytes for a file than those digests, as a proxy that alters it.
 """
 
 from __future__ import annotations
@@ -36,6 +38,25 @@ class Repo:
         return next((c for c in self.commits if c[0] == revision), None)
 
 
+LFS = (".ckpt", ".bin", ".safetensors", ".model", ".pt")
+"""The endings the hub's repositories keep in Git LFS (the weights, SentencePiece models)."""
+
+
+def _sibling(name: str, data: bytes) -> dict[str, Any]:
+    """A file as the hub's model information lists it with ``blobs=true``."""
+    if name.endswith(LFS):
+        pointer = (
+            f"version https://git-lfs.github.com/spec/v1\noid sha256:{hashlib.sha256(data).hexdigest()}\n"
+        )
+        lfs = {"size": len(data), "sha256": hashlib.sha256(data).hexdigest(), "pointerSize": len(pointer)}
+        return {"rfilename": name, "size": len(data), "blobId": _git_blob(pointer.encode()), "lfs": lfs}
+    return {"rfilename": name, "size": len(data), "blobId": _git_blob(data)}
+
+
+def _git_blob(data: bytes) -> str:
+    return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
+
+
 def folder_files(folder: Path) -> dict[str, bytes]:
     """Every file under ``folder`` by its relative path."""
     return {p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
@@ -49,6 +70,8 @@ class Hub:
         self.requests: list[str] = []
         self.die_after: dict[str, tuple[int, int]] = {}
         """A file's name: (bytes sent before the connection dies, how many more times)."""
+        self.tampered: dict[str, bytes] = {}
+        """A file's name: the bytes sent instead of the commit's."""
         hub = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -123,7 +146,7 @@ class Hub:
             "modelId": repo_id,
             "sha": commit,
             "private": False,
-            "siblings": [{"rfilename": name} for name in sorted(files)],
+            "siblings": [_sibling(name, data) for name, data in sorted(files.items())],
         }
         self._send(handler, 200, {"Content-Type": "application/json"}, json.dumps(info).encode(), body)
 
@@ -147,7 +170,7 @@ class Hub:
             self._send(handler, 404, {"X-Error-Code": "EntryNotFound"}, b'{"error": "Entry not found"}', body)
             return
         commit, files = found
-        data = files[name]
+        data = self.tampered.get(name, files[name])
         headers = {
             "X-Repo-Commit": commit,
             "ETag": f'"{hashlib.sha256(data).hexdigest()}"',

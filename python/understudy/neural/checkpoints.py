@@ -95,17 +95,25 @@ def folder_revision(folder: Path, reads: Sequence[str], hashes: dict[str, str] |
     return f"sha256-{digest.hexdigest()[:16]}"
 
 
-def write_manifest(folder: Path, name: str, revision: str) -> None:
+def write_manifest(folder: Path, name: str, revision: str, files: Sequence[str]) -> None:
     """Record in ``folder`` (a checkpoint fetched from the hub) its hub name, its commit and the
-    hash of each of its files, so that the folder signs as the hub name does while its files are
-    the ones fetched (:func:`local`)."""
+    hash of each of its ``files`` (that commit's, as paths inside it), so that the folder signs as
+    the hub name does while its files are the ones fetched (:func:`local`)."""
     from understudy._atomic import atomic_write
 
-    every = file_hashes(folder, ["**/*"])
-    hashes = {k: v for k, v in every.items() if not any(part.startswith(".") for part in k.split("/"))}
+    hashes = {path: file_revision(folder / path) for path in sorted(files)}
     record = {"name": name, "revision": revision, "files": hashes}
     with atomic_write(folder / MANIFEST) as out:
         out.write(json.dumps(record, indent=1, sort_keys=True).encode("utf-8"))
+
+
+def manifest_files(folder: Path) -> list[str]:
+    """The files a fetched folder's manifest lists (none without one)."""
+    try:
+        files = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))["files"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return []
+    return [str(path) for path in files] if isinstance(files, dict) else []
 
 
 def _fetched(folder: Path, hashes: dict[str, str]) -> tuple[str, str] | None:
@@ -205,12 +213,12 @@ def download(
         where = {} if local_dir is None else {"local_dir": str(local_dir)}
         return Path(fetch(name, revision=revision, allow_patterns=patterns, **where))
     except Exception as err:  # the transport's own errors (httpx) come through as they are
-        raise ModelError(_download_error(name, revision, err)) from None
+        raise ModelError(download_error(name, revision, err)) from None
     finally:
         log.setLevel(level)
 
 
-def _download_error(name: str, revision: str | None, err: Exception) -> str:
+def download_error(name: str, revision: str | None, err: Exception) -> str:
     """What to say of a failed download, by what failed."""
     errors = need("huggingface_hub.errors")
     if isinstance(err, errors.GatedRepoError):
@@ -238,13 +246,3 @@ def _offline(name: str, revision: str | None) -> str:
 
 def _first_line(err: Any) -> str:
     return str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
-
-
-def downloaded_commit(folder: Path) -> str:
-    """The hub commit of the files :func:`download` wrote into ``folder`` (``local_dir``):
-    huggingface-hub records it first in each file's download metadata."""
-    for metadata in sorted((folder / ".cache" / "huggingface" / "download").rglob("*.metadata")):
-        first = metadata.read_text(encoding="utf-8").split("\n", 1)[0].strip()
-        if _COMMIT.fullmatch(first):
-            return first
-    raise ModelError(f"{folder}: huggingface-hub recorded no commit of the files it downloaded here")

@@ -20,8 +20,9 @@ from pathlib import Path
 
 from understudy.computed.metricx import DEFAULT_TOKENIZER
 from understudy.errors import ModelError
-from understudy.neural.checkpoints import download, downloaded_commit, split_spec, write_manifest
+from understudy.neural.checkpoints import download, manifest_files, split_spec, write_manifest
 from understudy.neural.comet_model import declared_encoder
+from understudy.neural.hub_digests import hub_files
 from understudy.neural.metricx import TOKENIZER_FILES
 from understudy.neural.xlmr import ENCODER_FILES
 
@@ -64,12 +65,21 @@ def fetch_model(spec: str, to: Path | None = None, tokenizer: str = DEFAULT_TOKE
 
 
 def _fetch(name: str, revision: str | None, patterns: list[str] | None, folder: Path | None) -> Fetched:
-    """One repository into the cache, or into ``folder`` with its manifest."""
+    """One repository into the cache, or into ``folder`` with its manifest: the commit the hub
+    resolves ``revision`` to now, each file checked against the hub's digest."""
     if folder is None:
+        # By the name asked, so that the cache keeps its ref (offline use by name); the
+        # snapshot's folder is its commit, and the files are checked against that commit's.
         snapshot = download(name, revision, patterns)
+        hub_files(name, snapshot.name).check(snapshot, patterns, name)
         return Fetched(name, snapshot.name, snapshot, cached=True)
+    hub = hub_files(name, revision)
     folder.mkdir(parents=True, exist_ok=True)
-    download(name, revision, patterns, local_dir=folder)
-    commit = downloaded_commit(folder)
-    write_manifest(folder, name, commit)
-    return Fetched(name, commit, folder)
+    wanted = hub.paths(patterns)
+    for stale in set(manifest_files(folder)) - set(wanted):
+        # Fetched before, gone from the commit now (the branch moved): not part of this folder.
+        (folder / stale).unlink(missing_ok=True)
+    download(name, hub.commit, patterns, local_dir=folder)
+    hub.check(folder, patterns, name)
+    write_manifest(folder, name, hub.commit, wanted)
+    return Fetched(name, hub.commit, folder)
