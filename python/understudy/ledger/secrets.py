@@ -24,8 +24,8 @@ def redacted(text: str) -> str:
 
     >>> redacted("postgresql://u:p@ss@h/db ?x")
     'postgresql://u:***@h/db ?x'
-    >>> redacted("ledger 'postgresql://u:it'\"'\"'s a s\"cret@h/db' failed")
-    "ledger 'postgresql://u:***@h/db' failed"
+    >>> redacted("ledger postgresql://u:it's a pw@h/db failed")
+    'ledger postgresql://u:***@h/db failed'
     >>> redacted("postgres://u@h/db?sslmode=require&pass%77ord=SECRET")
     'postgres://u@h/db?sslmode=require&pass%77ord=***'
     >>> redacted("host=h password='a b' user=u")
