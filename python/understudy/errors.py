@@ -96,6 +96,10 @@ class ModelError(UnderstudyError):
     is not there; the message says what was looked for and where."""
 
 
+class HubUnreachableError(ModelError):
+    """A checkpoint is neither on this machine nor to be had: the hub cannot be reached."""
+
+
 class LedgerError(UnderstudyError):
     """A ledger that cannot be opened, read or written (a newer schema, a missing record)."""
 

@@ -306,3 +306,43 @@ def test_a_file_whose_bytes_are_not_the_hubs_is_refused_and_removed(
     assert not (folder / changed).exists() and not (folder / ".understudy-fetched.json").exists()
     snapshots = list((tmp_path / "home").rglob(f"snapshots/{commit}/{changed}"))
     assert snapshots == [] or not any(p.exists() for p in snapshots)
+
+
+@pytest.mark.parametrize("into", [[], ["--to", "{tmp}/models"]])
+def test_fetch_model_offline_says_the_hub_cannot_be_reached(
+    hub: tuple[fake_hub.Hub, dict[str, Path | str]], tmp_path: Path, into: list[str]
+) -> None:
+    argv = [a.format(tmp=tmp_path) for a in into]
+    variables = {**os.environ, "HF_HOME": str(tmp_path / "home"), **OFFLINE}
+    for offline in ("1", "0"):  # asked not to, or nobody answers
+        env = {**variables, "HF_HUB_OFFLINE": offline}
+        command = [sys.executable, "-m", "understudy", "fetch-model", "org/tiny-comet", *argv]
+        run = subprocess.run(command, capture_output=True, text=True, env=env, timeout=600)
+        why = "HF_HUB_OFFLINE is set" if offline == "1" else "http://127.0.0.1:9: "
+        assert run.returncode == 1 and len(run.stderr.splitlines()) == 1, run.stderr
+        assert run.stderr.startswith(f"understudy: error: org/tiny-comet: the hub cannot be reached ({why}")
+        assert run.stderr.endswith("): nothing was fetched\n") and "download it" not in run.stderr
+    assert not (tmp_path / "models").exists()
+
+
+def test_what_a_checkpoint_names_but_lacks_is_said_with_every_place_looked_in(
+    hub: tuple[fake_hub.Hub, dict[str, Path | str]], tmp_path: Path
+) -> None:
+    server, files = hub
+    comet = nc.build_regression(tmp_path / "models" / "lost-comet", 1, pretrained_model="org/absent-xlmr")
+    shutil.rmtree(comet / "encoder")
+    run = _score(server, files, tmp_path / "home", str(comet), **OFFLINE)
+    assert run.returncode == 1 and len(run.stderr.splitlines()) == 1, run.stderr
+    assert (
+        f"the checkpoint {comet} reads org/absent-xlmr, looked for in turn at"
+        f" {tmp_path / 'models' / 'org' / 'absent-xlmr'}, at {comet / 'org' / 'absent-xlmr'}, as the"
+        " folder org/absent-xlmr, in the hub cache and on the hub; none has it" in run.stderr
+    )
+    metricx = nc.build_metricx(tmp_path / "metricx")
+    env = {**os.environ, "HF_HOME": str(tmp_path / "home"), **OFFLINE}
+    command = [sys.executable, "-m", "understudy", "score", str(files["ref"]), "-i", str(files["mt"])]
+    command += ["--source", str(files["src"]), "-m", "metricx", "--metricx-model", str(metricx)]
+    run = subprocess.run(command, capture_output=True, text=True, env=env, timeout=600)
+    assert run.returncode == 1 and len(run.stderr.splitlines()) == 1, run.stderr
+    assert "reads google/mt5-xl, looked for in turn at" in run.stderr
+    assert run.stderr.endswith("or name its folder with --metricx-tokenizer\n")

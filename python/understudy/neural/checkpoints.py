@@ -28,7 +28,7 @@ from os import PathLike, fspath
 from pathlib import Path
 from typing import Any
 
-from understudy.errors import ModelError
+from understudy.errors import HubUnreachableError, ModelError
 from understudy.neural._extra import need
 
 _COMMIT = re.compile(r"[0-9a-f]{40}")
@@ -167,15 +167,25 @@ def locate(
     return Checkpoint(folder, name, folder.name if _COMMIT.fullmatch(folder.name) else revision or "")
 
 
-def named_by(name: str, checkpoint: Path, reads: Sequence[str]) -> Checkpoint:
+def named_by(name: str, checkpoint: Path, reads: Sequence[str], flag: str | None = None) -> Checkpoint:
     """What a checkpoint names but does not hold (COMET's encoder, MetricX's tokenizer), looked
     for in order: a folder of that name beside the checkpoint's folder, then inside it (where
     ``understudy fetch-model --to`` puts it); then as :func:`locate` finds a name (a folder as
-    given, the hub's cache, the hub). ``reads``: the files the model reads of it."""
-    for place in (checkpoint.parent / name, checkpoint / name):
+    given, the hub's cache, the hub). ``reads``: the files the model reads of it; ``flag``: the
+    option that names it, for the message when it is nowhere."""
+    places = (checkpoint.parent / name, checkpoint / name)
+    for place in places:
         if place.is_dir():
             return local(place, "", reads)
-    return locate(name, "", list(reads))
+    try:
+        return locate(name, "", list(reads))
+    except HubUnreachableError as err:
+        where = (
+            f"the checkpoint {checkpoint} reads {name}, looked for in turn at {places[0]}, at {places[1]},"
+            f" as the folder {name}, in the hub cache and on the hub"
+        )
+        option = f"; or name its folder with {flag}" if flag else ""
+        raise HubUnreachableError(f"{where}; none has it: {err}{option}") from None
 
 
 def local(folder: Path, weights: str, reads: Sequence[str] = ()) -> Checkpoint:
@@ -197,10 +207,15 @@ def local(folder: Path, weights: str, reads: Sequence[str] = ()) -> Checkpoint:
 
 
 def download(
-    name: str, revision: str | None, patterns: list[str] | None = None, local_dir: Path | None = None
+    name: str,
+    revision: str | None,
+    patterns: list[str] | None = None,
+    local_dir: Path | None = None,
+    fetching: bool = False,
 ) -> Path:
     """A hub repository's snapshot folder, fetched into the cache or found there; with
-    ``local_dir``, its files written into that folder instead."""
+    ``local_dir``, its files written into that folder instead (``fetching``: for fetch-model,
+    whose failures say so)."""
     # First, as importing it sets the library's log level, which is held below.
     fetch = need("huggingface_hub").snapshot_download
     if not sys.stderr.isatty():
@@ -213,35 +228,54 @@ def download(
         where = {} if local_dir is None else {"local_dir": str(local_dir)}
         return Path(fetch(name, revision=revision, allow_patterns=patterns, **where))
     except Exception as err:  # the transport's own errors (httpx) come through as they are
-        raise ModelError(download_error(name, revision, err)) from None
+        raise download_error(name, revision, err, fetching) from None
     finally:
         log.setLevel(level)
 
 
-def download_error(name: str, revision: str | None, err: Exception) -> str:
-    """What to say of a failed download, by what failed."""
+def download_error(name: str, revision: str | None, err: Exception, fetching: bool = False) -> ModelError:
+    """What to raise for a failed download, by what failed (``fetching``: for fetch-model, which
+    has no local copy to fall back on)."""
     errors = need("huggingface_hub.errors")
+    wanted = f"{name}@{revision}" if revision else name
     if isinstance(err, errors.GatedRepoError):
-        return (
+        return ModelError(
             f"{name} is gated: accept its licence on its hub page, then log in (hf auth login)"
             " or set HF_TOKEN"
         )
     if isinstance(err, errors.RevisionNotFoundError):
-        return f"{name} has no revision {revision!r} on the hub"
+        return ModelError(f"{name} has no revision {revision!r} on the hub")
     if isinstance(err, errors.RepositoryNotFoundError):
-        return f"{name}: no such model on the hub (or it is private: set HF_TOKEN)"
-    if isinstance(err, errors.LocalEntryNotFoundError):
-        return _offline(name, revision)
-    return f"{name}: the download failed, nothing of it is used ({type(err).__name__}: {_first_line(err)})"
-
-
-def _offline(name: str, revision: str | None) -> str:
-    where = need("huggingface_hub.constants").HF_HUB_CACHE
-    wanted = f"{name}@{revision}" if revision else name
-    return (
-        f"{wanted} is not in the local cache ({where}) and the hub cannot be reached: download it where"
-        " the hub is reachable, or give a local folder"
+        return ModelError(f"{name}: no such model on the hub (or it is private: set HF_TOKEN)")
+    if _unreachable(err):
+        why = _why_unreachable(err)
+        if fetching:
+            return HubUnreachableError(f"{wanted}: the hub cannot be reached ({why}): nothing was fetched")
+        where = need("huggingface_hub.constants").HF_HUB_CACHE
+        return HubUnreachableError(
+            f"{wanted} is not in the local cache ({where}) and the hub cannot be reached ({why}):"
+            f" fetch it with `understudy fetch-model {wanted}` where the hub is reachable, or give a"
+            " local folder"
+        )
+    return ModelError(
+        f"{name}: the download failed, nothing of it is used ({type(err).__name__}: {_first_line(err)})"
     )
+
+
+def _unreachable(err: Exception) -> bool:
+    """Whether ``err`` says the hub was not reached (offline mode, no connection), whichever
+    transport huggingface-hub runs on (its transport errors are named ``...TransportError``)."""
+    errors = need("huggingface_hub.errors")
+    if isinstance(err, errors.LocalEntryNotFoundError | ConnectionError | TimeoutError):
+        return True
+    return any(kind.__name__ == "TransportError" for kind in type(err).__mro__)
+
+
+def _why_unreachable(err: Exception) -> str:
+    constants = need("huggingface_hub.constants")
+    if constants.HF_HUB_OFFLINE:
+        return "HF_HUB_OFFLINE is set"
+    return f"{constants.ENDPOINT}: {_first_line(err)}"
 
 
 def _first_line(err: Any) -> str:

@@ -70,7 +70,7 @@ def _fetch(name: str, revision: str | None, patterns: list[str] | None, folder: 
     if folder is None:
         # By the name asked, so that the cache keeps its ref (offline use by name); the
         # snapshot's folder is its commit, and the files are checked against that commit's.
-        snapshot = download(name, revision, patterns)
+        snapshot = download(name, revision, patterns, fetching=True)
         hub_files(name, snapshot.name).check(snapshot, patterns, name)
         return Fetched(name, snapshot.name, snapshot, cached=True)
     hub = hub_files(name, revision)
@@ -79,7 +79,7 @@ def _fetch(name: str, revision: str | None, patterns: list[str] | None, folder: 
     for stale in set(manifest_files(folder)) - set(wanted):
         # Fetched before, gone from the commit now (the branch moved): not part of this folder.
         (folder / stale).unlink(missing_ok=True)
-    download(name, hub.commit, patterns, local_dir=folder)
+    download(name, hub.commit, patterns, local_dir=folder, fetching=True)
     hub.check(folder, patterns, name)
     write_manifest(folder, name, hub.commit, wanted)
     return Fetched(name, hub.commit, folder)

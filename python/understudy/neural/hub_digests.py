@@ -64,7 +64,7 @@ def hub_files(name: str, revision: str | None) -> HubFiles:
     try:
         info = api.model_info(name, revision=revision, files_metadata=True)
     except Exception as err:  # the transport's own errors (httpx) come through as they are
-        raise ModelError(download_error(name, revision, err)) from None
+        raise download_error(name, revision, err, fetching=True) from None
     digests: dict[str, tuple[str, str]] = {}
     for sibling in info.siblings or []:
         if sibling.lfs is not None and sibling.lfs.sha256:

@@ -132,7 +132,9 @@ class MetricX(NeuralMetric):
             checkpoint, batch_size=batch_size, device=device, precision=precision or saved, cache=cache
         )
         # Beside or inside the checkpoint's folder first (fetch-model --to puts it there).
-        self.tokenizer_checkpoint = named_by(fspath(tokenizer), checkpoint.folder, TOKENIZER_FILES)
+        self.tokenizer_checkpoint = named_by(
+            fspath(tokenizer), checkpoint.folder, TOKENIZER_FILES, "--metricx-tokenizer"
+        )
         self.qe = bool(qe)
         self._model: _Model | None = None
         self._as_saved = precision is None or precision == saved
