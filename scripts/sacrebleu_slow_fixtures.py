@@ -2,7 +2,8 @@
 
 sacrebleu is the oracle of understudy's paired tests and of its TER; asking it live cost over
 five minutes of CPU in every test run (its paired bootstrap and approximate randomization on
-16 WMT17 systems, its TER on 120-word sentences). It is asked here once, outside the tests:
+16 WMT17 systems, its TER on 120-word sentences, its BLEU and chrF rows of every WMT17 system
+under each tokenizer). It is asked here once, outside the tests:
 
     python scripts/sacrebleu_slow_fixtures.py          # the data in ../shared beside the clone
 
@@ -32,9 +33,11 @@ from tests.support.recorded_oracles import (  # noqa: E402
     PAIRED_CONFIGS,
     PAIRED_SEED,
     PAIRED_TESTS,
+    SWEEP_CONFIGS,
     TER_BEAM_PAIRWISE,
     lines_sha256,
     paired_data,
+    rows_sha256,
     ter_beam_cases,
 )
 
@@ -75,6 +78,27 @@ def paired(data: Path) -> dict[str, Any]:
     return out
 
 
+def sweeps(data: Path) -> dict[str, Any]:
+    """sacrebleu's statistics rows (their SHA-256) and corpus score of every WMT17 system under
+    each sweep configuration."""
+    ref = read_raw(data / "newstest2017.ref.en-de.de")
+    paths = sorted(p for p in data.glob("newstest2017.*.de") if ".ref." not in p.name)
+    systems = {p.name.split(".")[1]: read_raw(p) for p in paths}
+    names = sorted(systems)
+    out: dict[str, Any] = {}
+    for config in SWEEP_CONFIGS:
+        metric = theirs(config, [ref])
+        rows = [their_rows(config, metric, systems[name], None) for name in names]
+        out[str(config)] = {
+            "systems": names,
+            "sha256": [lines_sha256(ref), *(lines_sha256(systems[n]) for n in names)],
+            "rows_sha256": [rows_sha256(r) for r in rows],
+            "scores": [metric._aggregate_and_compute(r.tolist()).score for r in rows],
+        }
+        print(f"{config}: done", file=sys.stderr)
+    return out
+
+
 def ter_beam() -> dict[str, Any]:
     """sacrebleu's TER statistics, corpus score, sentence scores and all pairs of the beam cases."""
     hyps, refs = ter_beam_cases()
@@ -101,6 +125,7 @@ def main() -> None:
         "oracle": f"sacrebleu {sacrebleu.__version__}",
         "ter_beam": ter_beam(),
         "paired": paired(args.data),
+        "sweeps": sweeps(args.data),
     }
     with atomic_write(FIXTURE) as fh:
         fh.write((json.dumps(record, indent=1) + "\n").encode("utf-8"))

@@ -15,4 +15,6 @@ python -m mypy.stubtest understudy._core  # and its six submodules, each stubbed
 site=$(mktemp -d) && NO_MKDOCS_2_WARNING=1 mkdocs build --strict --quiet --site-dir "$site" && rm -rf "$site"
 python scripts/sacrebleu_suite.py fetch  # sacrebleu's own tests, run by tests/sacrebleu/test_suite.py
 python scripts/nltk_suite.py fetch  # NLTK's own BLEU tests and examples, run by tests/nltk/test_adapter.py
-python -m pytest -n auto --durations=20  # one worker per core (pytest-xdist): the tests are independent; the slowest named
+# One worker per core (pytest-xdist): the tests are independent, those that share a warmed cache
+# grouped on one worker (loadgroup); the slowest named.
+python -m pytest -n auto --dist loadgroup --durations=20

@@ -302,7 +302,17 @@ def _doctest_in_a_process(example: Example, folder: Path) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
 
 
-@pytest.mark.parametrize("example", RUNNABLE, ids=lambda e: e.name)
+def _grouped(example: Example) -> object:
+    """An example as a test parameter; the neural ones on one test worker (``--dist loadgroup``,
+    as scripts/test.sh runs pytest), so that they share one download and one warmed score cache
+    as a user's runs share them: README's neural commands and docs/neural.md's score the same
+    systems."""
+    return (
+        pytest.param(example, marks=pytest.mark.xdist_group("neural-examples")) if example.neural else example
+    )
+
+
+@pytest.mark.parametrize("example", [_grouped(e) for e in RUNNABLE], ids=lambda e: e.name)
 def test_example(example: Example, folder: Path) -> None:
     if example.kind == "pycon" and example.neural:
         _doctest_in_a_process(example, folder)

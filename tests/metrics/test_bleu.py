@@ -15,6 +15,8 @@ import pytest
 from sacrebleu.metrics import BLEU as SacreBLEU
 from understudy import BLEU, BLEUConfig, corpus_bleu, score_rows, sentence_bleu
 
+from tests.support.recorded_oracles import SWEEP_CONFIGS, rows_sha256, swept
+
 # Example 1 of Papineni et al. (2002). The paper counts words, ignoring capitalization
 # and the final period, so the period is dropped and the text lowercased.
 CANDIDATE_1 = "It is a guide to action which ensures that the military always obeys the commands of the party"
@@ -80,24 +82,28 @@ def test_cloud_guide_bleu_table(candidate: str, fractions: list[tuple[int, int]]
     assert round(result.score / 100, 2) == bleu
 
 
-TOKENIZERS = ["13a", "intl", "zh", "char", "none"]
+BLEU_SWEEPS = [c for c in SWEEP_CONFIGS if isinstance(c, BLEUConfig)]
 
 
-@pytest.mark.parametrize("lowercase", [False, True])
-@pytest.mark.parametrize("tokenize", TOKENIZERS)
+@pytest.mark.parametrize("config", BLEU_SWEEPS, ids=str)
 def test_statistics_and_default_scores(
-    tokenize: str, lowercase: bool, wmt17_ref: list[str], wmt17_systems: dict[str, list[str]]
+    config: BLEUConfig, wmt17_ref: list[str], wmt17_systems: dict[str, list[str]]
 ) -> None:
-    theirs = SacreBLEU(tokenize=tokenize, lowercase=lowercase, references=[wmt17_ref])
-    ours = BLEU(tokenize=tokenize, lowercase=lowercase, references=[wmt17_ref])
-    # Every system as written; lowercased, four of them (12,016 segments): lowercasing is one
-    # step before the tokenizer, and sacrebleu's pass takes seconds a system.
-    systems = list(wmt17_systems.items())[: 4 if lowercase else None]
-    for name, hyps in systems:
-        expected = np.array(theirs._extract_corpus_statistics(hyps, None), dtype=np.int64)
-        stats = ours.segment_stats(hyps)
-        np.testing.assert_array_equal(stats.rows, expected, err_msg=name)
-        assert stats.score().score == theirs._aggregate_and_compute(expected.tolist()).score, name
+    # Every system, as written and lowercased, against sacrebleu's rows and corpus score
+    # (recorded by scripts/sacrebleu_slow_fixtures.py: sacrebleu's pass takes seconds a system),
+    # and one system, a different one for each configuration, against sacrebleu live.
+    record = swept(config, wmt17_systems, wmt17_ref)
+    ours = BLEU(tokenize=config.tokenize, lowercase=config.lowercase, references=[wmt17_ref])
+    live = record["systems"][BLEU_SWEEPS.index(config) * 5 % 16]
+    for k, name in enumerate(record["systems"]):
+        stats = ours.segment_stats(wmt17_systems[name])
+        assert rows_sha256(stats.rows) == record["rows_sha256"][k], name
+        assert stats.score().score == record["scores"][k], name
+        if name == live:
+            theirs = SacreBLEU(tokenize=config.tokenize, lowercase=config.lowercase, references=[wmt17_ref])
+            expected = np.array(theirs._extract_corpus_statistics(wmt17_systems[name], None), dtype=np.int64)
+            np.testing.assert_array_equal(stats.rows, expected, err_msg=name)
+            assert stats.score().score == theirs._aggregate_and_compute(expected.tolist()).score, name
 
 
 @pytest.fixture(scope="module")

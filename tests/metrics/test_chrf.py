@@ -10,18 +10,30 @@ from understudy import CHRF, CHRFConfig
 from understudy.config import MetricConfig
 
 from tests.support.parity import ours, their_rows, theirs
+from tests.support.recorded_oracles import SWEEP_CONFIGS, rows_sha256, swept
+
+CHRF_SWEEPS = [c for c in SWEEP_CONFIGS if isinstance(c, CHRFConfig)]
 
 
-@pytest.mark.parametrize("config", [CHRFConfig(), CHRFConfig(word_order=2)], ids=str)
+@pytest.mark.parametrize("config", CHRF_SWEEPS, ids=str)
 def test_every_wmt17_system_corpus_and_rows(
     config: MetricConfig, wmt17_ref: list[str], wmt17_systems: dict[str, list[str]]
 ) -> None:
-    sacre = theirs(config, [wmt17_ref])
-    scores = ours(config, references=[wmt17_ref]).segment_stats_many(list(wmt17_systems.values()))
-    for (name, hyps), stats in zip(wmt17_systems.items(), scores, strict=True):
-        expected = their_rows(config, sacre, hyps, None)
-        np.testing.assert_array_equal(stats.rows, expected, err_msg=name)
-        assert stats.score().score == sacre._aggregate_and_compute(expected.tolist()).score, name
+    # Every system against sacrebleu's rows and corpus score (recorded by
+    # scripts/sacrebleu_slow_fixtures.py), one of them against sacrebleu live.
+    record = swept(config, wmt17_systems, wmt17_ref)
+    scores = ours(config, references=[wmt17_ref]).segment_stats_many(
+        [wmt17_systems[name] for name in record["systems"]]
+    )
+    live = record["systems"][7 * CHRF_SWEEPS.index(config) + 3]
+    for k, (name, stats) in enumerate(zip(record["systems"], scores, strict=True)):
+        assert rows_sha256(stats.rows) == record["rows_sha256"][k], name
+        assert stats.score().score == record["scores"][k], name
+        if name == live:
+            sacre = theirs(config, [wmt17_ref])
+            expected = their_rows(config, sacre, wmt17_systems[name], None)
+            np.testing.assert_array_equal(stats.rows, expected, err_msg=name)
+            assert stats.score().score == sacre._aggregate_and_compute(expected.tolist()).score, name
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from understudy import CHRFConfig, TERConfig
+from understudy import BLEUConfig, CHRFConfig, TERConfig
 from understudy.config import MetricConfig
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "sacrebleu_slow.json"
@@ -54,6 +54,34 @@ TER_BEAM_PAIRWISE = 3
 def recorded() -> dict[str, Any]:
     """The fixture, as scripts/sacrebleu_slow_fixtures.py wrote it."""
     record: dict[str, Any] = json.loads(FIXTURE.read_text(encoding="utf-8"))
+    return record
+
+
+SWEEP_CONFIGS: list[MetricConfig] = [
+    *(
+        BLEUConfig(tokenize=t, lowercase=lc)
+        for lc in (False, True)
+        for t in ("13a", "intl", "zh", "char", "none")
+    ),
+    CHRFConfig(),
+    CHRFConfig(word_order=2),
+]
+"""The configurations swept over every WMT17 system, sacrebleu's rows and corpus score recorded
+for each (by ``str``, their fixture keys); each test also asks sacrebleu live for one system."""
+
+
+def rows_sha256(rows: np.ndarray) -> str:
+    """The SHA-256 of statistics rows as int64, row by row: equal digests, equal rows."""
+    return hashlib.sha256(np.ascontiguousarray(rows, dtype="<i8").tobytes()).hexdigest()
+
+
+def swept(config: MetricConfig, systems: dict[str, list[str]], ref: list[str]) -> dict[str, Any]:
+    """The recorded sweep of ``config``, refused when it was made on other lines than these."""
+    record: dict[str, Any] = recorded()["sweeps"][str(config)]
+    assert record["sha256"] == [lines_sha256(ref), *(lines_sha256(systems[n]) for n in record["systems"])], (
+        f"{FIXTURE.name} was made on other lines: run scripts/sacrebleu_slow_fixtures.py"
+    )
+    assert record["systems"] == sorted(systems)
     return record
 
 
