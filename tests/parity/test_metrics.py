@@ -20,6 +20,7 @@ from understudy.errors import InputError
 from tests.support.families import defaults, examples
 from tests.support.parity import TEXT, assert_parity, ours, theirs
 from tests.support.paths import SHARED, read_raw
+from tests.support.recorded_oracles import ter_oracle
 
 CHRF_CONFIGS = examples("chrf")
 
@@ -31,15 +32,16 @@ TER_CONFIGS = examples("ter")
 def test_every_path_on_wmt17_options(
     config: MetricConfig, wmt17_ref: list[str], wmt17_systems: dict[str, list[str]]
 ) -> None:
-    hyps = wmt17_systems["online-A"][:600]
-    assert_parity(config, hyps, [wmt17_ref[:600]], sentences=40)
+    hyps, refs = wmt17_systems["online-A"][:600], [wmt17_ref[:600]]
+    assert_parity(config, hyps, refs, sentences=40, oracle=ter_oracle("wmt17-options", config, refs))
 
 
 @pytest.mark.parametrize("config", [*defaults(), CHRFConfig(word_order=2)], ids=str)
 def test_every_path_on_wmt17(
     config: MetricConfig, wmt17_ref: list[str], wmt17_systems: dict[str, list[str]]
 ) -> None:
-    assert_parity(config, wmt17_systems["uedin-nmt"], [wmt17_ref], sentences=200)
+    oracle = ter_oracle("wmt17", config, [wmt17_ref])
+    assert_parity(config, wmt17_systems["uedin-nmt"], [wmt17_ref], sentences=200, oracle=oracle)
 
 
 @pytest.fixture(scope="module")
@@ -59,10 +61,10 @@ def test_two_references_and_missing_ones(
     config: MetricConfig, ted: tuple[list[list[str]], list[list[str | None]]]
 ) -> None:
     systems, refs = ted
-    assert_parity(config, systems[0], refs, sentences=60)
+    assert_parity(config, systems[0], refs, sentences=60, oracle=ter_oracle("ted", config, refs))
     # Every fifth segment has only its second reference: nrefs varies.
     gappy = [[None if i % 5 == 0 else r for i, r in enumerate(refs[0])], refs[1]]
-    assert_parity(config, systems[1], gappy, sentences=30)
+    assert_parity(config, systems[1], gappy, sentences=30, oracle=ter_oracle("ted-gappy", config, gappy))
     assert ours(config, references=gappy).segment_stats(systems[1]).score().signature.nrefs is None
 
 

@@ -3,7 +3,9 @@
 ``assert_parity(config, hyps, refs)`` computes the same thing every way understudy
 can (one-shot statistics, cached references, many systems at once, vectorised
 sentence scores, all pairs, slice and merge, running totals) and compares each with
-sacrebleu, bit for bit (``==``). The CLI's chunked path has its own tests.
+sacrebleu, bit for bit (``==``). The CLI's chunked path has its own tests. On real data,
+sacrebleu's pure-Python TER (seconds a pass) answers from a recording of the same questions
+(``oracle``: :func:`tests.support.recorded_oracles.ter_oracle`).
 """
 
 from __future__ import annotations
@@ -106,10 +108,16 @@ def assert_exact_ter(stats: Any, corpus: Any) -> None:
 
 
 def assert_parity(
-    config: MetricConfig, hyps: list[str], refs: Refs, pairwise: int = 12, sentences: int = 50
+    config: MetricConfig,
+    hyps: list[str],
+    refs: Refs,
+    pairwise: int = 12,
+    sentences: int = 50,
+    oracle: Any = None,
 ) -> None:
-    """Every understudy path equals sacrebleu for these hypotheses and references."""
-    sacre = _extracting_once(theirs(config, refs))
+    """Every understudy path equals sacrebleu for these hypotheses and references (``oracle``:
+    sacrebleu's answers recorded, :func:`tests.support.recorded_oracles.ter_oracle`)."""
+    sacre = _extracting_once(oracle if oracle is not None else theirs(config, refs))
     expected = their_rows(config, sacre, hyps, None)
     cached = ours(config, references=refs)
     one_shot = ours(config, threads=1)

@@ -4,9 +4,13 @@ in tests/fixtures/sacrebleu_slow.json."""
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import json
+import os
+from collections.abc import Sequence
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -88,3 +92,93 @@ def swept(config: MetricConfig, systems: dict[str, list[str]], ref: list[str]) -
 def lines_sha256(lines: list[str]) -> str:
     """The SHA-256 of lines as read (joined by newlines): a recorded answer is for these lines."""
     return hashlib.sha256("\n".join(lines).encode("utf-8")).hexdigest()
+
+
+# -- sacrebleu's TER in the parity harness, recorded and replayed ------------------------------
+
+REPLAYS = FIXTURE.parent / "sacrebleu_ter_replays.json"
+RECORD_COMMAND = (
+    "UNDERSTUDY_RECORD_ORACLES=1 python -m pytest -p no:xdist tests/parity/test_metrics.py -k TERConfig"
+)
+"""How REPLAYS is made: the parity tests themselves, asking sacrebleu live and keeping its answers."""
+RECORDING = os.environ.get("UNDERSTUDY_RECORD_ORACLES") == "1"
+_recorded: dict[str, dict[str, Any]] = {}
+
+
+def _key(*asked: Any) -> str:
+    """A question to the oracle (its method and texts) as a short key."""
+    return hashlib.sha256(json.dumps(asked, ensure_ascii=False).encode("utf-8")).hexdigest()[:32]
+
+
+class _Recording:
+    """sacrebleu's metric object, each answer the parity harness asks of it kept in ``answers``."""
+
+    def __init__(self, metric: Any, answers: dict[str, Any]) -> None:
+        self.metric, self.answers = metric, answers
+
+    def _extract_corpus_statistics(self, hyps: Any, refs: Any) -> Any:
+        stats = self.metric._extract_corpus_statistics(hyps, refs)
+        self.answers[_key("rows", list(hyps), refs)] = [list(row) for row in stats]
+        return stats
+
+    def corpus_score(self, hyps: Any, refs: Any) -> Any:
+        result = self.metric.corpus_score(hyps, refs)
+        numbers = {"score": result.score, "num_edits": result.num_edits, "ref_length": result.ref_length}
+        self.answers[_key("corpus", list(hyps), refs)] = numbers
+        return result
+
+    def sentence_score(self, hyp: str, refs: Any) -> Any:
+        result = self.metric.sentence_score(hyp, refs)
+        self.answers[_key("sentence", hyp, list(refs))] = {"score": result.score}
+        return result
+
+
+class _Replay:
+    """The answers :class:`_Recording` kept, given back for the same questions."""
+
+    def __init__(self, case: str, answers: dict[str, Any]) -> None:
+        self.case, self.answers = case, answers
+
+    def _answer(self, *asked: Any) -> Any:
+        key = _key(*asked)
+        assert key in self.answers, (
+            f"{REPLAYS.name} has no answer to this question of {self.case}: {RECORD_COMMAND}"
+        )
+        return self.answers[key]
+
+    def _extract_corpus_statistics(self, hyps: Any, refs: Any) -> Any:
+        return self._answer("rows", list(hyps), refs)
+
+    def corpus_score(self, hyps: Any, refs: Any) -> Any:
+        return SimpleNamespace(**self._answer("corpus", list(hyps), refs))
+
+    def sentence_score(self, hyp: str, refs: Any) -> Any:
+        return SimpleNamespace(**self._answer("sentence", hyp, list(refs)))
+
+
+def ter_oracle(case: str, config: MetricConfig, refs: Sequence[Sequence[str | None]]) -> Any | None:
+    """sacrebleu's TER for the parity case ``case`` against ``refs``: its answers replayed from
+    REPLAYS (its pure-Python TER takes seconds a pass over real data), or asked live and kept
+    there with UNDERSTUDY_RECORD_ORACLES=1 (RECORD_COMMAND); ``None`` for the other families,
+    which the harness asks live."""
+    if not isinstance(config, TERConfig):
+        return None
+    name = f"{case}|{config}|{_key('refs', [list(stream) for stream in refs])}"
+    if RECORDING:
+        from tests.support.parity import theirs
+
+        if not _recorded:
+            atexit.register(_write_replays)
+        return _Recording(theirs(config, refs), _recorded.setdefault(name, {}))
+    replays: dict[str, Any] = json.loads(REPLAYS.read_text(encoding="utf-8"))["cases"]
+    assert name in replays, f"{REPLAYS.name} lacks {name}: {RECORD_COMMAND}"
+    return _Replay(name, replays[name])
+
+
+def _write_replays() -> None:
+    import sacrebleu
+    from understudy._atomic import atomic_write
+
+    record = {"command": RECORD_COMMAND, "oracle": f"sacrebleu {sacrebleu.__version__}", "cases": _recorded}
+    with atomic_write(REPLAYS) as fh:
+        fh.write((json.dumps(record, indent=0, sort_keys=True) + "\n").encode("utf-8"))
