@@ -32,6 +32,13 @@ MAX_WIDTH = 50
 ask for 1 to 4)."""
 
 
+SCORE_WIDTH_HELP = (
+    "decimal places of a 0-100 score such as BLEU's (default: 1); a metric on a smaller scale keeps"
+    " that precision with more: 2 more on 0-1 (COMET, xCOMET, CometKiwi), 1 more on 0-25 (MetricX)"
+)
+"""``-w``'s help where scores are printed: what :meth:`MetricConfig.decimals` does with it."""
+
+
 def width_value(text: str) -> int:
     """A ``-w``: decimal places, 0 to :data:`MAX_WIDTH`, checked as the command line is read.
 

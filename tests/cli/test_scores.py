@@ -449,3 +449,17 @@ def test_a_given_metric_prints_as_many_decimals_as_its_scale_needs(tmp_path: Pat
     assert [r["score"] for r in records] == [0.5, 0.5] and records[0]["range"] == "0..100"
     wrong = run_process(*argv, "--scores-range", "judge=1-5")
     assert wrong.returncode == 1 and "takes LOW..HIGH" in wrong.stderr
+
+
+def test_the_width_help_says_how_many_places_each_scale_prints() -> None:
+    # -w counts a 0-100 score's places; the help names what the others get, as decimals() gives it.
+    import re
+
+    from understudy.metrics.bleu import BLEUConfig
+    from understudy.tables import SCORE_WIDTH_HELP
+
+    assert BLEUConfig().decimals(1) == 1 and "(default: 1)" in SCORE_WIDTH_HELP
+    for label, more in (("COMET-22", 2), ("xCOMET", 2), ("CometKiwi", 2), ("MetricX-24", 1)):
+        assert GivenScores({"A": [0.5, 0.7]}, label).config.decimals(1) == 1 + more, label
+        said = re.search(rf"(\d) more on [^()]*\([^)]*\b{label.split('-')[0]}\b", SCORE_WIDTH_HELP)
+        assert said is not None and int(said.group(1)) == more, label

@@ -48,7 +48,7 @@ from understudy.significance import (
     PairedResult,
 )
 from understudy.stats import Stats
-from understudy.tables import Table, width_value
+from understudy.tables import SCORE_WIDTH_HELP, Table, width_value
 
 
 def print_paired(results: list[PairedResult], args: argparse.Namespace) -> None:
@@ -126,7 +126,7 @@ def add_parser(commands: Any) -> None:
         "--width",
         type=width_value,
         default=1,
-        help="decimal places on a 0-100 scale (default: 1; 0-1 scores: 2 more)",
+        help=SCORE_WIDTH_HELP,
     )
     p.add_argument("-sh", "--short", action="store_true", help="abbreviated signature")
     add_threads_option(p)

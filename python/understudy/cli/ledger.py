@@ -12,7 +12,7 @@ from understudy.cli.options import add_command, add_declared
 from understudy.cli.table import emit
 from understudy.ledger import LEDGER_ENV, Ledger, default_location, redacted
 from understudy.ledger.tables import RecordFilter, export_records, history_table, record_table, records_table
-from understudy.tables import width_value
+from understudy.tables import SCORE_WIDTH_HELP, width_value
 
 EXAMPLES = f"""examples:
   understudy score ref.de -i ckpt-10k.de --log --tag run-7     score, and keep the record
@@ -90,9 +90,7 @@ def _add_compare(actions: Any) -> argparse.ArgumentParser:
     comparing.add_argument(
         "-n", type=int, metavar="N", help="resamples or trials (default: 1000, 10000 for ar)"
     )
-    comparing.add_argument(
-        "-w", "--width", type=width_value, default=1, help="decimal places of scores (default: 1)"
-    )
+    comparing.add_argument("-w", "--width", type=width_value, default=1, help=SCORE_WIDTH_HELP)
     comparing.set_defaults(short=False)
     return comparing
 

@@ -48,7 +48,7 @@ from understudy.metrics.scores import GivenScores
 from understudy.resampling import Resampling
 from understudy.signature import Signed, tagged
 from understudy.stats import Stats, Totals
-from understudy.tables import check_width, width_value
+from understudy.tables import SCORE_WIDTH_HELP, check_width, width_value
 
 if TYPE_CHECKING:
     from understudy.datasets.references import SetReferences
@@ -112,7 +112,7 @@ def add_parser(commands: Any) -> None:
         choices=["json", "text", "latex", "csv"],
         help="default: json; csv: RFC 4180, a row per system, a column per number, the signatures in theirs",
     )
-    p.add_argument("-w", "--width", type=width_value, default=1, help="decimal places of scores (default: 1)")
+    p.add_argument("-w", "--width", type=width_value, default=1, help=SCORE_WIDTH_HELP)
     p.add_argument("-b", "--score-only", action="store_true", help="print the score alone")
     p.add_argument("-sh", "--short", action="store_true", help="abbreviated signature in text output")
     add_testset_options(p)
