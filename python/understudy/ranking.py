@@ -57,6 +57,13 @@ class Ranking(Declared):
     alpha: float = option(0.05, flags=("--alpha",), type=float, help="significance level for clusters (0.05)")
     seed: int = seed_option()
     p_values: str = p_values_option()
+    pairs: str = option(
+        "list",
+        flags=("--pairs",),
+        choices=("list", "matrix"),
+        help="the pairs' p-values in text: a row a pair, in the ranking's order (list, the default),"
+        " or a matrix of ranks",
+    )
 
     def rank(
         self, stats: Sequence[Stats[Any, Any]], names: Sequence[str]

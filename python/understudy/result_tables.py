@@ -93,9 +93,13 @@ def paired_table(results: list[PairedResult], width: int = 1, short: bool = Fals
     return Table(header, rows, notes, csv_header, csv_rows, record)
 
 
-def all_pairs_table(result: AllPairsResult, width: int = 1, short: bool = False) -> Table:
-    """The ranking with clusters, then the p-value of every pair; systems named without the
-    folders, prefix and suffix their names share (the JSON record has them whole)."""
+def all_pairs_table(
+    result: AllPairsResult, width: int = 1, short: bool = False, pairs: str = "list"
+) -> Table:
+    """The ranking with clusters, then the p-value of every pair, in the ranking's order (the
+    better system first): a row a pair (``pairs="list"``), or a matrix whose rows and columns are
+    the ranks (``"matrix"``); systems named without the folders, prefix and suffix their names
+    share (the JSON record has them whole)."""
     from understudy.report.names import short_names
 
     w, name = result.signature.config.decimals(width), result.signature.config.name
@@ -103,10 +107,24 @@ def all_pairs_table(result: AllPairsResult, width: int = 1, short: bool = False)
     full = [s.name for s in result.ranking]
     shown = dict(zip(full, short_names(full), strict=True))
     rows = [[str(cluster_of[s.name]), shown[s.name], score_text(s, w)] for s in result.ranking]
-    pair_rows = [
-        [f"{shown[p.a]} vs {shown[p.b]}", f"{p.p_value:.4f}" + ("*" if p.p_value <= result.alpha else "")]
-        for p in result.pairs
-    ]
+    p_of = {frozenset((p.a, p.b)): p.p_value for p in result.pairs}
+
+    def p_text(a: str, b: str) -> str:
+        value = p_of[frozenset((a, b))]
+        return f"{value:.4f}" + ("*" if value <= result.alpha else "")
+
+    if pairs == "matrix":
+        ranks = [str(k + 1) for k in range(len(full))]
+        cells = [
+            [f"{k + 1}. {shown[a]}", *("-" if a == b else p_text(a, b) for b in full)]
+            for k, a in enumerate(full)
+        ]
+        between = [text_table(["Rank. System", *ranks], cells)]
+    else:
+        listed = [
+            [f"{shown[a]} vs {shown[b]}", p_text(a, b)] for k, a in enumerate(full) for b in full[k + 1 :]
+        ]
+        between = [text_table(["Pair", "p-value"], listed)]
     notes = [
         "Clusters: down the ranking, a system joins the cluster above unless it differs from that cluster's "
         f"best system with p <= {result.alpha} ({_test_name(result.test)}, n = {result.n},"
@@ -118,7 +136,6 @@ def all_pairs_table(result: AllPairsResult, width: int = 1, short: bool = False)
             "Systems are named without the folders, prefix and suffix their files share (-f json: whole)."
         )
     header = ["Cluster", "System", f"{name} (μ ± 95% CI)"]
-    between = [text_table(["Pair", "p-value"], pair_rows)]
     return Table(header, rows, notes, record=result.to_dict(), between=between)
 
 

@@ -223,7 +223,7 @@ def _check_systems(names: list[str]) -> None:
 
 def print_all_pairs(result: AllPairsResult, args: argparse.Namespace) -> None:
     """Ranking with clusters, then the p-value of every pair."""
-    emit(all_pairs_table(result, args.width, args.short), args.format)
+    emit(all_pairs_table(result, args.width, args.short, args.pairs), args.format)
 
 
 def print_blocks(result: BlockTestResult, args: argparse.Namespace) -> None:
