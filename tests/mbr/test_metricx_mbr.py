@@ -64,3 +64,29 @@ def test_qe_reranking_chooses_the_lowest_predicted_error(model: Path) -> None:
         want = one.sentence_scores(list(hyps), None, sources=[source] * len(hyps))
         np.testing.assert_allclose(choice.expected, want, rtol=0, atol=1e-6)
         assert choice.index == int(np.argmin(want))
+        # Written as what they are, the metric's own scores, not MBR's expected utilities.
+        record = choice.to_dict()
+        assert "expected" not in record and record["qe_scores"] == list(choice.expected)
+
+
+def test_the_command_reranks_with_a_qe_flag_and_names_the_scores(
+    model: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # --metricx-qe reads no reference: pseudo-references would change nothing but the work, so
+    # mbr reranks (each candidate scored once) and writes the scores as what they are.
+    import json
+
+    from tests.support.cli import run_cli
+
+    cands, sources, scores = tmp_path / "cands.jsonl", tmp_path / "src.txt", tmp_path / "qe.jsonl"
+    cands.write_text("".join(json.dumps({"candidates": c}) + "\n" for c in CANDIDATES), encoding="utf-8")
+    sources.write_text("".join(f"{s}\n" for s in SOURCES), encoding="utf-8")
+    argv = ["mbr", "--candidates", str(cands), "--source", str(sources), "-m", "metricx", "--metricx-qe"]
+    argv += ["--metricx-model", str(model), "--metricx-tokenizer", str(nc.MT5_TOKENIZER), "--no-cache"]
+    status, out, err = run_cli(capsys, *argv, "--batch-size", "1", "--scores", str(scores))
+    assert status == 0, err
+    records = [json.loads(line) for line in scores.read_text(encoding="utf-8").splitlines()]
+    choices = rerank(CANDIDATES, _metricx(model, qe=True), sources=SOURCES)
+    assert [r["qe_scores"] for r in records] == [list(c.expected) for c in choices]
+    assert all("expected" not in r for r in records)
+    assert out.splitlines() == [c.candidate for c in choices]

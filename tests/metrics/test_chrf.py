@@ -7,7 +7,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from understudy import CHRF, CHRFConfig
-from understudy.config import MetricConfig
 
 from tests.support.parity import ours, their_rows, theirs
 from tests.support.recorded_oracles import SWEEP_CONFIGS, rows_sha256, swept
@@ -17,7 +16,7 @@ CHRF_SWEEPS = [c for c in SWEEP_CONFIGS if isinstance(c, CHRFConfig)]
 
 @pytest.mark.parametrize("config", CHRF_SWEEPS, ids=str)
 def test_every_wmt17_system_corpus_and_rows(
-    config: MetricConfig, wmt17_ref: list[str], wmt17_systems: dict[str, list[str]]
+    config: CHRFConfig, wmt17_ref: list[str], wmt17_systems: dict[str, list[str]]
 ) -> None:
     # Every system against sacrebleu's rows and corpus score (recorded by
     # scripts/sacrebleu_slow_fixtures.py), one of them against sacrebleu live.

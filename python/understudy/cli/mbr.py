@@ -109,12 +109,14 @@ def _chooser(args: argparse.Namespace, sources: list[str] | None) -> tuple[Any, 
             f"mbr writes no error spans (it scores each candidate against the others):"
             f" {spans} would stay unwritten; score -m {names[0]} writes them"
         )
-    metric = made_metric(args, names[0])[2]  # a model is looked for only once the input is right
+    _, config, metric = made_metric(args, names[0])  # a model is looked for once the input is right
 
     def some(k: int, lists: list[list[str]]) -> list[str] | None:
         return None if sources is None else sources[k : k + len(lists)]
 
-    if "reference" not in declared.inputs:
+    # A metric that reads no reference (a judge, a QE flag, a CometKiwi checkpoint without
+    # one) has nothing to gain from pseudo-references: it scores each candidate once.
+    if not (declared.reads_reference(config) and metric.reads_references()):
         if args.method != "exact":
             raise CliError(f"-m {names[0]} reranks by its own score: --method {args.method} is for MBR")
         return (lambda k, lists: rerank(lists, metric, some(k, lists))), COMPUTED_CHUNK

@@ -81,6 +81,11 @@ class ComputedMetric:
         """Whether the scores read a reference."""
         return True
 
+    def reads_references(self) -> bool:
+        """Whether its scores would depend on references given to it: MBR needs
+        pseudo-references for such a metric; one that reads none reranks by its own score."""
+        return True
+
     def item(self, source: str | None, hypothesis: str, reference: str | None) -> Item:
         """What the model reads of one segment."""
         raise NotImplementedError

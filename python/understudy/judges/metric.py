@@ -127,6 +127,10 @@ class Judge(ComputedMetric):
         """A judge reads the source and the hypothesis."""
         return False
 
+    def reads_references(self) -> bool:
+        """A judge reads none."""
+        return False
+
     def item(self, source: str | None, hypothesis: str, reference: str | None) -> Item:
         """The language pair, the source and the hypothesis."""
         if source is None:

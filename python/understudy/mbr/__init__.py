@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -49,13 +49,16 @@ Progress = Callable[[int, int], None]
 class Choice:
     """One source's choice: the chosen candidate's ``index`` and text, every candidate's
     ``expected`` utility (MBR) or QE score (reranking), the other indices ``tied`` with the
-    chosen one, and the candidates x pseudo-references ``utilities`` when asked for."""
+    chosen one, and the candidates x pseudo-references ``utilities`` when asked for. ``scored``
+    names what ``expected`` holds in the record: ``expected`` (MBR's expected utilities) or
+    ``qe_scores`` (a reranker's own scores)."""
 
     index: int
     candidate: str
     expected: tuple[float, ...]
     tied: tuple[int, ...] = ()
     utilities: NDArray[np.float64] | None = field(default=None, compare=False)  # arrays have no ==
+    scored: str = "expected"
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON record ``understudy mbr --scores`` writes (the matrix when kept); what was
@@ -63,7 +66,7 @@ class Choice:
         record: dict[str, Any] = {
             "index": self.index,
             "candidate": self.candidate,
-            "expected": _nulls(self.expected),
+            self.scored: _nulls(self.expected),
         }
         if self.tied:
             record["tied"] = list(self.tied)
@@ -175,7 +178,8 @@ def rerank(
     scores = given.segment_stats("candidates").sentence_scores()
     lower, choices, start = lower_is_better(metric), [], 0
     for hyps in candidates:
-        choices.append(_chosen(list(hyps), np.asarray(scores[start : start + len(hyps)]), lower, None))
+        chosen = _chosen(list(hyps), np.asarray(scores[start : start + len(hyps)]), lower, None)
+        choices.append(replace(chosen, scored="qe_scores"))  # each candidate's own score, no expectation
         start += len(hyps)
     return choices
 

@@ -52,7 +52,8 @@ class MBRAsked(Declared):
         None,
         flags=("--scores",),
         metavar="FILE",
-        help="each source's choice and expected utilities, JSON lines",
+        help="each source's choice and every candidate's expected utility (MBR) or its own"
+        " score (qe_scores: QE reranking), JSON lines",
     )
     no_effective_order: bool = option(
         False, flags=("--no-effective-order",), help="BLEU: every n-gram order, short or not"

@@ -67,6 +67,10 @@ class CometKiwi(CometCheckpoint):
         """Whether the last inputs held references the checkpoint reads."""
         return self._with_reference
 
+    def reads_references(self) -> bool:
+        """Whether the checkpoint reads references at all (its ``input_segments`` hold ``ref``)."""
+        return "ref" in self.segments
+
     def item(self, source: str | None, hypothesis: str, reference: str | None) -> Item:
         """``(mt, src)``, or ``(mt, src, ref)`` where the checkpoint reads references too."""
         if source is None:

@@ -172,6 +172,10 @@ class MetricX(NeuralMetric):
         """Whether references are read (not in QE)."""
         return not self.qe
 
+    def reads_references(self) -> bool:
+        """Not in QE."""
+        return not self.qe
+
     def computed_by(self) -> dict[str, str]:
         """As every neural metric's, the tokenizer's name and revision in the model's."""
         pinned = super().computed_by()
