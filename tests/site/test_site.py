@@ -213,7 +213,9 @@ def test_a_link_to_the_site_is_followed_and_the_folder_it_names_replaced(
         if testsets == 2:
             with Ledger(tmp_path / "l.sqlite") as ledger:
                 ledger.append(_stats(FAIR), "B", "two:de-en")
-        code, _, err = run(capfd, "site", "--ledger", str(tmp_path / "l.sqlite"), "-o", str(links / "current"))
+        code, _, err = run(
+            capfd, "site", "--ledger", str(tmp_path / "l.sqlite"), "-o", str(links / "current")
+        )
         assert code == 0, err
         assert (links / "current").is_symlink() and os.readlink(links / "current") == str(served)
         assert len(_testset_pages(served)) == testsets and (served / MARK).exists()
