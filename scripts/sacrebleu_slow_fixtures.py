@@ -3,9 +3,11 @@
 sacrebleu is the oracle of understudy's paired tests and of its TER; asking it live cost over
 five minutes of CPU in every test run (its paired bootstrap and approximate randomization on
 16 WMT17 systems, its TER on 120-word sentences, its BLEU and chrF rows of every WMT17 system
-under each tokenizer). It is asked here once, outside the tests:
+under each tokenizer, its zh and intl tokenizers on every code point). It is asked here once,
+outside the tests:
 
     python scripts/sacrebleu_slow_fixtures.py          # the data in ../shared beside the clone
+    python scripts/sacrebleu_slow_fixtures.py --only unicode   # one part anew, the others kept
 
 The inputs are tests/support/recorded_oracles.py's, read as the tests read them; each paired answer is
 kept with the SHA-256 of the lines it was computed on, and the test refuses a stale one.
@@ -37,8 +39,10 @@ from tests.support.recorded_oracles import (  # noqa: E402
     TER_BEAM_PAIRWISE,
     lines_sha256,
     paired_data,
+    recorded,
     rows_sha256,
     ter_beam_cases,
+    unicode_lines,
 )
 
 COMMAND = "python scripts/sacrebleu_slow_fixtures.py"
@@ -99,6 +103,23 @@ def sweeps(data: Path) -> dict[str, Any]:
     return out
 
 
+def unicode_sweeps() -> dict[str, Any]:
+    """The SHA-256 of sacrebleu's zh and intl tokens of every code point's line, and the Unicode
+    and regex versions they hold for."""
+    import unicodedata
+
+    import regex
+    from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
+    from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
+
+    tokenizers = {"zh": TokenizerZh(), "intl": TokenizerV14International()}
+    out: dict[str, Any] = {"unicode": unicodedata.unidata_version, "regex": regex.__version__}
+    for name, tokenizer in tokenizers.items():
+        out[name] = lines_sha256([tokenizer(line.rstrip()) for line in unicode_lines(name)])
+        print(f"unicode {name}: done", file=sys.stderr)
+    return out
+
+
 def ter_beam() -> dict[str, Any]:
     """sacrebleu's TER statistics, corpus score, sentence scores and all pairs of the beam cases."""
     hyps, refs = ter_beam_cases()
@@ -113,20 +134,29 @@ def ter_beam() -> dict[str, Any]:
     }
 
 
+PARTS = {
+    "ter_beam": lambda data: ter_beam(),
+    "paired": paired,
+    "sweeps": sweeps,
+    "unicode": lambda data: unicode_sweeps(),
+}
+"""Each part of the fixture and what makes it from the WMT17 folder."""
+
+
 def main() -> None:
     """Ask sacrebleu and write the fixture."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path, default=SHARED, help=f"the WMT17 folder (default: {SHARED})")
+    parser.add_argument(
+        "--only", choices=sorted(PARTS), action="append", help="make this part anew, keep the rest"
+    )
     args = parser.parse_args()
     import sacrebleu
 
-    record = {
-        "command": COMMAND,
-        "oracle": f"sacrebleu {sacrebleu.__version__}",
-        "ter_beam": ter_beam(),
-        "paired": paired(args.data),
-        "sweeps": sweeps(args.data),
-    }
+    record = {"command": COMMAND, "oracle": f"sacrebleu {sacrebleu.__version__}"}
+    kept = recorded() if args.only else {}
+    for part, make in PARTS.items():
+        record[part] = make(args.data) if not args.only or part in args.only else kept[part]
     with atomic_write(FIXTURE) as fh:
         fh.write((json.dumps(record, indent=1) + "\n").encode("utf-8"))
 

@@ -37,15 +37,17 @@ def wmt17(
     return wmt17_ref, names, [wmt17_systems[n] for n in names]
 
 
-@pytest.mark.parametrize(("test", "n"), [("bs", 1000), ("ar", 2000)])
+@pytest.mark.parametrize(("test", "n"), [("bs", 300), ("ar", 400)])
 def test_paired_tests_equal_sacrebleu_on_wmt17(
     wmt17: tuple[list[str], list[str], list[list[str]]],
     test: Literal["bs", "ar"],
     n: int,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    # sacrebleu live, on six systems; its answers on all 16 with 1000 resamples are recorded
+    # (tests/layer/test_significance_metrics.py): asked live, they cost 40 s of every run.
     monkeypatch.setenv("SACREBLEU_SEED", "12345")
-    ref, names, systems = wmt17
+    ref, names, systems = wmt17[0], wmt17[1][:6], wmt17[2][:6]
     theirs_sig: Any
     theirs: Any
     theirs_sig, theirs = PairedTest(

@@ -1,4 +1,4 @@
-"""Significance for chrF, chrF++ and TER: sacrebleu's numbers for the same seed.
+"""Significance for BLEU, chrF, chrF++ and TER: sacrebleu's numbers for the same seed.
 
 sacrebleu's bootstrap converts the statistics to float32 and scores them with Python
 arithmetic, so its resampled chrF and TER scores are float32 values; understudy's

@@ -19,7 +19,7 @@ from understudy.inputs.files import LineReader, decode_lines, read_lines
 from understudy.streaming import Reading
 
 from tests.support.cli import run_cli as run
-from tests.support.paths import SAMPLE, read_raw
+from tests.support.paths import SAMPLE, first_lines, read_raw
 from tests.support.signals import interruptible
 
 REF = SAMPLE / "newstest2017.ref.en-de.de"
@@ -76,20 +76,22 @@ def test_score_files_is_sacrebleus_corpus_score_a_chunk_at_a_time(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     sacrebleu = pytest.importorskip("sacrebleu")
-    monkeypatch.setattr(streaming, "CHUNK_LINES", 500)
-    refs, hyps = [read_lines(REF), read_lines(ONLINE_A)], [read_lines(UEDIN), read_lines(PROMT)]
+    # The first 1200 lines in chunks of 200: six chunks, and sacrebleu's chrF a third as long.
+    monkeypatch.setattr(streaming, "CHUNK_LINES", 200)
+    ref, online_a, uedin, promt = first_lines([REF, ONLINE_A, UEDIN, PROMT], tmp_path, 1200)
+    refs, hyps = [read_lines(ref), read_lines(online_a)], [read_lines(uedin), read_lines(promt)]
     tsv = tmp_path / "refs.tsv"
     tsv.write_text("".join(f"{a}\t{b}\n" for a, b in zip(*refs, strict=True)), encoding="utf-8")
     metrics: list[Any] = [BLEU(), CHRF()]
-    apart = streaming.score_files([REF, ONLINE_A], [UEDIN, PROMT], metrics, reading=Reading(keep_rows=True))
-    pasted = streaming.score_files([tsv], [UEDIN, PROMT], metrics, num_refs=2)
-    assert apart.names == [str(UEDIN), str(PROMT)]
+    apart = streaming.score_files([ref, online_a], [uedin, promt], metrics, reading=Reading(keep_rows=True))
+    pasted = streaming.score_files([tsv], [uedin, promt], metrics, num_refs=2)
+    assert apart.names == [str(uedin), str(promt)]
     for scored in (apart, pasted):
         for k, hyp in enumerate(hyps):
             bleu, chrf = (per_metric[k].score for per_metric in scored.corpus_scores())
             assert bleu == pytest.approx(sacrebleu.corpus_bleu(hyp, refs).score, abs=1e-9)
             assert chrf == pytest.approx(sacrebleu.corpus_chrf(hyp, refs).score, abs=1e-9)
-    assert apart.stats is not None and len(apart.stats[0][0]) == 3004  # every chunk's rows, merged
+    assert apart.stats is not None and len(apart.stats[0][0]) == 1200  # every chunk's rows, merged
 
 
 def test_a_line_with_another_number_of_fields_is_named_with_sacrebleus_status(

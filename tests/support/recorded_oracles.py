@@ -20,6 +20,7 @@ from understudy.config import MetricConfig
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "sacrebleu_slow.json"
 
 PAIRED_CONFIGS: list[MetricConfig] = [
+    BLEUConfig(),
     CHRFConfig(),
     CHRFConfig(word_order=2),
     CHRFConfig(eps_smoothing=True, beta=3),
@@ -87,6 +88,22 @@ def swept(config: MetricConfig, systems: dict[str, list[str]], ref: list[str]) -
     )
     assert record["systems"] == sorted(systems)
     return record
+
+
+UNICODE_LINES = {"zh": "a{}b", "intl": "a{}b 1{}2 {}"}
+"""The line around each code point that sacrebleu's ``zh`` and ``intl`` tokenizers are swept with."""
+
+
+def unicode_lines(tokenizer: str) -> list[str]:
+    """One line a Unicode scalar value (all 1,112,064) for ``tokenizer``'s sweep."""
+    import sys
+
+    form = UNICODE_LINES[tokenizer]
+    return [
+        form.format(*[chr(c)] * form.count("{}"))
+        for c in range(sys.maxunicode + 1)
+        if not 0xD800 <= c < 0xE000
+    ]
 
 
 def lines_sha256(lines: list[str]) -> str:
