@@ -1,8 +1,11 @@
 """A significance-aware quality gate: does a candidate system keep up with its baseline?
 
 The candidate fails a metric when it is worse than the baseline and the paired test (bootstrap
-by default, from the statistics rows) says the difference is significant at ``alpha``; when it
-is worse by more than ``max_drop`` points whatever the test says; or when its score is beyond
+by default, from the statistics rows) says the difference is significant at ``alpha`` (with a
+non-inferiority ``margin``: when a one-sided bootstrap test against a drop of exactly
+``margin`` says it is worse by more than that, :func:`~understudy.significance.drop_beyond`;
+a significant drop within the margin passes); when it is worse by more than ``max_drop``
+points whatever the test says; or when its score is beyond
 ``min_score`` (below it; above it for a metric where lower is better, such as TER). A gate of
 several metrics passes when every metric passes. The two must be comparable: the same metric,
 signature and segments (else :class:`~understudy.errors.IncomparableError`).
@@ -27,7 +30,7 @@ from typing import Any
 from understudy.config import Declared, check_number, option
 from understudy.errors import ConfigError, IncomparableError
 from understudy.seeding import DEFAULT_SEED, seed_value
-from understudy.significance import DEFAULT_SAMPLES, Test, paired_test
+from understudy.significance import DEFAULT_SAMPLES, Test, drop_beyond, paired_test
 from understudy.stats import Stats
 from understudy.wording import counted
 
@@ -44,6 +47,10 @@ class GateResult:
     higher_is_better: bool
     signature: str
     reasons: tuple[str, ...] = ()
+    margin: float | None = None
+    """The non-inferiority margin tested, if one was."""
+    margin_p_value: float | None = None
+    """The one-sided p-value that the drop exceeds :attr:`margin`."""
 
     @property
     def passed(self) -> bool:
@@ -101,11 +108,16 @@ def smallest_p_value(n: int) -> float:
 
 
 def check_gate_options(
-    alpha: float, max_drop: float | None, min_score: float | None, test: Test, n: int | None
+    alpha: float,
+    max_drop: float | None,
+    min_score: float | None,
+    test: Test,
+    n: int | None,
+    margin: float | None = None,
 ) -> float:
     """Refuse what would make a gate that cannot fail, or says nothing: ``alpha`` outside (0, 1),
-    an ``n`` too small for any p-value to reach ``alpha``, a negative or NaN ``max_drop``, a NaN
-    ``min_score``; ``alpha`` as a float.
+    an ``n`` too small for any p-value to reach ``alpha``, a negative or NaN ``max_drop`` or
+    ``margin``, a margin with randomization, a NaN ``min_score``; ``alpha`` as a float.
 
     >>> check_gate_options(0.05, None, None, "bs", 10)
     Traceback (most recent call last):
@@ -126,23 +138,32 @@ is 1/11 = 0.0909; give -n 19 or more
         )
     if max_drop is not None:
         check_number(max_drop, "max_drop")
+    if margin is not None:
+        check_number(margin, "margin")
+        if test != "bs":
+            raise ConfigError(
+                "a non-inferiority margin is tested by paired bootstrap: --margin goes without --paired-ar"
+            )
     if min_score is not None and (isinstance(min_score, bool) or not math.isfinite(min_score)):
         raise ConfigError(f"min_score must be a finite number, got {min_score!r}")
     return alpha
 
 
-def _check_units(config: Any, max_drop: float | None, min_score: float | None) -> None:
-    """``max_drop`` and ``min_score`` are in the metric's own units: a drop as large as the whole
-    range (``--max-drop 1.0`` for COMET's 0..1 or WER's fractions) can never trip, and a bound
-    outside the range never or always does."""
+def _check_units(
+    config: Any, max_drop: float | None, min_score: float | None, margin: float | None = None
+) -> None:
+    """``max_drop``, ``margin`` and ``min_score`` are in the metric's own units: a drop as large
+    as the whole range (``--max-drop 1.0`` for COMET's 0..1 or WER's fractions) can never trip,
+    and a bound outside the range never or always does."""
     low, high = config.score_range
     span = (high - low) if low is not None and high is not None else config.scale
     units = f"{config.name}'s own units (its range is {_range(low, high)})"
-    if max_drop is not None and max_drop >= span:
-        raise ConfigError(
-            f"max_drop {max_drop:g} is in {units}: a drop of {max_drop:g} cannot happen; "
-            f"for one point of a 0-1 metric give {span / 100:g}"
-        )
+    for name, drop in (("max_drop", max_drop), ("margin", margin)):
+        if drop is not None and drop >= span:
+            raise ConfigError(
+                f"{name} {drop:g} is in {units}: a drop of {drop:g} cannot happen; "
+                f"for one point of a 0-1 metric give {span / 100:g}"
+            )
     if min_score is not None and (
         (low is not None and min_score < low) or (high is not None and min_score > high)
     ):
@@ -168,6 +189,14 @@ class GateSettings(Declared):
     alpha: float = option(0.05, flags=("--alpha",), type=float, help="significance level (default: 0.05)")
     max_drop: float | None = option(
         None, flags=("--max-drop",), type=float, metavar="X", help="fail when worse by more than X points"
+    )
+    margin: float | None = option(
+        None,
+        flags=("--margin",),
+        type=float,
+        metavar="M",
+        help="non-inferiority margin: a significant drop fails only when it is significantly more than M"
+        " points (one-sided paired bootstrap against a drop of M)",
     )
     min_score: float | None = option(
         None,
@@ -199,12 +228,20 @@ class GateSettings(Declared):
     def check(self) -> None:
         """Refuse settings that make a gate that cannot fail, or says nothing
         (:func:`check_gate_options`)."""
-        check_gate_options(self.alpha, self.max_drop, self.min_score, self.test, self.n)
+        check_gate_options(self.alpha, self.max_drop, self.min_score, self.test, self.n, self.margin)
 
     def verdict(self, baseline: Stats[Any, Any], candidate: Stats[Any, Any]) -> GateResult:
         """One metric's verdict (:func:`gate`) under these settings."""
         return gate(
-            baseline, candidate, self.alpha, self.max_drop, self.min_score, self.test, self.n, self.seed
+            baseline,
+            candidate,
+            self.alpha,
+            self.max_drop,
+            self.min_score,
+            self.test,
+            self.n,
+            self.seed,
+            margin=self.margin,
         )
 
 
@@ -217,12 +254,15 @@ def gate(
     test: Test = "bs",
     n: int | None = None,
     seed: int = DEFAULT_SEED,
+    *,
+    margin: float | None = None,
 ) -> GateResult:
     """One metric's verdict on ``candidate`` against ``baseline`` (see the module's documentation).
-    ``max_drop`` and ``min_score`` are in the metric's own units (BLEU points, COMET's 0-1)."""
+    ``max_drop``, ``margin`` and ``min_score`` are in the metric's own units (BLEU points, COMET's
+    0-1)."""
     check_comparable(baseline, candidate)
-    alpha = check_gate_options(alpha, max_drop, min_score, test, n)
-    _check_units(baseline.config, max_drop, min_score)
+    alpha = check_gate_options(alpha, max_drop, min_score, test, n, margin)
+    _check_units(baseline.config, max_drop, min_score, margin)
     if len(baseline) < MIN_SEGMENTS:
         raise ConfigError(
             f"{baseline.config.name}: the gate tests"
@@ -236,7 +276,14 @@ def gate(
     assert p is not None  # a paired test's systems always have one
     worse_by = (base - cand) if better else (cand - base)
     reasons = []
-    if worse_by > 0 and p <= alpha:
+    beyond = None if margin is None else drop_beyond(baseline, candidate, margin, n, seed)
+    if margin is not None and beyond is not None:  # a significant drop within the margin passes
+        if worse_by > margin and beyond <= alpha:
+            reasons.append(
+                f"significantly worse than the baseline by more than the margin of {margin:g}"
+                f" (one-sided p = {beyond:.4f} <= {alpha})"
+            )
+    elif worse_by > 0 and p <= alpha:
         reasons.append(f"significantly worse than the baseline (p = {p:.4f} <= {alpha})")
     if max_drop is not None and worse_by > check_number(max_drop, "max_drop"):
         reasons.append(f"worse by {worse_by:.4g} {baseline.config.name}, more than the {max_drop:g} allowed")
@@ -244,7 +291,9 @@ def gate(
         bound = "below the minimum" if better else "above the maximum"
         reasons.append(f"{cand:.4g} is {bound} of {min_score:g}")
     signature = result.signature.format()
-    return GateResult(baseline.config.name, base, cand, p, alpha, better, signature, tuple(reasons))
+    return GateResult(
+        baseline.config.name, base, cand, p, alpha, better, signature, tuple(reasons), margin, beyond
+    )
 
 
 __all__ = [

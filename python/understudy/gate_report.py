@@ -37,27 +37,41 @@ class Gated:
     alpha: float = 0.05
 
 
-def _row(r: GateResult) -> list[str]:
+def _row(r: GateResult, margins: bool) -> list[str]:
+    beyond = (
+        [] if not margins else ["" if r.margin_p_value is None else f"{r.margin:g}: {r.margin_p_value:.4f}"]
+    )
     return [
         r.metric,
         f"{r.baseline:.2f}",
         f"{r.candidate:.2f}",
         f"{r.change:+.2f}",
         f"{r.p_value:.4f}",
+        *beyond,
         "pass" if r.passed else "FAIL: " + "; ".join(r.reasons),
     ]
 
 
 def text(verdict: GateVerdict, gated: Gated) -> str:
-    """The verdict, a row per metric, and the metrics' signatures."""
+    """The verdict, a row per metric (with a margin: it and the one-sided p-value of a drop beyond
+    it), and the metrics' signatures."""
+    margins = any(r.margin is not None for r in verdict.results)
     test = "paired approximate randomization" if gated.test == "ar" else "paired bootstrap"
     head = "PASS" if verdict.passed else "FAIL"
     lines = [
         f"{head}: {gated.candidate} against {gated.baseline} ({test}, alpha {gated.alpha})",
         "",
         text_table(
-            ["metric", "baseline", "candidate", "change", "p-value", "verdict"],
-            [_row(r) for r in verdict.results],
+            [
+                "metric",
+                "baseline",
+                "candidate",
+                "change",
+                "p-value",
+                *(["margin: p"] if margins else []),
+                "verdict",
+            ],
+            [_row(r, margins) for r in verdict.results],
         ),
         "",
         *(f"{r.metric} signature: {r.signature}" for r in verdict.results),
@@ -84,6 +98,7 @@ def record(verdict: GateVerdict, gated: Gated) -> dict[str, Any]:
                 "higher_is_better": r.higher_is_better,
                 "reasons": list(r.reasons),
                 "signature": r.signature,
+                **({} if r.margin is None else {"margin": r.margin, "margin_p_value": r.margin_p_value}),
             }
             for r in verdict.results
         ],

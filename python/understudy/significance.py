@@ -352,6 +352,39 @@ def paired_test(
     return PairedResult(test, n, seed, p_values, baseline, tuple(systems), signature)
 
 
+def drop_beyond(
+    baseline: Stats[Any, Any],
+    candidate: Stats[Any, Any],
+    margin: float,
+    n: int | None = None,
+    seed: int = DEFAULT_SEED,
+) -> float:
+    """The one-sided p-value that ``candidate`` is worse than ``baseline`` by more than ``margin``
+    (the metric's units), by paired bootstrap resampling: the null hypothesis is a true drop of
+    exactly ``margin``, so the resampled drops are centred there (the shifted null), and ``p`` is
+    the share of them, counting the observed one, at least as large as the observed drop. A small
+    ``p`` says the drop exceeds the margin; the same resamples as :func:`paired_test`'s.
+
+    >>> from understudy import BLEU
+    >>> refs = [["the cat sat on the mat", "a dog barked", "it rains"] * 20]
+    >>> base = BLEU().segment_stats(["the cat sat on the mat", "a dog barked", "it rains"] * 20, refs)
+    >>> worse = BLEU().segment_stats(["the cat sat on the mat", "a dog", "it rains"] * 20, refs)
+    >>> drop = base.score().score - worse.score().score
+    >>> drop_beyond(base, worse, drop + 5, n=200) > 0.5, drop_beyond(base, worse, 0.0, n=200) < 0.05
+    (True, True)
+    """
+    _check([baseline, candidate], ["baseline", "candidate"])
+    n = _samples("bs", n)
+    seed = _whole("seed", seed, 0)
+    sums = _side_by_side(
+        [baseline, candidate], lambda rows: _bootstrap_sums(np.random.default_rng(seed), n, rows)
+    )
+    sign = 1.0 if baseline.config.higher_is_better else -1.0
+    drops = sign * (baseline.scores_of(sums[0]) - baseline.scores_of(sums[1]))
+    observed = sign * (baseline.score().score - candidate.score().score)
+    return _p_value(drops - drops.mean() + margin, observed, "at-least")
+
+
 def paired_tests(
     per_metric: Sequence[Sequence[Stats[Any, Any]]],
     names: Sequence[str],
