@@ -181,3 +181,47 @@ def test_compare_with_several_metrics_prints_one_json_document(capfd: pytest.Cap
     assert [Signature.parse(r["signature"]).config.name for r in records] == ["BLEU", "TER"]
     status, out, _ = run(capfd, *argv[:-2], "--blocks", "4", "-f", "json")
     assert [len(r["block_sizes"]) for r in json.loads(out)] == [4, 4]
+
+
+def _unread_cases() -> list[tuple[str, list[str], str]]:
+    """For each text family, one of its own options given with -m naming another metric, and
+    the family that reads it: built from the declarations, so a new family is covered."""
+    from understudy.metrics import FAMILIES
+    from understudy.metrics.unread import unread
+
+    cases = []
+    for name, family in FAMILIES.items():
+        own = [o for _, o in family.config.options() if o.flags and o.dest != "normalize_unicode"]
+        option = own[0]
+        other = "ter" if name != "ter" else "bleu"
+        value = (
+            []
+            if option.type is None and option.choices is None
+            else [str(option.choices[0] if option.choices else 1)]
+        )
+        said = unread({option.dest}, [other])
+        assert said and said[0].startswith(f"{option.flags[0]} is read by -m {name}"), said
+        cases.append((other, [option.flags[0], *value], said[0]))
+    return cases
+
+
+@pytest.mark.parametrize(("metric", "extra", "said"), _unread_cases())
+@pytest.mark.parametrize("command", ["score", "compare", "report", "mbr"])
+def test_an_option_no_chosen_metric_reads_is_said_in_every_command(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, command: str, metric: str, extra: list[str], said: str
+) -> None:
+    # Before: with -m comet alone, -lc, -tok, --chrf-lowercase and --normalize-unicode went
+    # without a word; now every command that takes metric options says so, in one line each.
+    hyps, ref = tmp_path / "h.txt", tmp_path / "r.txt"
+    hyps.write_text("the cat sat\na dog barked\n" * 6, encoding="utf-8")
+    ref.write_text("the cat sat down\na dog barked\n" * 6, encoding="utf-8")
+    argv = {
+        "score": ["score", str(ref), "-i", str(hyps)],
+        "compare": ["compare", str(ref), "-i", str(hyps), str(ref), "-n", "50"],
+        "report": ["report", str(ref), "-i", str(hyps), str(ref), "-o", str(tmp_path / "r.html"), "-n", "50"],
+        "mbr": ["mbr", "--candidates", str(hyps), "-n", "2"],
+    }[command]
+    with pytest.warns(UserWarning) as caught:
+        status, _, err = run(capsys, *argv, "-m", metric, *extra)
+    assert status == 0, err
+    assert [str(w.message) for w in caught if "ignored" in str(w.message)] == [said]

@@ -293,10 +293,10 @@ def _execute_once(args: argparse.Namespace) -> int:
 
     try:
         with warnings.catch_warnings(), quiet(getattr(args, "quiet", False)):
-            if getattr(args, "computed_options", False):
-                from understudy.cli.computed import warn_unasked
+            if getattr(args, "metric_options", False):
+                from understudy.cli.options import warn_unread
 
-                warn_unasked(args)
+                warn_unread(args)
             status: int = args.run(args)
     except CliError as err:
         print_error(str(err))

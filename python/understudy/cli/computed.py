@@ -10,13 +10,12 @@ a metric of ``compare``, kept by ``--log``. A metric's error spans go where its 
 from __future__ import annotations
 
 import argparse
-import warnings
 from typing import TYPE_CHECKING
 
 from understudy.cli.messages import CliError
 from understudy.cli.progress import Progress
 from understudy.cli.segments import sources_as_scored
-from understudy.computed.runs import Chosen, check_sources, chosen_metric, run_computed, unasked
+from understudy.computed.runs import Chosen, check_sources, chosen_metric, run_computed
 from understudy.inputs.parallel import read_texts
 from understudy.metrics.scores import GivenScores
 from understudy.registry import computed_metrics
@@ -57,13 +56,6 @@ def computed_scores(
 
 def _bar(metric: ComputedMetric) -> Progress:
     return Progress(metric.name, unit=metric.unit)
-
-
-def warn_unasked(args: argparse.Namespace) -> None:
-    """Say, in one line each, that an option typed for a computed metric that ``-m`` does not ask
-    for does nothing (:func:`understudy.computed.runs.unasked`)."""
-    for line in unasked(getattr(args, "given", frozenset()), computed_chosen(args)):
-        warnings.warn(line, stacklevel=1)
 
 
 def made_metric(args: argparse.Namespace, name: str) -> Chosen:

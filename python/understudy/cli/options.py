@@ -95,6 +95,7 @@ def add_metric_options(parser: argparse.ArgumentParser, language: bool = True, n
     computed metrics among ``-m``'s choices and their options, as they declare them."""
     if language:
         add_language_option(parser)
+    parser.set_defaults(metric_options=True)  # checked as the command starts: warn_unread
     names = list(metric_names())
     if neural:
         names += add_computed_options(parser)
@@ -124,7 +125,6 @@ def add_computed_options(parser: argparse.ArgumentParser) -> list[str]:
     """``--source`` and every computed metric's options, as they declare them, a group for each
     kind (neural metrics, LLM judges): each metric's own options, then its kind's, each once.
     The ``-m`` names of the metrics computed here are returned."""
-    parser.set_defaults(computed_options=True)  # checked as the command starts: warn_unasked
     declared = [d for d in computed_metrics().values() if d.computed_here]
     kinds: dict[type[ComputedConfig], list[Computed]] = {}
     for one in declared:
@@ -147,6 +147,15 @@ def add_computed_options(parser: argparse.ArgumentParser) -> list[str]:
                 added.add(opt.dest)
                 add_field_option(group, config, name)
     return [one.name for one in declared]
+
+
+def warn_unread(args: argparse.Namespace) -> None:
+    """Say, in one line each, that an option typed for a metric ``-m`` does not ask for does
+    nothing (:func:`understudy.metrics.unread.unread`)."""
+    from understudy.metrics.unread import unread
+
+    for line in unread(getattr(args, "given", frozenset()), getattr(args, "metrics", DEFAULT_METRICS)):
+        warnings.warn(line, stacklevel=1)
 
 
 def sentence_scorer(args: argparse.Namespace) -> Metric[Any, Any]:

@@ -17,12 +17,12 @@ understudy.errors.ConfigError: -m gemba-mqm needs the source segments: --source 
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, ExitStack, contextmanager
 from typing import TYPE_CHECKING, Any, Protocol
 
 from understudy.errors import ConfigError, LengthMismatchError
-from understudy.registry import computed, computed_metrics
+from understudy.registry import computed
 from understudy.wording import counted
 
 if TYPE_CHECKING:
@@ -64,37 +64,6 @@ def chosen_config(name: str, values: Mapping[str, Any]) -> tuple[Computed, Compu
     return declared, declared.config(
         **{name: values[o.dest] for name, o in options if o.flags and o.dest in values}
     )
-
-
-def unasked(given: Collection[str], chosen: Sequence[str]) -> list[str]:
-    """What to say of each option given (by destination) for computed metrics that ``chosen`` (the
-    ``-m`` names) does not ask for: ``--comet-model`` without ``-m comet``, ``--judge-url`` without
-    a judge, ``--source`` with none. An option a kind shares (``--batch-size``) is read when any
-    metric of ``chosen`` reads it.
-
-    >>> unasked({"comet_model"}, ["metricx"])
-    ['--comet-model is read by -m comet, which -m does not ask for: ignored']
-    """
-    asked = [computed(name) for name in chosen]
-    said = []
-    if "source" in given and not asked:
-        said.append(
-            "--source is read by computed metrics (-m comet, metricx, ...), and -m asks for none: ignored"
-        )
-    readers: dict[str, list[Computed]] = {}
-    flags: dict[str, str] = {}
-    for declared in computed_metrics().values():
-        if not declared.computed_here:
-            continue
-        for _, option in declared.config.options():
-            readers.setdefault(option.dest, []).append(declared)
-            flags.setdefault(option.dest, option.flags[0])
-    for dest, reading in readers.items():
-        if dest in given and not any(declared in asked for declared in reading):
-            names = " ".join(declared.name for declared in reading)
-            which = "which -m does not ask for" if len(reading) == 1 else "none of which -m asks for"
-            said.append(f"{flags[dest]} is read by -m {names}, {which}: ignored")
-    return said
 
 
 def check_sources(
