@@ -259,7 +259,7 @@ def test_fetch_model_into_a_folder_signs_as_the_hub_name(
 def test_fetching_again_after_the_branch_moved_pins_and_signs_the_new_commit(
     hub: tuple[fake_hub.Hub, dict[str, Path | str]], tmp_path: Path
 ) -> None:
-    server, files = hub
+    server, _ = hub
     seed1, seed5 = (files_at for _, files_at in server.repos["org/tiny-comet"].commits)
     moving = fake_hub.Repo()
     server.repos["org/moving-comet"] = moving
@@ -277,10 +277,10 @@ def test_fetching_again_after_the_branch_moved_pins_and_signs_the_new_commit(
     assert manifest["revision"] == second and "notes.txt" not in manifest["files"]
     assert not (folder / "notes.txt").exists()
     assert (folder / "checkpoints" / "model.ckpt").read_bytes() == seed5["checkpoints/model.ckpt"]
-    cached = _score(server, files, tmp_path / "bare", str(folder), **OFFLINE)
-    assert cached.returncode == 0, cached.stderr
-    assert f"|rev:{second[:12]}" in json.loads(cached.stdout)["signature"]
-    assert json.loads(cached.stdout)["score"] == round(_local(files, files["folder5"]), 6)
+    # Scored from the folder, it signs as the hub name at the new commit (the revision a score's
+    # signature and its cache key take).
+    found = COMET(folder, cache=None).checkpoint
+    assert (found.name, found.revision) == ("org/moving-comet", second)
 
 
 @pytest.mark.parametrize("changed", ["checkpoints/model.ckpt", "hparams.yaml"])
@@ -326,23 +326,26 @@ def test_fetch_model_offline_says_the_hub_cannot_be_reached(
 
 
 def test_what_a_checkpoint_names_but_lacks_is_said_with_every_place_looked_in(
-    hub: tuple[fake_hub.Hub, dict[str, Path | str]], tmp_path: Path
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    server, files = hub
+    from huggingface_hub import constants
+    from understudy.errors import HubUnreachableError
+    from understudy.neural import MetricX
+
+    # Offline, with an empty cache: huggingface-hub reads both at each call.
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", True)
+    monkeypatch.setattr(constants, "HF_HUB_CACHE", str(tmp_path / "hub"))
     comet = nc.build_regression(tmp_path / "models" / "lost-comet", 1, pretrained_model="org/absent-xlmr")
     shutil.rmtree(comet / "encoder")
-    run = _score(server, files, tmp_path / "home", str(comet), **OFFLINE)
-    assert run.returncode == 1 and len(run.stderr.splitlines()) == 1, run.stderr
-    assert (
+    with pytest.raises(HubUnreachableError) as lost:
+        COMET(comet, cache=None).prepare()
+    assert str(lost.value).startswith(
         f"the checkpoint {comet} reads org/absent-xlmr, looked for in turn at"
         f" {tmp_path / 'models' / 'org' / 'absent-xlmr'}, at {comet / 'org' / 'absent-xlmr'}, as the"
-        " folder org/absent-xlmr, in the hub cache and on the hub; none has it" in run.stderr
+        " folder org/absent-xlmr, in the hub cache and on the hub; none has it: "
     )
-    metricx = nc.build_metricx(tmp_path / "metricx")
-    env = {**os.environ, "HF_HOME": str(tmp_path / "home"), **OFFLINE}
-    command = [sys.executable, "-m", "understudy", "score", str(files["ref"]), "-i", str(files["mt"])]
-    command += ["--source", str(files["src"]), "-m", "metricx", "--metricx-model", str(metricx)]
-    run = subprocess.run(command, capture_output=True, text=True, env=env, timeout=600)
-    assert run.returncode == 1 and len(run.stderr.splitlines()) == 1, run.stderr
-    assert "reads google/mt5-xl, looked for in turn at" in run.stderr
-    assert run.stderr.endswith("or name its folder with --metricx-tokenizer\n")
+    assert "(HF_HUB_OFFLINE is set)" in str(lost.value) and "\n" not in str(lost.value)
+    with pytest.raises(HubUnreachableError) as untokenized:
+        MetricX(nc.build_metricx(tmp_path / "metricx"), cache=None)
+    assert "reads google/mt5-xl, looked for in turn at" in str(untokenized.value)
+    assert str(untokenized.value).endswith("or name its folder with --metricx-tokenizer")
