@@ -120,6 +120,17 @@ def unicode_sweeps() -> dict[str, Any]:
     return out
 
 
+def million(data: Path) -> dict[str, Any]:
+    """sacrebleu's BLEU (order 5) of one segment of over a million tokens: the WMT17 test set
+    twenty times over as one line, uedin-nmt's against the reference."""
+    from sacrebleu.metrics import BLEU
+
+    ref, hyp = (read_raw(data / f"newstest2017.{name}.de") for name in ("ref.en-de", "uedin-nmt.4722.en-de"))
+    result = BLEU(max_ngram_order=5).corpus_score([" ".join(hyp * 20)], [[" ".join(ref * 20)]])
+    sha256 = [lines_sha256(ref), lines_sha256(hyp)]
+    return {"sha256": sha256, "counts": result.counts, "totals": result.totals, "score": result.score}
+
+
 def ter_beam() -> dict[str, Any]:
     """sacrebleu's TER statistics, corpus score, sentence scores and all pairs of the beam cases."""
     hyps, refs = ter_beam_cases()
@@ -139,6 +150,7 @@ PARTS = {
     "paired": paired,
     "sweeps": sweeps,
     "unicode": lambda data: unicode_sweeps(),
+    "million": million,
 }
 """Each part of the fixture and what makes it from the WMT17 folder."""
 

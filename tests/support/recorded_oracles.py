@@ -68,6 +68,7 @@ SWEEP_CONFIGS: list[MetricConfig] = [
         for lc in (False, True)
         for t in ("13a", "intl", "zh", "char", "none")
     ),
+    BLEUConfig(max_ngram_order=6),
     CHRFConfig(),
     CHRFConfig(word_order=2),
 ]
