@@ -117,17 +117,55 @@ def dask_client(address: str, stack: ExitStack, local: Callable[[ExitStack], Any
         client = stack.enter_context(distributed.Client(cluster, set_as_default=False))
     else:
         checked_address(address)
+        # Asked first, in a bounded exchange: a Client made for a server that never answers
+        # waits without end, and one that failed prints a traceback when collected.
+        probe_scheduler(address)
         try:
-            client = stack.enter_context(distributed.Client(address, timeout="20s", set_as_default=False))
+            client = stack.enter_context(
+                distributed.Client(address, timeout=f"{CONNECT_SECONDS}s", set_as_default=False)
+            )
         except OSError as err:
             raise UnderstudyError(f"--dask {address}: cannot reach the scheduler: {err}") from None
-        except (MemoryError, ValueError, TypeError, EOFError) as err:
-            # What a server that is not a Dask scheduler answers decodes as garbage (once, as a
-            # request for 3 EiB): it is not a scheduler, whatever it is.
-            what = type(err).__name__
-            raise UnderstudyError(f"--dask {address}: not a Dask scheduler ({what} on connecting)") from None
     print(f"understudy: Dask dashboard: {client.dashboard_link}", file=sys.stderr)
     return client
+
+
+CONNECT_SECONDS = 20
+"""How long connecting to a scheduler, and its answer to who it is, may take."""
+
+
+def probe_scheduler(address: str, seconds: float | None = None) -> None:
+    """An ``UnderstudyError`` unless a Dask scheduler answers at ``address`` within ``seconds``
+    (default :data:`CONNECT_SECONDS`) to distributed's ``identity`` request, naming what went
+    wrong: nobody listening, no answer, or an answer that is not a scheduler's."""
+    import asyncio
+
+    from distributed.comm import connect
+
+    limit = CONNECT_SECONDS if seconds is None else seconds
+
+    async def identity() -> Any:
+        comm = await connect(address, timeout=limit)
+        try:
+            await comm.write({"op": "identity", "reply": True})
+            return await comm.read()
+        finally:
+            comm.abort()
+
+    try:
+        answer = asyncio.run(asyncio.wait_for(identity(), limit))
+    except TimeoutError:
+        raise UnderstudyError(f"--dask {address}: no Dask scheduler answered within {limit:g} s") from None
+    except OSError as err:
+        raise UnderstudyError(f"--dask {address}: cannot reach the scheduler: {err}") from None
+    except (MemoryError, ValueError, TypeError, EOFError, KeyError) as err:
+        # What a server that is not a Dask scheduler answers decodes as garbage (once, as a
+        # request for 3 EiB): it is not a scheduler, whatever it is.
+        raise UnderstudyError(
+            f"--dask {address}: not a Dask scheduler ({type(err).__name__} on connecting)"
+        ) from None
+    if not isinstance(answer, dict) or answer.get("type") != "Scheduler":
+        raise UnderstudyError(f"--dask {address}: not a Dask scheduler (it answered {str(answer)[:60]!r})")
 
 
 DASK_SCHEMES = ("tcp", "tls", "ucx", "ws", "wss", "inproc")

@@ -246,6 +246,37 @@ def test_a_server_that_is_not_dask_is_named(capsys: pytest.CaptureFixture[str]) 
     assert dask.config.get("scheduler", None) == before
 
 
+def test_a_server_that_never_answers_is_one_bounded_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Before: a server that reads and never answers (python -m http.server waiting for a request
+    # line) held the command until it was killed, then distributed's Client.__del__ printed a
+    # traceback and waited 40 s more.
+    pytest.importorskip("distributed")
+    import understudy.cluster as cluster
+
+    monkeypatch.setattr(cluster, "CONNECT_SECONDS", 2)
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    port, held = server.getsockname()[1], []
+    threading.Thread(target=lambda: held.append(server.accept()), daemon=True).start()
+    ref = str(SAMPLE / "newstest2017.ref.en-de.de")
+    try:
+        status, out, err = run_cli(
+            capsys, "score", ref, "-i", str(ONLINE_A), "--dask", f"tcp://127.0.0.1:{port}"
+        )
+        gc.collect()  # no failed client is left to print when collected
+        late = capsys.readouterr()
+    finally:
+        server.close()
+        for peer, _ in held:
+            peer.close()
+    assert (status, out) == (1, "")
+    assert err == f"understudy: error: --dask tcp://127.0.0.1:{port}: no Dask scheduler answered within 2 s\n"
+    assert late.err == "" and late.out == ""
+
+
 def test_a_chunk_whose_workers_keep_dying_is_one_line() -> None:
     distributed = pytest.importorskip("distributed")
 
