@@ -139,9 +139,9 @@ def probe_scheduler(address: str, seconds: float | None = None) -> None:
     (default :data:`CONNECT_SECONDS`) to distributed's ``identity`` request, naming what went
     wrong: nobody listening, no answer, or an answer that is not a scheduler's."""
     import asyncio
+    import importlib
 
-    from distributed.comm import connect
-
+    connect: Any = importlib.import_module("distributed.comm").connect  # untyped
     limit = CONNECT_SECONDS if seconds is None else seconds
 
     async def identity() -> Any:
