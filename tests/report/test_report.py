@@ -536,3 +536,29 @@ def test_a_report_short_of_memory_says_so_in_one_line(tmp_path: Path, megabytes:
     assert "extra" not in done.stderr and "OpenBLAS" not in done.stderr
     if megabytes < 192:
         assert f"capped at {megabytes} MB (ulimit -v); understudy needs 192 MB to start" in done.stderr
+
+
+@pytest.mark.parametrize("metrics", [1, 3])
+def test_the_interval_plot_shows_every_name_whole(metrics: int) -> None:
+    # Before: the left margin was guessed from the names' lengths, and long ones
+    # (017.uedin-nmt.4722.en-de.de) were cut at the figure's left edge.
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as pyplot
+    from understudy.report.overview import forest_figure
+    from understudy.significance import all_pairs
+
+    refs = [["the cat sat on the mat", "a dog barked", "it rains"] * 8]
+    names = ["017.uedin-nmt.4722.en-de.de", "online-A.0", "W" * 48]
+    texts = [refs[0], ["the cat sat", "a dog", "it rains"] * 8, ["cat", "dog", "rain"] * 8]
+    stats = [BLEU().segment_stats(t, refs) for t in texts]
+    ranking = all_pairs(stats, names, "bs", 50)
+    figure = forest_figure([ranking] * metrics, {n: n for n in names}, pyplot)
+    renderer = figure.canvas.get_renderer()
+    labels = figure.axes[0].get_yticklabels()
+    assert sorted(label.get_text() for label in labels) == sorted(names)
+    for label in labels:
+        box = label.get_window_extent(renderer)
+        assert box.x0 >= 0 and box.x1 <= figure.bbox.width, label.get_text()
+    pyplot.close(figure)

@@ -119,9 +119,8 @@ def forest_figure(rankings: Sequence[AllPairsResult], short: Mapping[str, str], 
     systems in the first metric's ranking order, the best at the top."""
     order = [s.name for s in rankings[0].ranking]
     height = 0.9 + FOREST_ROW_INCHES * len(order)
-    figure, axes = pyplot.subplots(
-        1, len(rankings), figsize=(min(11.0, 2.4 * len(rankings) + 1.6), height), sharey=True, squeeze=False
-    )
+    panels = min(9.6, 2.4 * len(rankings) + 0.2)
+    figure, axes = pyplot.subplots(1, len(rankings), figsize=(panels, height), sharey=True, squeeze=False)
     positions = list(range(len(order)))[::-1]
     for axis, ranking in zip(axes[0], rankings, strict=True):
         by_name = {s.name: s for s in ranking.ranking}
@@ -137,7 +136,12 @@ def forest_figure(rankings: Sequence[AllPairsResult], short: Mapping[str, str], 
     # A name's control characters (a TAB, say) have no glyph: they are shown escaped.
     axes[0][0].set_yticks(positions, [short[n].translate(_CONTROL) for n in order])
     axes[0][0].set_ylim(-0.7, len(order) - 0.3)
-    figure.subplots_adjust(left=min(0.4, 0.02 + 0.012 * max(len(short[n]) for n in order)), right=0.98)
+    # The names' own width, measured once, is added on the left: no name is cut at the edge.
+    renderer = figure.canvas.get_renderer()
+    names = max(label.get_window_extent(renderer).width for label in axes[0][0].get_yticklabels())
+    left = names / figure.dpi + 0.15
+    figure.set_figwidth(panels + left)
+    figure.subplots_adjust(left=left / (panels + left), right=1 - 0.05 / (panels + left))
     figure.subplots_adjust(bottom=0.6 / height, top=1 - 0.15 / height, wspace=0.08)
     return figure
 
