@@ -276,8 +276,9 @@ def gate(
     assert p is not None  # a paired test's systems always have one
     worse_by = (base - cand) if better else (cand - base)
     reasons = []
-    beyond = None if margin is None else drop_beyond(baseline, candidate, margin, n, seed)
-    if margin is not None and beyond is not None:  # a significant drop within the margin passes
+    beyond = None
+    if margin is not None:  # a significant drop within the margin passes
+        beyond = drop_beyond(baseline, candidate, margin, n, seed)
         if worse_by > margin and beyond <= alpha:
             reasons.append(
                 f"significantly worse than the baseline by more than the margin of {margin:g}"

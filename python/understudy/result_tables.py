@@ -107,22 +107,21 @@ def all_pairs_table(
     full = [s.name for s in result.ranking]
     shown = dict(zip(full, short_names(full), strict=True))
     rows = [[str(cluster_of[s.name]), shown[s.name], score_text(s, w)] for s in result.ranking]
-    p_of = {frozenset((p.a, p.b)): p.p_value for p in result.pairs}
+    matrix = result.ranked_p_values()
 
-    def p_text(a: str, b: str) -> str:
-        value = p_of[frozenset((a, b))]
-        return f"{value:.4f}" + ("*" if value <= result.alpha else "")
+    def p_text(value: float | None) -> str:
+        return "-" if value is None else f"{value:.4f}" + ("*" if value <= result.alpha else "")
 
     if pairs == "matrix":
         ranks = [str(k + 1) for k in range(len(full))]
-        cells = [
-            [f"{k + 1}. {shown[a]}", *("-" if a == b else p_text(a, b) for b in full)]
-            for k, a in enumerate(full)
-        ]
+        cells = [[f"{k + 1}. {shown[a]}", *map(p_text, matrix[k])] for k, a in enumerate(full)]
         between = [text_table(["Rank. System", *ranks], cells)]
     else:
         listed = [
-            [f"{shown[a]} vs {shown[b]}", p_text(a, b)] for k, a in enumerate(full) for b in full[k + 1 :]
+            [f"{shown[a]} vs {shown[b]}", p_text(matrix[k][j])]
+            for k, a in enumerate(full)
+            for j, b in enumerate(full)
+            if j > k
         ]
         between = [text_table(["Pair", "p-value"], listed)]
     notes = [

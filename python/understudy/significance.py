@@ -469,6 +469,13 @@ class AllPairsResult:
                 return pair.p_value
         raise KeyError(f"no comparison of {a!r} and {b!r}")
 
+    def ranked_p_values(self) -> tuple[tuple[float | None, ...], ...]:
+        """Every two systems' p-value, rows and columns in the ranking's order (``None`` where a
+        system meets itself)."""
+        of = {frozenset((p.a, p.b)): p.p_value for p in self.pairs}
+        names = [s.name for s in self.ranking]
+        return tuple(tuple(None if a == b else of[frozenset((a, b))] for b in names) for a in names)
+
     def to_dict(self) -> dict[str, Any]:
         """Every number, and the signature."""
         return {

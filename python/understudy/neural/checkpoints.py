@@ -107,23 +107,30 @@ def write_manifest(folder: Path, name: str, revision: str, files: Sequence[str])
         out.write(json.dumps(record, indent=1, sort_keys=True).encode("utf-8"))
 
 
-def manifest_files(folder: Path) -> list[str]:
-    """The files a fetched folder's manifest lists (none without one)."""
-    try:
-        files = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))["files"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return []
-    return [str(path) for path in files] if isinstance(files, dict) else []
-
-
-def _fetched(folder: Path, hashes: dict[str, str]) -> tuple[str, str] | None:
-    """The hub name and commit a fetched folder was, when every file read (``hashes``) is the
-    one fetched; ``None`` for a folder without a manifest, or with a file changed since."""
+def _manifest(folder: Path) -> tuple[str, str, dict[str, str]] | None:
+    """A fetched folder's manifest: its hub name, commit and files' hashes (``None``: none, or
+    not one this package wrote)."""
     try:
         record = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
         name, revision, files = record["name"], record["revision"], record["files"]
     except (OSError, ValueError, KeyError, TypeError):
         return None
+    return (str(name), str(revision), files) if isinstance(files, dict) else None
+
+
+def manifest_files(folder: Path) -> list[str]:
+    """The files a fetched folder's manifest lists (none without one)."""
+    found = _manifest(folder)
+    return [] if found is None else [str(path) for path in found[2]]
+
+
+def _fetched(folder: Path, hashes: dict[str, str]) -> tuple[str, str] | None:
+    """The hub name and commit a fetched folder was, when every file read (``hashes``) is the
+    one fetched; ``None`` for a folder without a manifest, or with a file changed since."""
+    found = _manifest(folder)
+    if found is None:
+        return None
+    name, revision, files = found
     same = bool(hashes) and all(files.get(path) == hashed for path, hashed in hashes.items())
     return (str(name), str(revision)) if same and _COMMIT.fullmatch(str(revision)) else None
 

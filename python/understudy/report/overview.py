@@ -109,7 +109,7 @@ def shade(p: float, alpha: float) -> str:
 def pvalue_matrix(ranking: AllPairsResult) -> PValues:
     """A metric's p-values between every two systems, in its ranking order."""
     names = tuple(s.name for s in ranking.ranking)
-    values = tuple(tuple(None if a == b else ranking.p_value(a, b) for b in names) for a in names)
+    values = ranking.ranked_p_values()
     colours = tuple(tuple("#f4f4f4" if p is None else shade(p, ranking.alpha) for p in row) for row in values)
     return PValues(ranking.signature.config.name, names, values, colours, ranking.alpha)
 
