@@ -288,11 +288,8 @@ def system_scores(
     """
     from understudy.neural.on_dask import DaskRunner
 
-    before, metric.runner = metric.runner, DaskRunner(client)
-    try:
+    with metric.running_on(DaskRunner(client)):
         return metric.system_scores(systems, refs, sources)
-    finally:
-        metric.runner = before
 
 
 __all__ = [

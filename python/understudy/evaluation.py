@@ -20,14 +20,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from understudy.computed.metric import ComputedMetric, Progress
 from understudy.errors import EmptyInputError, LengthMismatchError
-from understudy.metrics.scores import GivenScores
+from understudy.metrics.protocol import MetricObject, Progress
 from understudy.seeding import DEFAULT_SEED
 from understudy.wording import counted
 
 if TYPE_CHECKING:
-    from understudy.metric import Metric
     from understudy.result import Result
     from understudy.significance import AllPairsResult, PValues, Test
     from understudy.stats import Stats
@@ -65,35 +63,24 @@ class Evaluation:
 
     def statistics(
         self,
-        metric: Metric[Any, Any] | ComputedMetric | GivenScores,
+        metric: MetricObject,
         progress: Progress | None = None,
         quality_estimation: bool = False,
     ) -> list[Stats[Any, Any]]:
-        """Each system's statistics under ``metric``: a text metric's rows, or the segment scores
-        of a computed metric (given the first reference stream, none with
-        ``quality_estimation``, and ``progress`` as it runs) or of given scores (by system name,
-        as many a system as the references' segments)."""
-        if isinstance(metric, GivenScores):
-            count = len(self.references[0])
-            if len(metric) != count:
-                raise LengthMismatchError(
-                    f"{metric.config.source}: {len(metric)} {metric.config.name} scores per system, but the"
-                    f" references have {count} lines"
-                )
-            return list(metric.segment_stats_many(self.names))
-        if isinstance(metric, ComputedMetric):
-            refs = None if quality_estimation else self.references[0]
-            scores = metric.system_scores(self.systems, refs, self.sources, progress=progress)
-            return list(scores.segment_stats_many(self.names))
-        return list(metric.segment_stats_many(list(self.systems.values()), self.references))
+        """Each system's statistics under ``metric`` (any metric object: a text family's rows,
+        a computed metric's segment scores, given scores by system name), against the
+        references (none with ``quality_estimation``) and the sources; ``progress`` follows a
+        computed metric as it runs."""
+        references = None if quality_estimation else self.references
+        return list(metric.statistics(self.systems, references, self.sources, progress))
 
-    def corpus_scores(self, metric: Metric[Any, Any] | ComputedMetric | GivenScores) -> dict[str, Result]:
+    def corpus_scores(self, metric: MetricObject) -> dict[str, Result]:
         """Each system's corpus score under ``metric``, by name."""
         return {name: stats.score() for name, stats in zip(self.names, self.statistics(metric), strict=True)}
 
     def ranking(
         self,
-        metric: Metric[Any, Any] | ComputedMetric | GivenScores,
+        metric: MetricObject,
         test: Test = "bs",
         n: int | None = None,
         seed: int = DEFAULT_SEED,

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import os
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any, Generic, Protocol, TypeVar, cast
 
 import numpy as np
@@ -435,6 +436,52 @@ class Metric(ABC, Generic[S, R]):
         if isinstance(refs, str) or not isinstance(refs, Sequence):
             raise InputTypeError("refs must be a list of reference strings for this one hypothesis")
         return self.corpus_score([hyp], [[ref] for ref in refs])
+
+    @property
+    def name(self) -> str:
+        """The name its scores print under (``BLEU``, ``chrF2++``, ``TER``)."""
+        return self.config.name
+
+    @property
+    def title(self) -> str:
+        """The family's name (``chrF`` for chrF++ too)."""
+        return self.config.title
+
+    @property
+    def higher_is_better(self) -> bool:
+        """Whether a higher score is better (TER, WER: no)."""
+        return self.config.higher_is_better
+
+    def inputs(self) -> tuple[str, ...]:
+        """What it reads of each segment: the hypothesis and its references."""
+        return ("hypothesis", "reference")
+
+    def statistics(
+        self,
+        systems: Mapping[str, Sequence[str]],
+        references: Refs | None,
+        sources: Sequence[str] | None = None,
+        progress: Callable[[int], None] | None = None,
+    ) -> list[S]:
+        """Each system's statistics, in ``systems``' order (:meth:`segment_stats_many`); the
+        sources are not read (the protocol of :mod:`understudy.metrics.protocol`)."""
+        return self.segment_stats_many(list(systems.values()), references)
+
+    def utilities(
+        self,
+        candidates: Sequence[Sequence[str]],
+        pseudo_references: Sequence[Sequence[str]],
+        sources: Sequence[str] | None = None,
+    ) -> Iterator[NDArray[np.float64]]:
+        """Each source's :meth:`pairwise` matrix of its candidates against its pseudo-references,
+        one source at a time (MBR's utilities)."""
+        for hyps, refs in zip(candidates, pseudo_references, strict=True):
+            yield self.pairwise(list(hyps), list(refs))
+
+    @contextmanager
+    def running_on(self, runner: Any) -> Iterator[bool]:
+        """A text metric runs here (a cluster scores text through :mod:`understudy.dask`)."""
+        yield False
 
     def accumulator(self) -> Accumulator:
         """A running total of this metric's statistics for training and evaluation loops

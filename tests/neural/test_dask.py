@@ -58,11 +58,6 @@ def small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(DaskRunner, "chunk", 4)
 
 
-def _on(metric: NeuralMetric, client: Any) -> NeuralMetric:
-    metric.runner = DaskRunner(client)
-    return metric
-
-
 def _spans(metric: NeuralMetric) -> list[Any]:
     return [
         [(s["text"], s["severity"], s["start"], s["end"]) for s in json.loads(d)]
@@ -82,8 +77,10 @@ def test_two_workers_give_the_one_process_numbers(
 
     alone = made()
     here = alone.system_scores(SYSTEMS, REF, SRC)
-    spread = _on(made(), client)
-    there = spread.system_scores(SYSTEMS, REF, SRC)
+    spread = made()
+    with spread.running_on(DaskRunner(client)) as there_on_the_cluster:
+        there = spread.system_scores(SYSTEMS, REF, SRC)
+    assert there_on_the_cluster
     assert there.config.signature_pairs() == here.config.signature_pairs()  # model, rev, dtype, dev
     for system in SYSTEMS:
         difference = abs(there.sentence_scores(system) - here.sentence_scores(system)).max()
@@ -112,8 +109,8 @@ def test_a_worker_killed_mid_run_costs_only_its_chunk(
     killed: list[int] = []
     alone = COMET(models["comet"], cache=None).system_scores(SYSTEMS, REF, SRC)
     metric = COMET(models["comet"], cache=tmp_path / "c.sqlite")
-    metric.runner = KillingOne(client)
-    scores = metric.system_scores(SYSTEMS, REF, SRC)
+    with metric.running_on(KillingOne(client)):
+        scores = metric.system_scores(SYSTEMS, REF, SRC)
     for system in SYSTEMS:
         assert abs(scores.sentence_scores(system) - alone.sentence_scores(system)).max() <= 2e-6
     assert killed and ScoreCache(tmp_path / "c.sqlite").stats().entries == metric.computed
@@ -127,14 +124,15 @@ def test_ctrl_c_keeps_every_chunk_already_back(client: Any, models: dict[str, Pa
         raise KeyboardInterrupt
 
     cache = tmp_path / "c.sqlite"
-    metric = _on(COMET(models["comet"], cache=cache), client)
-    with pytest.raises(KeyboardInterrupt):
+    metric = COMET(models["comet"], cache=cache)
+    with metric.running_on(DaskRunner(client)), pytest.raises(KeyboardInterrupt):
         metric.system_scores(SYSTEMS, REF, SRC, progress=interrupt_after_the_first)
     kept = ScoreCache(cache).stats().entries
     # The chunk back (any of them: the last holds the remainder), kept before the interruption.
     assert kept == back[0] and 1 <= kept <= DaskRunner.chunk
-    again = _on(COMET(models["comet"], cache=cache), client)
-    again.system_scores(SYSTEMS, REF, SRC)
+    again = COMET(models["comet"], cache=cache)
+    with again.running_on(DaskRunner(client)):
+        again.system_scores(SYSTEMS, REF, SRC)
     assert again.computed == metric.computed - kept
 
 

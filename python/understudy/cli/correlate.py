@@ -36,7 +36,7 @@ from understudy.inputs.human import HumanScores, read_human
 from understudy.inputs.parallel import read_parallel, warn_reference_as_system
 from understudy.inputs.score_files import named_systems
 from understudy.metric import Metric
-from understudy.metrics import family_titles, lower_is_better
+from understudy.metrics import family_titles, inverted_titles
 from understudy.metrics.given_files import given_stats
 from understudy.metrics.scores import GivenScores
 from understudy.stats import Stats
@@ -69,7 +69,7 @@ def add_parser(commands: Any) -> None:
         "metric scores against human judgments (Pearson, Spearman, Kendall, accuracy)",
         f"Score each system with {family_titles()} (-m), or read another metric's scores, and correlate "
         "them with human scores, with bootstrap intervals; as the BLEU paper's Section 5 does.",
-        EXAMPLES.format(lower=", ".join(lower_is_better())),
+        EXAMPLES.format(lower=", ".join(inverted_titles())),
     )
     p.add_argument("refs", nargs="*", metavar="REF", help="reference file(s)")
     p.add_argument("-i", "--input", nargs="+", metavar="HYP", help="system output files")

@@ -180,14 +180,14 @@ class Computed:
 
     ``name`` is its ``-m`` name; ``title`` the name its scores print under when given with
     ``--scores`` (``aliases``: the published variants' names, alike in direction and range);
-    ``inputs`` what it reads of each segment; ``make`` names the class that computes it,
+    ``inputs`` what it reads of each segment (``higher_is_better``: its direction); ``make`` names the class that computes it,
     ``module:Class``, imported when the metric runs (its ``from_config(config, pair)`` makes
     the object), or is a function that makes it; ``None``: a metric whose scores are only
     given, as BLEURT's.
 
     >>> from understudy.registry import computed
-    >>> computed("metricx").lower_is_better, computed("metricx").score_range
-    (True, (0.0, 25.0))
+    >>> computed("metricx").higher_is_better, computed("metricx").score_range
+    (False, (0.0, 25.0))
     """
 
     name: str
@@ -195,7 +195,7 @@ class Computed:
     config: type[ComputedConfig]
     make: str | Build | None
     inputs: tuple[str, ...] = INPUTS
-    lower_is_better: bool = False
+    higher_is_better: bool = True
     score_range: tuple[float | None, float | None] = (None, None)
     aliases: tuple[str, ...] = ()
     extra: str | None = "neural"
@@ -205,6 +205,11 @@ class Computed:
         unknown = set(self.inputs) - set(INPUTS)
         if unknown or "hypothesis" not in self.inputs:
             raise ConfigError(f"{self.name}: inputs are among {INPUTS} and hold the hypothesis")
+
+    @property
+    def lower_is_better(self) -> bool:
+        """Whether a lower score is better: not :attr:`higher_is_better` (read only)."""
+        return not self.higher_is_better
 
     @property
     def computed_here(self) -> bool:

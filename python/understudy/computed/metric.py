@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from os import PathLike
-from typing import ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from understudy.computed.cache import ScoreCache, segment_key
-from understudy.errors import EmptyInputError, InputError, LengthMismatchError
+from understudy.errors import ConfigError, EmptyInputError, InputError, LengthMismatchError
 from understudy.metrics.scores import GivenScores, ScoresResult, ScoresStats
 
 Progress = Callable[[int], None]
@@ -33,6 +34,10 @@ Blocks = Iterator[tuple[list[Item], list[float], list[str] | None]]
 """Blocks of items with their scores and, for a detailed metric, their details."""
 References = Sequence[str] | Sequence[Sequence[str]] | None
 """One reference a segment, or sacrebleu's reference streams holding one stream."""
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
 
 
 def open_cache(cache: ScoreCache | str | PathLike[str] | None) -> ScoreCache | None:
@@ -49,7 +54,8 @@ class ComputedMetric:
 
     kind: ClassVar[str]
     """The cache's name for the computation (two kinds never share a score)."""
-    lower_is_better: ClassVar[bool] = False
+    higher_is_better: ClassVar[bool] = True
+    """Whether a higher score is better (MetricX's: no)."""
     block: ClassVar[int] = 1024
     """Segments computed, then kept in the cache, at a time."""
     unit: ClassVar[str] = "inputs"
@@ -71,6 +77,71 @@ class ComputedMetric:
     def name(self) -> str:
         """The metric's name as results print it."""
         raise NotImplementedError
+
+    @property
+    def title(self) -> str:
+        """The metric's name in prose: its :attr:`name`."""
+        return self.name
+
+    @property
+    def lower_is_better(self) -> bool:
+        """Whether a lower score is better: not :attr:`higher_is_better` (read only)."""
+        return not self.higher_is_better
+
+    def inputs(self) -> tuple[str, ...]:
+        """What it reads of each segment: the source, the hypothesis and, where its scores
+        read one, the reference."""
+        return ("source", "hypothesis", "reference") if self.uses_reference() else ("source", "hypothesis")
+
+    def statistics(
+        self,
+        systems: Mapping[str, Sequence[str]],
+        references: Sequence[Sequence[str]] | None,
+        sources: Sequence[str] | None = None,
+        progress: Progress | None = None,
+    ) -> list[ScoresStats]:
+        """Each system's segment scores as statistics, in ``systems``' order
+        (:meth:`system_scores`), against the first of the reference streams (``None``: none)."""
+        first = None if references is None else references[0]
+        scores = self.system_scores(systems, first, sources, progress=progress)
+        return scores.segment_stats_many(list(systems))
+
+    def utilities(
+        self,
+        candidates: Sequence[Sequence[str]],
+        pseudo_references: Sequence[Sequence[str]],
+        sources: Sequence[str] | None = None,
+    ) -> Iterator[NDArray[np.float64]]:
+        """Each source's utility matrix, every source's pairs scored in one call: each distinct
+        sentence is embedded once and batched by length across the sources."""
+        import numpy as np
+
+        pairs = [
+            (k, h, r)
+            for k, (listed, pseudo) in enumerate(zip(candidates, pseudo_references, strict=True))
+            for h in listed
+            for r in pseudo
+        ]
+        given = self.system_scores(
+            {"pairs": [h for _, h, _ in pairs]},
+            [r for _, _, r in pairs],
+            None if sources is None else [sources[k] for k, _, _ in pairs],
+        )
+        scores = np.asarray(given.segment_stats("pairs").sentence_scores(), dtype=np.float64)
+        start = 0
+        for listed, pseudo in zip(candidates, pseudo_references, strict=True):
+            size = len(listed) * len(pseudo)
+            yield scores[start : start + size].reshape(len(listed), len(pseudo))
+            start += size
+
+    def aggregate(self, hyps: Sequence[str], refs: Sequence[str]) -> NDArray[np.float64]:
+        """Refused: reference aggregation is for BLEU and chrF."""
+        raise ConfigError(f"{self.name} has no reference aggregation: it is for BLEU and chrF")
+
+    @contextmanager
+    def running_on(self, runner: Any) -> Iterator[bool]:
+        """Runs here: a metric whose work a cluster can do (a neural metric's) says otherwise."""
+        yield False
 
     def computed_by(self) -> dict[str, str]:
         """What the signature pins: ``model``, ``revision``, ``dtype``, ``reference`` (and, for a
@@ -184,7 +255,7 @@ class ComputedMetric:
         return GivenScores(
             table,
             self.name,
-            lower_is_better=self.lower_is_better,
+            lower_is_better=not self.higher_is_better,
             computed_by=self.computed_by(),
             spans=self.marks() if self.detailed else None,
         )

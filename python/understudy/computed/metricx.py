@@ -1,8 +1,8 @@
 """MetricX-24 (hybrid: with or without references), lower is better, 0 to 25; computed by
 :class:`understudy.neural.MetricX`.
 
->>> DECLARED.lower_is_better, MetricXConfig().tokenizer
-(True, 'google/mt5-xl')
+>>> DECLARED.higher_is_better, MetricXConfig().tokenizer
+(False, 'google/mt5-xl')
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ DECLARED = Computed(
     "MetricX",
     MetricXConfig,
     "understudy.neural.metricx:MetricX",
-    lower_is_better=True,
+    higher_is_better=False,
     score_range=(0.0, 25.0),
     aliases=("MetricX-23", "MetricX-24", "MetricX-QE", "MetricX-24-QE"),
 )

@@ -100,10 +100,9 @@ def run_computed(
     with ExitStack() as stack:
         runner = _runner(dask, chosen, stack)
         for declared, config, metric in chosen:
-            if config.on_dask:
-                metric.runner = runner  # type: ignore[attr-defined]
             given = list(refs[0]) if declared.reads_reference(config) else None
-            scored.append(_scored(metric, systems, given, sources, bars or _no_bar))
+            with metric.running_on(runner if config.on_dask else None):
+                scored.append(_scored(metric, systems, given, sources, bars or _no_bar))
             spans = config.spans_file()
             if spans is not None:
                 metric.write_details(spans, scored[-1])

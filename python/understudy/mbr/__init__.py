@@ -30,11 +30,10 @@ from numpy.typing import NDArray
 
 from understudy.errors import ConfigError, EmptyInputError, InputTypeError, LengthMismatchError
 from understudy.mbr.pruning import Pruning, pruned_expected
-from understudy.mbr.utilities import computed_matrices, lower_is_better, utility_matrix
+from understudy.mbr.utilities import lower_is_best
 
 if TYPE_CHECKING:
-    from understudy.computed.metric import ComputedMetric
-    from understudy.metric import Metric
+    from understudy.metrics.protocol import MetricObject
 
 METHODS = ("exact", "aggregate", "prune")
 """The MBR methods: ``exact`` (every candidate against every pseudo-reference), ``aggregate``
@@ -82,7 +81,7 @@ def _nulls(values: Sequence[float]) -> list[float | None]:
 
 def select(
     candidates: Sequence[Sequence[str]],
-    metric: Metric[Any, Any] | ComputedMetric,
+    metric: MetricObject,
     *,
     sources: Sequence[str] | None = None,
     pseudo_references: Sequence[Sequence[str]] | None = None,
@@ -114,22 +113,19 @@ def select(
         raise ConfigError(f"pruning settings are for method='prune', not {method!r}")
     pseudo = candidates if pseudo_references is None else pseudo_references
     _check(candidates, pseudo, sources)
-    from understudy.computed.metric import ComputedMetric
-
-    lower = lower_is_better(metric)
-    if method == "exact" and isinstance(metric, ComputedMetric):
-        # One call for every source: each distinct sentence embedded once, batches across sources.
-        matrices = computed_matrices(metric, candidates, pseudo, sources)
-        if progress is not None:
-            progress(len(candidates), len(candidates))
-        return [
-            _chosen(list(hyps), matrix.mean(axis=1), lower, matrix if utilities else None)
-            for hyps, matrix in zip(candidates, matrices, strict=True)
-        ]
+    lower = lower_is_best(metric)
+    if method == "exact":
+        # One call for every source: a computed metric embeds each distinct sentence once.
+        matrices = metric.utilities(candidates, pseudo, sources)
     choices = []
     for k, (hyps, refs) in enumerate(zip(candidates, pseudo, strict=True)):
-        source = None if sources is None else sources[k]
-        expected, matrix = _expected(metric, list(hyps), list(refs), source, method, pruning)
+        matrix: NDArray[np.float64] | None
+        if method == "exact":
+            matrix = next(matrices)
+            expected = matrix.mean(axis=1)
+        else:
+            source = None if sources is None else sources[k]
+            expected, matrix = _expected(metric, list(hyps), list(refs), source, method, pruning)
         choices.append(_chosen(list(hyps), expected, lower, matrix if utilities else None))
         if progress is not None:
             progress(k + 1, len(candidates))
@@ -137,29 +133,23 @@ def select(
 
 
 def _expected(
-    metric: Metric[Any, Any] | ComputedMetric,
+    metric: MetricObject,
     hyps: list[str],
     refs: list[str],
     source: str | None,
     method: str,
     pruning: Pruning | None,
 ) -> tuple[NDArray[np.float64], NDArray[np.float64] | None]:
-    """One source's expected utilities under ``method``, and its utility matrix if it has one."""
-    from understudy.computed.metric import ComputedMetric
-
+    """One source's expected utilities under ``prune`` or ``aggregate``, and its utility matrix
+    if it has one."""
     if method == "prune":
         return pruned_expected(metric, hyps, refs, source, pruning or Pruning())
-    if method == "aggregate":
-        if isinstance(metric, ComputedMetric):
-            raise ConfigError(f"{metric.name} has no reference aggregation: it is for BLEU and chrF")
-        return metric.aggregate(hyps, refs), None
-    matrix = utility_matrix(metric, hyps, refs, source)
-    return matrix.mean(axis=1), matrix
+    return metric.aggregate(hyps, refs), None
 
 
 def rerank(
     candidates: Sequence[Sequence[str]],
-    metric: ComputedMetric,
+    metric: MetricObject,
     sources: Sequence[str] | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> list[Choice]:
@@ -174,9 +164,9 @@ def rerank(
         if sources is None
         else [source for source, hyps in zip(sources, candidates, strict=True) for _ in hyps]
     )
-    given = metric.system_scores({"candidates": flat}, None, flat_sources, progress=progress)
-    scores = given.segment_stats("candidates").sentence_scores()
-    lower, choices, start = lower_is_better(metric), [], 0
+    [stats] = metric.statistics({"candidates": flat}, None, flat_sources, progress)
+    scores = stats.sentence_scores()
+    lower, choices, start = lower_is_best(metric), [], 0
     for hyps in candidates:
         chosen = _chosen(list(hyps), np.asarray(scores[start : start + len(hyps)]), lower, None)
         choices.append(replace(chosen, scored="qe_scores"))  # each candidate's own score, no expectation

@@ -28,11 +28,10 @@ from numpy.typing import NDArray
 
 from understudy.config import Declared, option
 from understudy.errors import ConfigError
-from understudy.mbr.utilities import lower_is_better, utility_matrix
+from understudy.mbr.utilities import lower_is_best, utility_matrix
 
 if TYPE_CHECKING:
-    from understudy.computed.metric import ComputedMetric
-    from understudy.metric import Metric
+    from understudy.metrics.protocol import MetricObject
 
 
 @dataclass(frozen=True)
@@ -117,7 +116,7 @@ class PruningAsked(Declared):
 
 
 def pruned_expected(
-    metric: Metric[Any, Any] | ComputedMetric,
+    metric: MetricObject,
     hyps: list[str],
     refs: list[str],
     source: str | None,
@@ -125,7 +124,7 @@ def pruned_expected(
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Each candidate's expected utility over the last prefix of ``refs`` it was scored
     against (NaN for the pruned ones), and the utility matrix (NaN where nothing was scored)."""
-    lower = lower_is_better(metric)
+    lower = lower_is_best(metric)
     draws = np.random.RandomState(settings.seed)
     alive = np.arange(len(hyps))
     matrix = np.full((len(hyps), len(refs)), np.nan)

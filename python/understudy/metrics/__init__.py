@@ -83,11 +83,17 @@ def family_titles() -> str:
     return ", ".join(titles[:-1]) + f" and {titles[-1]}" if len(titles) > 1 else titles[0]
 
 
-def lower_is_better() -> list[str]:
-    """The names of the families where a lower score is better (negated before correlating).
+def inverted_titles() -> list[str]:
+    """The titles of the families where a higher score is worse (negated before correlating).
 
-    >>> lower_is_better()
-    ['TER', 'WER']
+    >>> from understudy import registry
+    >>> inverted_titles() == [
+    ...     registry.family(n).config.title for n in registry.TEXT_FAMILIES
+    ...     if not registry.family(n).config.higher_is_better
+    ... ]
+    True
+    >>> "TER" in inverted_titles() and "BLEU" not in inverted_titles()
+    True
     """
     return [f.config.title for f in _families().values() if not f.config.higher_is_better]
 

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from os import PathLike, fspath
 from pathlib import Path
@@ -32,7 +33,14 @@ from numpy.typing import NDArray
 
 from understudy import _core
 from understudy.config import MetricConfig, check_bool, option
-from understudy.errors import ConfigError, EmptyInputError, InputError, LengthMismatchError, SignatureError
+from understudy.errors import (
+    ConfigError,
+    EmptyInputError,
+    InputError,
+    InputTypeError,
+    LengthMismatchError,
+    SignatureError,
+)
 from understudy.registry import Family
 from understudy.result import Result
 from understudy.signature import Signature
@@ -62,7 +70,7 @@ def presets() -> dict[str, Preset]:
     known: dict[str, Preset] = {}
     for declared in computed_metrics().values():
         for title in (declared.title, *declared.aliases):
-            known[_folded(title)] = (title, declared.lower_is_better, declared.score_range)
+            known[_folded(title)] = (title, not declared.higher_is_better, declared.score_range)
     return known
 
 
@@ -472,6 +480,67 @@ class GivenScores:
         return cls(
             chosen, label, lower_is_better=lower_is_better, score_range=score_range, source=Path(path).name
         )
+
+    @property
+    def name(self) -> str:
+        """The name the scores print under (a preset's spelling where one is named)."""
+        return self.config.name
+
+    @property
+    def title(self) -> str:
+        """The metric's name in prose: :attr:`name`."""
+        return self.config.name
+
+    @property
+    def higher_is_better(self) -> bool:
+        """Whether a higher score is better, as given or as the preset says."""
+        return self.config.higher_is_better
+
+    def inputs(self) -> tuple[str, ...]:
+        """What it reads of each segment: nothing, the scores are given."""
+        return ()
+
+    def statistics(
+        self,
+        systems: Mapping[str, Sequence[str]],
+        references: Sequence[Sequence[str]] | None,
+        sources: Sequence[str] | None = None,
+        progress: Callable[[int], None] | None = None,
+    ) -> list[ScoresStats]:
+        """The statistics of ``systems`` by name (their texts are not read), each checked to have
+        a score for each of the references' segments (the hypotheses' without references)."""
+        streams = references or list(systems.values())
+        count = len(streams[0]) if streams else len(self)
+        if len(self) != count:
+            raise LengthMismatchError(
+                f"{self.config.source or self.name}: {len(self)} {self.name} scores per system, but the"
+                f" references have {count} lines"
+            )
+        return self.segment_stats_many(list(systems))
+
+    def utilities(
+        self,
+        candidates: Sequence[Sequence[str]],
+        pseudo_references: Sequence[Sequence[str]],
+        sources: Sequence[str] | None = None,
+    ) -> Iterator[NDArray[np.float64]]:
+        """Refused: given scores score no candidate."""
+        raise InputTypeError(self._no_utility())
+
+    def aggregate(self, hyps: Sequence[str], refs: Sequence[str]) -> NDArray[np.float64]:
+        """Refused: given scores score no candidate."""
+        raise InputTypeError(self._no_utility())
+
+    def _no_utility(self) -> str:
+        return (
+            f"given scores ({self.name}) cannot serve as a utility: give a metric object (BLEU(), CHRF(),"
+            " TER(), a computed metric)"
+        )
+
+    @contextmanager
+    def running_on(self, runner: Any) -> Iterator[bool]:
+        """Given scores are read, not computed: nothing runs."""
+        yield False
 
     @property
     def systems(self) -> list[str]:

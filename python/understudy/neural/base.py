@@ -6,7 +6,8 @@ on a Dask cluster: :mod:`understudy.neural.on_dask`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from os import PathLike
 from typing import Any, Protocol
 
@@ -77,8 +78,7 @@ class Runner(Protocol):
 class NeuralMetric(ComputedMetric):
     """A computed metric read from a checkpoint; a subclass says how items are made and scored."""
 
-    runner: Runner | None = None
-    """Where the inputs the cache lacks are computed: here (``None``), or on a Dask cluster."""
+    _runner: Runner | None = None
 
     def __init__(
         self,
@@ -123,17 +123,17 @@ class NeuralMetric(ComputedMetric):
 
     def prepare(self) -> None:
         """On a cluster, the device its workers run on: it signs the scores and keys the cache."""
-        if self.runner is not None:
-            self.device = self.runner.device(self)
+        if self._runner is not None:
+            self.device = self._runner.device(self)
 
     def _computed(self, missing: list[Item], progress: Progress | None) -> Blocks:
         """The scores of ``missing``: here, ``block`` at a time, or on the cluster of
-        :attr:`runner`, as chunks come back; out of device memory said as such."""
+        :meth:`running_on`'s runner, as chunks come back; out of device memory said as such."""
         try:
-            if self.runner is None or not missing:
+            if self._runner is None or not missing:
                 yield from super()._computed(missing, progress)
                 return
-            for chunk, values, notes in self.runner(self, missing):
+            for chunk, values, notes in self._runner(self, missing):
                 yield chunk, values, notes  # kept by the caller before the progress is told
                 if progress is not None:
                     progress(len(chunk))
@@ -145,6 +145,16 @@ class NeuralMetric(ComputedMetric):
                 " lower --batch-size (batch_size=) or use --precision bf16; the scores computed"
                 " before are kept in the cache"
             ) from None
+
+    @contextmanager
+    def running_on(self, runner: Runner | None) -> Iterator[bool]:
+        """For the block it opens, the inputs the cache lacks computed by ``runner`` (a Dask
+        cluster's :class:`~understudy.neural.on_dask.DaskRunner`; ``None``: here), as before after."""
+        before, self._runner = self._runner, runner
+        try:
+            yield runner is not None
+        finally:
+            self._runner = before
 
     def remote(self) -> tuple[type, dict[str, Any]]:
         """The metric as it travels to a Dask worker: its class and the options that make it

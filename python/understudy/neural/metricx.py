@@ -112,7 +112,7 @@ class MetricX(NeuralMetric):
     """
 
     kind = "metricx-24"
-    lower_is_better = True
+    higher_is_better = False
     block = 256
 
     def __init__(
