@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import sys
 
-from understudy._memory import address_space_limit
+from understudy._memory import address_space_limit, watch_progress
 
 START_BYTES = 192 * 2**20
 """The address space the command needs to start (NumPy, OpenBLAS, the core: 160 MB measured)."""
@@ -28,6 +28,7 @@ def main() -> int:
             f" (ulimit -v); understudy needs {START_BYTES // 2**20} MB to start\n"
         )
         return 1
+    watch_progress()  # a capped process that stops making progress ends, saying so
     from understudy.cli import main as run
 
     return run()

@@ -65,6 +65,48 @@ def reserve_blas_buffer() -> None:
         square @ square
 
 
+STALL_SECONDS = 30
+"""Seconds without a heartbeat after which a capped command ends itself (:func:`watch_progress`)."""
+
+
+def watch_progress(seconds: int = STALL_SECONDS) -> bool:
+    """Under a capped address space, end the process with one line (status 1) once the
+    interpreter has made no progress for ``seconds``; whether the watch started.
+
+    Out of memory, CPython 3.11 can spin for ever in an exception handler that cannot
+    allocate, the GIL held, so that neither a signal handler nor a timeout runs again. A daemon
+    thread gives the Rust core's watcher (a native thread) a heartbeat each second, which needs
+    the GIL; the watcher ends the process when they stop. Without a cap nothing is started.
+
+    >>> watch_progress() if address_space_limit() is None else False
+    False
+    """
+    if address_space_limit() is None:
+        return False
+    import threading
+
+    try:
+        threading.Thread(target=_beat, name="understudy-heartbeat", daemon=True).start()
+    except RuntimeError:  # no thread to give heartbeats: better no watch than a false alarm
+        return False
+    from understudy import _core
+
+    return _core.watch_heartbeat(seconds)
+
+
+def _beat() -> None:
+    import time
+
+    from understudy import _core
+
+    while True:
+        try:
+            _core.heartbeat()
+            time.sleep(1.0)
+        except MemoryError:  # the beat itself short of memory: the next one may pass
+            continue
+
+
 CAPPED_AT_START = address_space_limit() is not None
 """Whether the address space was capped when understudy was first imported."""
 capped_blas_threads()

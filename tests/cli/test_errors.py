@@ -350,3 +350,41 @@ def test_counts_in_messages_agree_with_their_number(tmp_path: Path) -> None:
     ]
     assert f"{tmp_path / 'one'} has 1 line but {tmp_path / 'two'} has 2" in said[1]
     assert f"{tmp_path / 'two'} has 2 lines but {tmp_path / 'one'} has 1" in said[0]
+
+
+STALLING = """
+import re, resource, sys
+resource.setrlimit(resource.RLIMIT_AS, (1 << 40, resource.RLIM_INFINITY))  # capped, far above need
+from understudy._memory import watch_progress
+assert watch_progress(int(sys.argv[1]))
+if sys.argv[2] == "stall":
+    re.match(r"(a+)+$", "a" * 64 + "b")  # holds the GIL for ages, as an interpreter out of memory spins
+else:
+    import time
+    time.sleep(4)  # waiting, the GIL free: heartbeats go on
+"""
+
+
+@pytest.mark.parametrize("what", ["stall", "wait"])
+def test_a_capped_process_that_stops_making_progress_ends_in_one_line(what: str) -> None:
+    # Before: out of memory under ulimit -v, CPython 3.11 spun in an exception handler with
+    # the GIL held, and `timeout`'s SIGTERM never ran: the report's memory test hung 300 s.
+    started = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-c", STALLING, "2", what], capture_output=True, timeout=120, check=False
+    )
+    if what == "wait":
+        assert done.returncode == 0, done.stderr.decode()
+        return
+    one_line_error(done, "out of memory", "stopped making progress", "ulimit -v")
+    assert done.returncode == 1 and time.monotonic() - started < 60
+
+
+def test_no_watch_without_a_cap() -> None:
+    import resource
+
+    if resource.getrlimit(resource.RLIMIT_AS)[0] != resource.RLIM_INFINITY:
+        pytest.skip("this process's address space is capped")
+    code = "from understudy._memory import watch_progress; print(watch_progress(1))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=120, check=False)
+    assert done.stdout.decode().strip() == "False", done.stderr.decode()

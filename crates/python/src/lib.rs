@@ -8,7 +8,7 @@
 //! One scorer class serves every family ([`scorer`], through [`any_family`]); each family's
 //! file in [`families`] reads its configuration by name. [`text`] holds BLEU's tokenizer and
 //! the C library's `log` and `exp`; [`fixed_point`] given scores as rows; [`analysis`] the
-//! report's corpus analyses; [`segmentation`] a hypothesis cut to its references' lines; [`correlation`] acc_eq's search and SPA's counts; [`oom`] the
+//! report's corpus analyses; [`segmentation`] a hypothesis cut to its references' lines; [`correlation`] acc_eq's search and SPA's counts; [`stall`] a process that stops making progress ended with one line; [`oom`] the
 //! allocator that reports a failed allocation as one line instead of aborting.
 //!
 //! Python sees one submodule per concern (`understudy._core.text`, `.families`,
@@ -26,6 +26,7 @@ mod oom;
 mod pools;
 mod scorer;
 mod segmentation;
+mod stall;
 mod text;
 
 use pyo3::prelude::*;
@@ -41,6 +42,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // The version lives in Cargo.toml alone: the wheel's metadata and Python's __version__.
     m.add("VERSION", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(pools::pool_threads, m)?)?;
+    m.add_function(wrap_pyfunction!(stall::heartbeat, m)?)?;
+    m.add_function(wrap_pyfunction!(stall::watch_heartbeat, m)?)?;
     submodule(m, "text", |m| {
         m.add_function(wrap_pyfunction!(text::tokenize, m)?)?;
         m.add_function(wrap_pyfunction!(text::tokenizer_names, m)?)?;

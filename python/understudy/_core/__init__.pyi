@@ -12,13 +12,17 @@ __all__ = [
     "analysis",
     "arithmetic",
     "families",
+    "heartbeat",
     "metaeval",
     "pool_threads",
     "segmentation",
     "text",
+    "watch_heartbeat",
 ]
 
 VERSION: str
 """The package's version (the workspace's Cargo.toml)."""
 
 def pool_threads(threads: int) -> int: ...
+def heartbeat() -> None: ...
+def watch_heartbeat(seconds: int) -> bool: ...
