@@ -76,7 +76,9 @@ def watch_progress(seconds: int = STALL_SECONDS) -> bool:
     Out of memory, CPython 3.11 can spin for ever in an exception handler that cannot
     allocate, the GIL held, so that neither a signal handler nor a timeout runs again. A daemon
     thread gives the Rust core's watcher (a native thread) a heartbeat each second, which needs
-    the GIL; the watcher ends the process when they stop. Without a cap nothing is started.
+    the GIL; the watcher ends the process when they stop. Every thread shares one malloc arena
+    from then on (each thread's own would reserve 64 MB of the capped address space). Without
+    a cap nothing is started.
 
     >>> watch_progress() if address_space_limit() is None else False
     False
@@ -85,10 +87,14 @@ def watch_progress(seconds: int = STALL_SECONDS) -> bool:
         return False
     import threading
 
+    # A small stack: the default (8 MB) is address space the capped work would lack.
+    previous = threading.stack_size(256 * 1024)
     try:
         threading.Thread(target=_beat, name="understudy-heartbeat", daemon=True).start()
     except RuntimeError:  # no thread to give heartbeats: better no watch than a false alarm
         return False
+    finally:
+        threading.stack_size(previous)
     from understudy import _core
 
     return _core.watch_heartbeat(seconds)

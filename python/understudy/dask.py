@@ -33,7 +33,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from understudy.config import MetricConfig, check_parts
-from understudy.errors import EmptyInputError, InputError, LengthMismatchError, MissingExtraError
+from understudy.errors import EmptyInputError, InputError, LengthMismatchError, import_extra
 from understudy.inputs.files import read_lines
 from understudy.metric import Metric
 from understudy.metrics import metric_for
@@ -54,12 +54,7 @@ Record = tuple[str, "str | Sequence[str | None]"]
 
 
 def _dask() -> Any:
-    try:
-        return importlib.import_module("dask")
-    except ImportError:
-        raise MissingExtraError(
-            "understudy.dask needs the 'dask' extra: pip install 'understudy-mt[dask]'"
-        ) from None
+    return import_extra("dask", "understudy.dask needs the 'dask' extra: pip install 'understudy-mt[dask]'")
 
 
 def _streams(references: list[Sequence[str | None]]) -> list[list[str | None]]:

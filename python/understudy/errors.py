@@ -7,6 +7,8 @@ True
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class UnderstudyError(Exception):
     """Base class of every error understudy raises on purpose."""
@@ -89,6 +91,29 @@ class DatasetFormatError(DatasetError, ValueError):
 class MissingExtraError(UnderstudyError, ImportError):
     """A feature needs an optional dependency that is not installed; the message names the
     extra to install (``pip install 'understudy-mt[ja]'``)."""
+
+
+def import_extra(module: str, missing: str) -> Any:
+    """``module`` imported, or a :class:`MissingExtraError` saying ``missing`` where it (or the
+    package it is in) is not installed. Any other failure to import, a library the module
+    needs that could not be loaded (out of memory: "failed to map segment"), is raised as it
+    is: it is not a missing extra.
+
+    >>> import_extra("json", "needs json").__name__
+    'json'
+    >>> import_extra("no_such_module.sub", "needs the 'x' extra")
+    Traceback (most recent call last):
+    ...
+    understudy.errors.MissingExtraError: needs the 'x' extra
+    """
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as err:
+        if err.name is None or not (module == err.name or module.startswith(f"{err.name}.")):
+            raise
+        raise MissingExtraError(missing) from None
 
 
 class ModelError(UnderstudyError):

@@ -20,7 +20,6 @@ atomically, checked on every read, never fetched with ``--offline``.
 
 from __future__ import annotations
 
-import importlib
 import threading
 import warnings
 from abc import ABC, abstractmethod
@@ -28,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from understudy.errors import ConfigError, InputError, MissingExtraError
+from understudy.errors import ConfigError, InputError, import_extra
 
 T = TypeVar("T", str, "str | None")
 
@@ -68,12 +67,9 @@ def base_name(signature_value: str) -> str:
 
 
 def _need(module: str, extra: str, tokenizer: str) -> Any:
-    try:
-        return importlib.import_module(module)
-    except ImportError:
-        raise MissingExtraError(
-            f"the {tokenizer} tokenizer needs the '{extra}' extra: pip install 'understudy-mt[{extra}]'"
-        ) from None
+    return import_extra(
+        module, f"the {tokenizer} tokenizer needs the '{extra}' extra: pip install 'understudy-mt[{extra}]'"
+    )
 
 
 class ExternalTokenizer(ABC):

@@ -388,3 +388,48 @@ def test_no_watch_without_a_cap() -> None:
     code = "from understudy._memory import watch_progress; print(watch_progress(1))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=120, check=False)
     assert done.stdout.decode().strip() == "False", done.stderr.decode()
+
+
+def test_a_library_that_fails_to_load_is_not_a_missing_extra(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Before: any ImportError was "needs the 'report' extra", also a library that could not be
+    # mapped under ulimit -v: installed, and short of memory.
+    from understudy._memory import out_of_memory
+    from understudy.errors import MissingExtraError, import_extra
+
+    (tmp_path / "brokenlib").mkdir()
+    (tmp_path / "brokenlib" / "__init__.py").write_text(
+        'raise ImportError("libfoo.so: failed to map segment from shared object")\n', encoding="utf-8"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(ImportError) as caught:
+        import_extra("brokenlib", "needs the 'x' extra")
+    assert not isinstance(caught.value, MissingExtraError)
+    line = out_of_memory(caught.value, "report")
+    assert line is not None and line.startswith(
+        "out of memory while running report (loading a library failed"
+    )
+    with pytest.raises(MissingExtraError, match="needs the 'x' extra"):
+        import_extra("brokenlib_absent.sub", "needs the 'x' extra")
+
+
+def test_out_of_memory_while_the_command_loads_is_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import importlib
+
+    import understudy.cli as cli
+
+    real = importlib.import_module
+
+    def short(name: str, package: str | None = None) -> Any:
+        if name == "understudy.cli.report":
+            raise MemoryError
+        return real(name, package)
+
+    monkeypatch.setattr(cli.importlib, "import_module", short)
+    status, out, err = run_cli(capsys, "report", str(REF), "-i", str(UEDIN), "-o", "r.html")
+    assert (status, out) == (1, "")
+    said = "understudy: error: out of memory while running report: give it more memory or less input at once"
+    assert err == said + "\n"

@@ -30,17 +30,31 @@ pub fn heartbeat() {
 
 /// Start the watcher: the process ends with one line once `seconds` pass without a
 /// heartbeat. Whether it started (false: one already watches, or no thread could start).
+///
+/// The watch is for a capped address space, where glibc's arena a thread (64 MB of address
+/// space reserved for each, by default up to eight a core) is memory the work no longer has:
+/// every thread shares the main arena from here on.
 #[pyfunction]
 pub fn watch_heartbeat(seconds: u64) -> bool {
     if WATCHING.swap(true, Ordering::SeqCst) {
         return false;
     }
+    one_arena();
     let watcher = std::thread::Builder::new()
         .name("understudy-watch".into())
         .stack_size(64 * 1024)
         .spawn(move || watch(seconds.max(1)));
     watcher.is_ok()
 }
+
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn one_arena() {
+    // SAFETY: mallopt only sets a malloc parameter; a refusal (0) leaves the default.
+    unsafe { libc::mallopt(libc::M_ARENA_MAX, 1) };
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn one_arena() {}
 
 /// Seconds of silence after which `watch` ends the process, given heartbeats seen each second.
 fn silent_for(seen: &mut (u64, u64), beats: u64) -> u64 {

@@ -183,8 +183,11 @@ def _terminable() -> Iterator[None]:
 
 def _run(argv: Sequence[str] | None) -> int:
     reserve_blas_buffer()
+    words = list(sys.argv[1:] if argv is None else argv)
     try:
-        parsed = _parse(list(sys.argv[1:] if argv is None else argv))
+        parsed = _parse(words)
+    except (MemoryError, ImportError) as err:  # importing the command's module, before it ran
+        return _out_of_memory(err, words[0] if words else "understudy")
     except SystemExit as done:
         # argparse ends --help and every usage error so (its message printed): main returns
         # the status, as it does for every other outcome.

@@ -23,7 +23,7 @@ from understudy._atomic import atomic_write, writable
 from understudy.correlation import CorrelationResult
 from understudy.correlation.paper import AdjacentDifference
 from understudy.correlation.statistics import scipy_stats
-from understudy.errors import ConfigError, MissingExtraError
+from understudy.errors import ConfigError, import_extra
 
 FORMATS = (".png", ".svg")
 
@@ -31,10 +31,7 @@ FORMATS = (".png", ".svg")
 def pyplot() -> Any:
     """``matplotlib.pyplot`` on the Agg backend with names drawn as plain text, or the error
     naming the ``plot`` extra."""
-    try:
-        matplotlib = importlib.import_module("matplotlib")
-    except ImportError:
-        raise MissingExtraError("plots need matplotlib: pip install 'understudy-mt[plot]'") from None
+    matplotlib = import_extra("matplotlib", "plots need matplotlib: pip install 'understudy-mt[plot]'")
     matplotlib.use("Agg")
     # Names are plain text: a "$" in a system's name is not the start of a formula.
     matplotlib.rcParams["text.parse_math"] = False

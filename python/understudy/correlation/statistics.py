@@ -19,14 +19,13 @@ returns one number; :data:`STATISTICS` names them for the command line.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from understudy.errors import InputError, MissingExtraError
+from understudy.errors import InputError, import_extra
 
 Scores = Sequence[float] | NDArray[np.float64]
 """A list or an array of scores."""
@@ -36,10 +35,7 @@ Statistic = Callable[[Scores, Scores], float]
 
 def scipy_stats() -> Any:
     """``scipy.stats``, or the error naming the ``stats`` extra."""
-    try:
-        return importlib.import_module("scipy.stats")
-    except ImportError:
-        raise MissingExtraError("correlations need SciPy: pip install 'understudy-mt[stats]'") from None
+    return import_extra("scipy.stats", "correlations need SciPy: pip install 'understudy-mt[stats]'")
 
 
 def _arrays(x: Scores, y: Scores) -> tuple[NDArray[np.float64], NDArray[np.float64]]:

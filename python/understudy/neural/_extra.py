@@ -6,24 +6,21 @@
 
 from __future__ import annotations
 
-import importlib
 import logging
 import sys
 from collections.abc import Callable
 from types import ModuleType
 from typing import TypeVar
 
-from understudy.errors import MissingExtraError
+from understudy.errors import import_extra
 
 EXTRA = "neural metrics need the 'neural' extra: pip install 'understudy-mt[neural]'"
 
 
 def need(module: str) -> ModuleType:
     """``module`` imported, or a :class:`MissingExtraError` naming the extra."""
-    try:
-        return importlib.import_module(module)
-    except ImportError:
-        raise MissingExtraError(f"{EXTRA} ({module} is missing)") from None
+    imported: ModuleType = import_extra(module, f"{EXTRA} ({module} is missing)")
+    return imported
 
 
 T = TypeVar("T")

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import importlib
 from typing import Any
 
-from understudy.errors import MissingExtraError
+from understudy.errors import import_extra
 from understudy.report import figures
 from understudy.report.bands import interpretation
 from understudy.report.edits import FOLD_CHARS
@@ -21,10 +20,7 @@ def render(report: Report) -> str:
     The page's Content-Security-Policy allows no request at all and only that script (by
     its SHA-256), so even text that escaped escaping could not run or fetch anything.
     """
-    try:
-        jinja2: Any = importlib.import_module("jinja2")
-    except ImportError:
-        raise MissingExtraError(figures.EXTRA) from None
+    jinja2: Any = import_extra("jinja2", figures.EXTRA)
     environment = jinja2.Environment(
         loader=jinja2.PackageLoader("understudy.report", "templates"),
         autoescape=True,

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import importlib
 import json
 import re
 from functools import cache
@@ -14,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from understudy._version import __version__
-from understudy.errors import MissingExtraError
+from understudy.errors import import_extra
 from understudy.signature import Signature
 from understudy.site.history import Plot, gate_verdict, history_plot, report_written
 
@@ -28,10 +27,7 @@ EXTRA = "report"
 
 @cache
 def _environment() -> Any:
-    try:
-        jinja2: Any = importlib.import_module("jinja2")
-    except ImportError:
-        raise MissingExtraError(EXTRA) from None
+    jinja2: Any = import_extra("jinja2", EXTRA)
     return jinja2.Environment(
         loader=jinja2.PackageLoader("understudy.site", "templates"),
         autoescape=True,
