@@ -126,11 +126,11 @@ class Declared:
 
     @classmethod
     def field_values(cls, values: Mapping[str, Any], sentence_level: bool = False) -> dict[str, Any]:
-        """The fields that command-line ``values`` (by destination) give; a field without flags
-        takes its ``sentence`` value when scoring sentences, else keeps its default."""
+        """The fields that command-line ``values`` (by destination) give (one absent keeps its
+        default); a field without flags takes its ``sentence`` value when scoring sentences."""
         fields: dict[str, Any] = {}
         for name, opt in cls.options():
-            if opt.flags:
+            if opt.flags and opt.dest in values:
                 fields[name] = values[opt.dest]
             elif sentence_level and opt.sentence is not None:
                 fields[name] = opt.sentence

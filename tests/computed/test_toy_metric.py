@@ -194,3 +194,39 @@ def test_an_option_of_a_metric_asked_for_says_nothing(
     assert result["name"] == "LengthRatio"
     assert result["score"] == pytest.approx(expected("long", 3), abs=1e-12)
     assert not [w for w in recwarn if "ignored" in str(w.message)]
+
+
+def test_mbr_chooses_by_the_toy(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    lists = [["a bb", "a", "a bb ccc"], ["xy", "xyz w", "x"]]
+    cands = tmp_path / "cands.txt"
+    cands.write_text("".join(f"{c}\n" for hyps in lists for c in hyps), encoding="utf-8")
+    status, out, err = run_cli(capsys, "mbr", "--candidates", str(cands), "-n", "3", "-m", "toy")
+    assert status == 0, err
+    # Each candidate's mean ratio against every candidate as its pseudo-reference.
+    best = [max(hyps, key=lambda h: sum(len(h) / len(r) for r in hyps)) for hyps in lists]
+    assert out.splitlines() == best
+
+
+def test_the_site_shows_the_toy_as_kept(
+    files: dict[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ledger, site = str(tmp_path / "l.sqlite"), tmp_path / "site"
+    argv = ["score", files["ref"], "-i", files["long"], files["short"], "-m", "toy", "--log"]
+    status, _, err = run_cli(capsys, *argv, "--ledger", ledger)
+    assert status == 0, err
+    status, _, err = run_cli(capsys, "site", "--ledger", ledger, "-o", str(site))
+    assert status == 0, err
+    pages = "".join(p.read_text(encoding="utf-8") for p in site.rglob("*.html"))
+    assert "LengthRatio" in pages
+    assert f"{expected('long'):.2f}" in pages
+
+
+def test_the_library_builds_the_toy_as_the_command_line_does() -> None:
+    from understudy.evaluation import Evaluation
+    from understudy.metrics.asked import metrics_asked
+
+    made = metrics_asked({"metrics": ["toy", "bleu"], "toy_scale": 3.0}, SYSTEMS, [REF])
+    assert [m.name for m in made] == ["BLEU", "LengthRatio"]
+    evaluation = Evaluation(SYSTEMS, [REF])
+    scores = evaluation.corpus_scores(made[1])
+    assert [scores[s].score for s in SYSTEMS] == pytest.approx([expected(s, 3.0) for s in SYSTEMS], abs=1e-12)

@@ -10,7 +10,7 @@ import argparse
 from dataclasses import replace
 from typing import Any
 
-from understudy.cli.computed import computed_scores
+from understudy.cli.computed import asked_metrics
 from understudy.cli.keep import add_log_options, log_scored
 from understudy.cli.messages import CliError
 from understudy.cli.options import (
@@ -20,7 +20,6 @@ from understudy.cli.options import (
     add_metric_options,
     add_threads_option,
     metrics_named,
-    scorers,
 )
 from understudy.cli.output import write
 from understudy.cli.score_printers import print_sacrebleu_corpus
@@ -189,11 +188,8 @@ def _all_stats(
     _check_systems(args.input)
     refs, systems, testset = _texts(args)
     evaluation = Evaluation(dict(zip(args.input, systems, strict=True)), refs)
-    metrics: list[Any] = []
-    if metrics_named(args) or not wants_scores(args):
-        metrics += scorers(args, sentence_level=False)
-    metrics += given_scores(args, args.input, len(systems[0]))[0]
-    metrics += computed_scores(args, args.input, refs, systems)
+    text = metrics_named(args) or not wants_scores(args)
+    metrics = asked_metrics(args, args.input, refs, systems, with_text=text)
     return args.input, [evaluation.statistics(metric) for metric in metrics], testset
 
 

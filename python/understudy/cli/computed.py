@@ -15,19 +15,36 @@ from typing import TYPE_CHECKING
 from understudy.cli.messages import CliError
 from understudy.cli.progress import Progress
 from understudy.cli.segments import sources_as_scored
-from understudy.computed.runs import Chosen, check_sources, chosen_metric, run_computed
+from understudy.computed.runs import Chosen, chosen_metric
 from understudy.inputs.parallel import read_texts
+from understudy.metrics.asked import MetricsAsked
 from understudy.metrics.scores import GivenScores
-from understudy.registry import computed_metrics
 
 if TYPE_CHECKING:
     from understudy.computed.metric import ComputedMetric
+    from understudy.metrics.protocol import MetricObject
 
 
 def computed_chosen(args: argparse.Namespace) -> list[str]:
     """The computed metrics of ``-m``, in ``-m`` order."""
-    known = computed_metrics()
-    return [name for name in dict.fromkeys(getattr(args, "metrics", [])) if name in known]
+    return MetricsAsked(vars(args)).computed_names
+
+
+def asked_metrics(
+    args: argparse.Namespace,
+    names: list[str],
+    refs: list[list[str]],
+    systems: list[list[str]],
+    sources: list[str] | None = None,
+    *,
+    with_text: bool = True,
+) -> list[MetricObject]:
+    """The metric objects the command line asks for (:meth:`~understudy.metrics.asked.MetricsAsked.metrics`)
+    for the systems ``names`` (their lines read, as the references'), the computed ones reading
+    the source of ``--source``, else ``sources`` (a test set's)."""
+    asked, by_name, sources = _asked(args, names, systems, sources)
+    dask = getattr(args, "dask", None)
+    return asked.metrics(by_name, refs, sources, with_text=with_text, dask=dask, bars=_bar, where=args.source)
 
 
 def computed_scores(
@@ -37,21 +54,24 @@ def computed_scores(
     systems: list[list[str]],
     sources: list[str] | None = None,
 ) -> list[GivenScores]:
-    """Each computed metric of ``-m`` on the systems (their lines already read, as the
-    references'), with the source of ``--source``, else ``sources`` (a test set's)
-    (:func:`~understudy.computed.runs.run_computed`)."""
-    chosen = computed_chosen(args)
-    if not chosen:
-        return []
-    if args.source is not None:
-        (sources,) = read_texts([args.source])
-        sources = sources_as_scored(args, sources)
-    check_sources(chosen, refs, sources, args.source)
-    if len(set(names)) != len(names):
+    """Each computed metric of ``-m`` on the systems, as :func:`asked_metrics` makes them."""
+    asked, by_name, sources = _asked(args, names, systems, sources)
+    dask = getattr(args, "dask", None)
+    return asked.computed_scores(by_name, refs, sources, dask=dask, bars=_bar, where=args.source)
+
+
+def _asked(
+    args: argparse.Namespace, names: list[str], systems: list[list[str]], sources: list[str] | None
+) -> tuple[MetricsAsked, dict[str, list[str]], list[str] | None]:
+    """The metrics asked, the systems by name, and the sources of ``--source`` as scored (cut
+    and joined as the systems are), else ``sources``, where a computed metric reads them."""
+    asked = MetricsAsked(vars(args))
+    if asked.computed_names and len(set(names)) != len(names):
         raise CliError("the same system file is given twice with -i")
-    metrics = [made_metric(args, name) for name in chosen]
-    by_name = dict(zip(names, systems, strict=True))
-    return run_computed(metrics, by_name, refs, sources, dask=getattr(args, "dask", None), bars=_bar)
+    if asked.computed_names and args.source is not None:
+        (read,) = read_texts([args.source])
+        sources = sources_as_scored(args, read)
+    return asked, dict(zip(names, systems, strict=True)), sources
 
 
 def _bar(metric: ComputedMetric) -> Progress:

@@ -9,7 +9,7 @@ import sys
 from typing import Any
 
 from understudy._atomic import atomic_write, writable
-from understudy.cli.computed import computed_scores
+from understudy.cli.computed import asked_metrics
 from understudy.cli.keep import add_ledger_option, add_log_options
 from understudy.cli.messages import CliError, print_error
 from understudy.cli.options import (
@@ -19,7 +19,6 @@ from understudy.cli.options import (
     add_metric_options,
     add_threads_option,
     metrics_named,
-    scorers,
 )
 from understudy.cli.output import write
 from understudy.cli.segments import RESHAPED, whole_documents
@@ -116,7 +115,7 @@ def _pairs(
     names = files if files[0] != files[1] else [files[0], f"{files[1]} (candidate)"]
     evaluation = Evaluation(dict(zip(names, systems, strict=True)), refs)
     # Computed metrics (COMET, MetricX, judges): both files in one call, texts they share once.
-    metrics: list[Any] = [*scorers(args, sentence_level=False), *computed_scores(args, files, refs, systems)]
+    metrics = asked_metrics(args, names, refs, systems)
     pairs = [evaluation.statistics(metric) for metric in metrics]
     return [(base, cand) for base, cand in pairs], testset, []
 

@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING, Any
 from understudy.config import Declared, TextConfig
 from understudy.metric import Metric
 from understudy.metrics import FAMILIES, metric_names
+from understudy.metrics.asked import DEFAULT_METRICS, MetricsAsked
+from understudy.metrics.asked import target_language as language_of
 from understudy.registry import computed_metrics, metric_name
 from understudy.testsets import TestSetAsked
 from understudy.threads import ThreadsAsked
@@ -169,44 +171,23 @@ def sentence_scorer(args: argparse.Namespace) -> Metric[Any, Any]:
 
 
 def scorers(args: argparse.Namespace, sentence_level: bool) -> list[Metric[Any, Any]]:
-    """One metric object per family of ``-m``, in the registry's order, configured by the
-    families' options; ``sentence_level`` sets what a family changes for sentence scores
-    (BLEU's effective order)."""
-    wanted = chosen_metrics(args)
-    values = vars(args)
-    return [
-        family.metric.from_options(
-            {**family.config.field_values(values, sentence_level), **fields},
-            trg_lang=target_language(args),
-            threads=args.threads,
-        )
-        for name, (family, fields) in metric_names().items()
-        if name in wanted
-    ]
-
-
-DEFAULT_METRICS = ["bleu"]
-"""``-m``'s default, sacrebleu's; this very list object when ``-m`` was not given."""
+    """The text metrics of ``-m`` (:meth:`~understudy.metrics.asked.MetricsAsked.text_metrics`)."""
+    return MetricsAsked(vars(args)).text_metrics(sentence_level)
 
 
 def chosen_metrics(args: argparse.Namespace) -> list[str]:
-    """The text families of ``-m`` (computed metrics are :func:`understudy.cli.computed.computed_chosen`'s):
-    BLEU when none is named."""
-    named: list[str] = getattr(args, "metrics", DEFAULT_METRICS)
-    families = metric_names()
-    return [name for name in named if name in families]
+    """The text families of ``-m``: BLEU when none is named."""
+    return MetricsAsked(vars(args)).text_names
 
 
 def metrics_named(args: argparse.Namespace) -> bool:
     """Whether ``-m`` was given (argparse keeps the default object itself otherwise)."""
-    return getattr(args, "metrics", DEFAULT_METRICS) is not DEFAULT_METRICS
+    return MetricsAsked(vars(args)).named
 
 
 def target_language(args: argparse.Namespace) -> str:
-    """The target language of ``-l src-trg``, which picks the default tokenizer; ``""`` without it.
-    A locale's region and script go (WMT25's ``en-ja_JP`` is Japanese: ``ja``)."""
-    pair: str | None = getattr(args, "langpair", None)
-    return pair.partition("-")[2].partition("_")[0] if pair else ""
+    """The target language of ``-l src-trg`` (:func:`~understudy.metrics.asked.target_language`)."""
+    return language_of(getattr(args, "langpair", None))
 
 
 def add_dask_option(parser: argparse.ArgumentParser, text: bool = True) -> None:

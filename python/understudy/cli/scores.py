@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import argparse
 
-from understudy.cli.options import add_declared, chosen_metrics
-from understudy.metrics import metric_names
-from understudy.metrics.given_files import ScoresAsked, read_given
+from understudy.cli.options import add_declared
+from understudy.metrics.asked import MetricsAsked
+from understudy.metrics.given_files import ScoresAsked
 from understudy.metrics.scores import GivenScores
 
 
@@ -27,15 +27,8 @@ def given_scores(
     segments: int | None,
     with_text: bool | None = None,
 ) -> tuple[list[GivenScores], list[str]]:
-    """Every ``--scores`` metric for ``systems`` (:func:`~understudy.metrics.given_files.read_given`).
-    ``with_text``: whether -m's metrics are scored beside them (default: when ``systems`` are
-    given), whose names a --scores name may not take."""
-    taken: dict[str, str] = {}
-    if (systems is not None) if with_text is None else with_text:
-        for metric in chosen_metrics(args):
-            family, _ = metric_names()[metric]
-            taken |= {metric: f"-m {metric}", family.config.title: f"-m {metric}"}
-    return read_given(ScoresAsked.from_values(vars(args)).files(taken), systems, segments)
+    """Every ``--scores`` metric for ``systems`` (:meth:`~understudy.metrics.asked.MetricsAsked.given`)."""
+    return MetricsAsked(vars(args)).given(systems, segments, with_text)
 
 
 def wants_scores(args: argparse.Namespace) -> bool:

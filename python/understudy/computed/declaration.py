@@ -180,10 +180,10 @@ class Computed:
 
     ``name`` is its ``-m`` name; ``title`` the name its scores print under when given with
     ``--scores`` (``aliases``: the published variants' names, alike in direction and range);
-    ``inputs`` what it reads of each segment (``higher_is_better``: its direction); ``make`` names the class that computes it,
-    ``module:Class``, imported when the metric runs (its ``from_config(config, pair)`` makes
-    the object), or is a function that makes it; ``None``: a metric whose scores are only
-    given, as BLEURT's.
+    ``inputs`` what it reads of each segment (``higher_is_better``: its direction); ``make``
+    names the class that computes it, ``module:Class``, imported when the metric runs (its
+    ``from_config(config, pair)`` makes the object), or is a function that makes it;
+    ``None``: a metric whose scores are only given, as BLEURT's.
 
     >>> from understudy.registry import computed
     >>> computed("metricx").higher_is_better, computed("metricx").score_range

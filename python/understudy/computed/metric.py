@@ -90,8 +90,8 @@ class ComputedMetric:
 
     def inputs(self) -> tuple[str, ...]:
         """What it reads of each segment: the source, the hypothesis and, where its scores
-        read one, the reference."""
-        return ("source", "hypothesis", "reference") if self.uses_reference() else ("source", "hypothesis")
+        would depend on one (:meth:`reads_references`), the reference."""
+        return ("source", "hypothesis", "reference") if self.reads_references() else ("source", "hypothesis")
 
     def statistics(
         self,
