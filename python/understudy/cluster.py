@@ -10,7 +10,7 @@ The output is the same either way: the rows are integers and their sums exact.
 
 from __future__ import annotations
 
-import sys
+import logging
 import urllib.parse
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -99,7 +99,8 @@ class Chunks:
 def dask_client(address: str, stack: ExitStack, local: Callable[[ExitStack], Any] | None = None) -> Any:
     """A client of the Dask cluster at ``address``, closed with ``stack``: ``local`` starts one
     on this machine (by ``local``, else a worker process per core), an address connects to a
-    running scheduler (refused at once when it is not one)."""
+    running scheduler (refused at once when it is not one). Nothing is printed: the
+    dashboard's address is the client's ``dashboard_link``."""
     try:
         distributed: Any = __import__("distributed")
     except ImportError:
@@ -111,7 +112,9 @@ def dask_client(address: str, stack: ExitStack, local: Callable[[ExitStack], Any
             local(stack)
             if local is not None
             else stack.enter_context(
-                distributed.LocalCluster(threads_per_worker=1, processes=True, dashboard_address=":0")
+                distributed.LocalCluster(
+                    threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=QUIET
+                )
             )
         )
         client = stack.enter_context(distributed.Client(cluster, set_as_default=False))
@@ -126,9 +129,12 @@ def dask_client(address: str, stack: ExitStack, local: Callable[[ExitStack], Any
             )
         except OSError as err:
             raise UnderstudyError(f"--dask {address}: cannot reach the scheduler: {err}") from None
-    print(f"understudy: Dask dashboard: {client.dashboard_link}", file=sys.stderr)
     return client
 
+
+QUIET = logging.ERROR
+"""distributed's logging on a cluster started here: errors only (not the nannies' "Worker
+process still alive ... killing" as it closes, nor each worker's start)."""
 
 CONNECT_SECONDS = 20
 """How long connecting to a scheduler, and its answer to who it is, may take."""

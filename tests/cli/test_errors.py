@@ -419,8 +419,6 @@ def test_out_of_memory_while_the_command_loads_is_one_line(
 ) -> None:
     import importlib
 
-    import understudy.cli as cli
-
     real = importlib.import_module
 
     def short(name: str, package: str | None = None) -> Any:
@@ -428,7 +426,7 @@ def test_out_of_memory_while_the_command_loads_is_one_line(
             raise MemoryError
         return real(name, package)
 
-    monkeypatch.setattr(cli.importlib, "import_module", short)
+    monkeypatch.setattr("understudy.cli.importlib.import_module", short)
     status, out, err = run_cli(capsys, "report", str(REF), "-i", str(UEDIN), "-o", "r.html")
     assert (status, out) == (1, "")
     said = "understudy: error: out of memory while running report: give it more memory or less input at once"

@@ -160,7 +160,10 @@ def test_the_commands_take_dask_with_neural_metrics(
     status, alone, err = run_cli(capsys, *argv)
     assert status == 0, err
     status, local, err = run_cli(capsys, *argv, "--dask", "local")
-    assert status == 0 and "Dask dashboard" in err, err
+    assert status == 0, err
+    # No dashboard line or distributed's chatter; on this CPU machine, why it is no faster.
+    assert "dashboard" not in err and "still alive" not in err, err
+    assert "no GPU here" in err and "cannot be faster than without --dask" in err, err
     for there, here in zip(json.loads(local), json.loads(alone), strict=True):
         for metric in ("COMET", "xCOMET"):
             assert there[metric]["signature"] == here[metric]["signature"]

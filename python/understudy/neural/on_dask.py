@@ -18,9 +18,11 @@ Needs the ``dask`` extra (dask and distributed) beside the ``neural`` one.
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
+from understudy.cluster import QUIET
 from understudy.computed.metric import Item
 from understudy.errors import ModelError, UnderstudyError
 from understudy.neural.base import NeuralMetric, device_of
@@ -125,6 +127,18 @@ def cluster_size() -> tuple[list[str], int]:
     return gpus, min(2, os.cpu_count() or 1)
 
 
+def worker_threads(cores: int, workers: int) -> dict[str, str]:
+    """The environment of a CPU worker: each library's threads (torch's, BLAS', the tokenizers',
+    the Rust core's) held to its share of the cores, so that the workers do not oversubscribe them.
+
+    >>> worker_threads(8, 2)["OMP_NUM_THREADS"], worker_threads(2, 2)["TOKENIZERS_PARALLELISM"]
+    ('4', 'false')
+    """
+    threads = str(max(1, cores // workers))
+    shared = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "UNDERSTUDY_THREADS")
+    return {**dict.fromkeys(shared, threads), "TOKENIZERS_PARALLELISM": "false"}
+
+
 def local_cluster(stack: Any) -> Any:
     """A cluster on this machine for neural metrics, closed with ``stack``: one worker per GPU
     (dask-cuda's ``LocalCUDACluster`` where installed, else workers pinned by
@@ -132,11 +146,21 @@ def local_cluster(stack: Any) -> Any:
     distributed: Any = __import__("distributed")
     gpus, cpu_workers = cluster_size()
     if not gpus:
-        threads = max(1, (os.cpu_count() or 1) // cpu_workers)
-        env = {"OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads)}
+        cores = os.cpu_count() or 1
+        warnings.warn(
+            f"--dask local: no GPU here, so {cpu_workers} CPU workers share the {cores} cores that one"
+            " process uses, each reading the model again: it cannot be faster than without --dask"
+            " (it is for GPUs, or a scheduler's machines)",
+            stacklevel=2,
+        )
         return stack.enter_context(
             distributed.LocalCluster(
-                n_workers=cpu_workers, threads_per_worker=1, processes=True, dashboard_address=":0", env=env
+                n_workers=cpu_workers,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=":0",
+                env=worker_threads(cores, cpu_workers),
+                silence_logs=QUIET,
             )
         )
     try:
@@ -144,7 +168,9 @@ def local_cluster(stack: Any) -> Any:
     except ImportError:
         dask_cuda = None
     if dask_cuda is not None:
-        return stack.enter_context(dask_cuda.LocalCUDACluster(CUDA_VISIBLE_DEVICES=",".join(gpus)))
+        return stack.enter_context(
+            dask_cuda.LocalCUDACluster(CUDA_VISIBLE_DEVICES=",".join(gpus), silence_logs=QUIET)
+        )
     workers = {
         f"gpu-{gpu}": {
             "cls": distributed.Nanny,
@@ -153,4 +179,6 @@ def local_cluster(stack: Any) -> Any:
         for gpu in gpus
     }
     scheduler = {"cls": distributed.Scheduler, "options": {"dashboard_address": ":0"}}
-    return stack.enter_context(distributed.SpecCluster(workers=workers, scheduler=scheduler))
+    return stack.enter_context(
+        distributed.SpecCluster(workers=workers, scheduler=scheduler, silence_logs=QUIET)
+    )
