@@ -12,8 +12,8 @@ rather than text: :data:`GIVEN`, in :data:`EVERY_FAMILY` but not a ``-m`` choice
 >>> metric_for(TERConfig()).corpus_score(["a b"], [["a b c"]]).score  # sacrebleu: 33.33...
 33.33333333333333
 >>> from understudy.metrics import METRICS
->>> list(METRICS)
-['bleu', 'chrf', 'ter', 'wer', 'gleu', 'nist']
+>>> list(METRICS) == list(registry.TEXT_FAMILIES), METRICS["ter"].__name__
+(True, 'TER')
 """
 
 from __future__ import annotations
@@ -76,8 +76,8 @@ def _families() -> dict[str, Family]:
 def family_titles() -> str:
     """The families' names as prose, for help texts.
 
-    >>> family_titles()
-    'BLEU, chrF, TER, WER, GLEU and NIST'
+    >>> family_titles().startswith("BLEU, chrF, TER, "), family_titles().count(" and ")
+    (True, 1)
     """
     titles = [f.config.title for f in _families().values()]
     return ", ".join(titles[:-1]) + f" and {titles[-1]}" if len(titles) > 1 else titles[0]
@@ -101,8 +101,9 @@ def inverted_titles() -> list[str]:
 def metric_names() -> dict[str, tuple[Family, Mapping[str, Any]]]:
     """Every ``-m`` name: each family's, then its aliases (``cer``), with the fields each sets.
 
-    >>> list(metric_names())
-    ['bleu', 'chrf', 'chrfpp', 'ter', 'wer', 'cer', 'mer', 'wil', 'wip', 'gleu', 'nist']
+    >>> names = list(metric_names())
+    >>> names[:4], names.index("cer") == names.index("wer") + 1
+    (['bleu', 'chrf', 'chrfpp', 'ter'], True)
     """
     names: dict[str, tuple[Family, Mapping[str, Any]]] = {}
     for name, family in _families().items():
