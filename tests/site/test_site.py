@@ -349,3 +349,26 @@ def test_a_wrong_setting_is_refused_even_without_clusters(
     )
     assert code != 0 and err.startswith("understudy: error:") and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "s").exists()
+
+
+def test_the_pages_name_the_ledger_round_scores_and_wrap_signatures_at_bars(tmp_path: Path) -> None:
+    # Before: the index printed the ledger's full path, a record page its score to 15 digits,
+    # and a long signature wrapped anywhere (inside a key).
+    folder = tmp_path / "team-results"
+    folder.mkdir()
+    with Ledger(folder / "l.sqlite") as ledger:
+        kept = ledger.append(_stats(FAIR), "A", "toy:en-de")
+        score = ledger.get(kept).score
+        build_site(ledger, tmp_path / "site", Settings(n=50))
+    index = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    assert "l.sqlite" in index and str(folder) not in index
+    record = (tmp_path / "site" / "records" / f"{kept}.html").read_text(encoding="utf-8")
+    (page,) = _testset_pages(tmp_path / "site")
+    table = re.search(rf'href="../records/{kept}.html">([^<]+)</a>', page.read_text(encoding="utf-8"))
+    assert table is not None and table.group(1) == f"{score:.2f}" != str(score)  # sacrebleu: 60.77
+    shown = re.search(r'<dd id="score"[^>]*>([^<]+)</dd>', record)
+    assert shown is not None and shown.group(1) == table.group(1)
+    signature = re.search(r'<code id="signature" class="signature">(.*?)</code>', record)
+    assert signature is not None and "|" in signature.group(1)
+    assert signature.group(1).count("|") == signature.group(1).count("|<wbr>")
+    assert "code.signature { overflow-wrap: normal;" in record

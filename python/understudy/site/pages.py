@@ -21,14 +21,14 @@ if TYPE_CHECKING:
     from understudy.ledger import Record
     from understudy.site.model import Column, Settings, TestSet
 
-EXTRA = "report"
-"""The extra that brings Jinja2, the report's and the site's templates."""
+EXTRA = "the site needs Jinja2: pip install 'understudy-mt[report]'"
+"""What the site needs installed (Jinja2, the report's and the site's templates), and how."""
 
 
 @cache
 def _environment() -> Any:
     jinja2: Any = import_extra("jinja2", EXTRA)
-    return jinja2.Environment(
+    environment = jinja2.Environment(
         loader=jinja2.PackageLoader("understudy.site", "templates"),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
@@ -37,6 +37,36 @@ def _environment() -> Any:
         # Texts of the ledger shown with their control characters; markup (the script) as it is.
         finalize=lambda value: shown(value) if type(value) is str else value,
     )
+    environment.filters["keyed"] = keyed
+    return environment
+
+
+def keyed(signature: str) -> Any:
+    """A signature as the pages show it: escaped, and able to wrap only after a ``|``, never
+    inside a key or its value (``<wbr>``; the page's ``code.signature`` wraps nowhere else).
+
+    >>> str(keyed("nrefs:1|tok:<13a>"))
+    'nrefs:1|<wbr>tok:&lt;13a&gt;'
+    """
+    from markupsafe import Markup, escape
+
+    return Markup("|<wbr>").join(escape(shown(part)) for part in signature.split("|"))
+
+
+def ledger_name(location: str) -> str:
+    """What the index says of the ledger: a file's name (not its folder, which is the machine's),
+    or a database URL's scheme, host and database (its user and password never).
+
+    >>> ledger_name("/home/ana/results/team.sqlite"), ledger_name("postgresql://u:p@db.lab:5432/mt?x=1")
+    ('team.sqlite', 'postgresql://db.lab:5432/mt')
+    """
+    if "://" not in location:
+        return Path(location).name
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(location)
+    host = parts.hostname or ""
+    return f"{parts.scheme}://{host}{f':{parts.port}' if parts.port else ''}{parts.path}"
 
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -63,7 +93,12 @@ def index_page(testsets: list[TestSet], location: str, settings: Settings) -> st
     return str(
         _environment()
         .get_template("index.html.j2")
-        .render(testsets=testsets, location=location, selected=selected(settings), version=__version__)
+        .render(
+            testsets=testsets,
+            location=ledger_name(location),
+            selected=selected(settings),
+            version=__version__,
+        )
     )
 
 
@@ -106,6 +141,7 @@ def record_page(record: Record, testset: str, slug: str) -> str:
             testset=testset,
             slug=slug,
             signature=_signature_items(record.signature),
+            decimals=Signature.parse(record.signature).config.decimals(2),
             report=report,
             report_link=link,
             gate=gate_verdict(record),
