@@ -444,7 +444,7 @@ def test_score_log_then_list_show_and_compare(
     printed = [float(x) for x in out.split()]  # per system, BLEU then chrF
     code, out, _ = run_cli(capsys, "ledger", "list", *ledger, "-m", "bleu", "-f", "json")
     records = json.loads(out)
-    assert [r["system"] for r in records] == systems
+    assert [r["system"] for r in records] == [os.path.basename(s) for s in systems]  # the files' names
     assert [r["score"] for r in records] == [BLEU().corpus_score(*_texts(s, ref)).score for s in systems]
     assert [round(r["score"], 1) for r in records] == printed[::2]
     assert all(
@@ -496,9 +496,10 @@ def test_compare_and_report_log_what_they_scored(tmp_path: Path, capsys: pytest.
     assert code == 0 and "kept records 3-6" in err, err
     with Ledger(ledger[1]) as kept:
         by_tag = {tag: kept.records(tag=tag) for tag in ("c", "r")}
-        assert [(r.system, r.metric) for r in by_tag["c"]] == [(s, "bleu") for s in systems]
+        names = [os.path.basename(s) for s in systems]
+        assert [(r.system, r.metric) for r in by_tag["c"]] == [(s, "bleu") for s in names]
         assert [(r.system, r.metric) for r in by_tag["r"]] == [
-            (s, m) for m in ("bleu", "chrf") for s in systems
+            (s, m) for m in ("bleu", "chrf") for s in names
         ]
         texts = _texts(systems[0], ref)
         assert kept.get(1).score == kept.get(3).score == BLEU().corpus_score(*texts).score
@@ -947,3 +948,52 @@ def test_a_postgresql_ledger_reconnects_after_the_server_restarts() -> None:
                 reader._db.execute("INSERT INTO meta VALUES ('x', 'y')")
     finally:
         server.stop()
+
+
+def test_systems_are_kept_by_their_file_name_or_as_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Before: the path typed named the system, so the same bytes typed from two folders were two
+    # systems; a test set of files was a hash alone, and -l's pair was not kept.
+    from tests.support.cli import run_cli
+    from tests.support.paths import ONLINE_A, REF, UEDIN
+
+    ledger = ["--ledger", str(tmp_path / "l.sqlite")]
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / ONLINE_A.name).write_bytes(ONLINE_A.read_bytes())
+        status, _, err = run_cli(
+            capsys, "score", str(REF), "-i", str(tmp_path / folder / ONLINE_A.name), "--log", *ledger
+        )
+        assert status == 0, err
+    twin = tmp_path / "b" / UEDIN.name
+    twin.write_bytes(UEDIN.read_bytes())
+    status, _, err = run_cli(capsys, "score", str(REF), "-i", str(UEDIN), str(twin), "--log", *ledger)
+    assert status == 0, err  # two files named alike in one run: kept under the paths typed
+    named = ["--name", "base", "--name", "cand", "--testset-name", "news-dev", "-l", "en-de"]
+    status, _, err = run_cli(
+        capsys, "score", str(REF), "-i", str(UEDIN), str(ONLINE_A), "--log", *ledger, *named
+    )
+    assert status == 0, err
+    with Ledger(tmp_path / "l.sqlite") as kept:
+        records = kept.records()
+    assert [r.system for r in records] == [
+        ONLINE_A.name,
+        ONLINE_A.name,
+        str(UEDIN),
+        str(twin),
+        "base",
+        "cand",
+    ]
+    assert records[0].hypotheses == records[1].hypotheses  # the same bytes: one system, one hash
+    (digest,) = {r.testset for r in records[:4]}
+    assert digest.startswith("sha256:") and len(digest) == 7 + 64
+    assert {r.testset for r in records[4:]} == {"news-dev:en-de"}
+    status, _, err = run_cli(
+        capsys, "score", str(REF), "-i", str(UEDIN), "--log", *ledger, "--name", "x", "--name", "y"
+    )
+    assert (
+        status == 1
+        and "--name names each system once, in -i order: 1 systems, 2" in err
+        and err.count("\n") == 1
+    )

@@ -188,6 +188,8 @@ def _keep_candidate(
     keeping = Keeping.from_values(vars(args))
     keeping = dataclasses.replace(keeping, tag=(*keeping.tag, VERDICT_TAGS[passed]))
     hypotheses = [digest_of_files([args.candidate])]
+    if testset.startswith("sha256:"):  # reference files: named, and their pair, as asked
+        testset = keeping.testset(testset, getattr(args, "langpair", None))
     ids, location = keeping.keep(
         [[s] for s in stats], [args.candidate], testset, args.command_line, hypotheses
     )

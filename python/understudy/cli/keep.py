@@ -7,6 +7,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
+from understudy.cli.messages import CliError
 from understudy.cli.options import add_declared, add_field_option
 from understudy.inputs.files import digest_of_files
 from understudy.ledger.keeping import Keeping
@@ -41,10 +42,14 @@ def log_scored(
     ``reseg:mweralign``), as the printed ones do."""
     from understudy.cli.segments import signature_pairs
 
-    where = ":".join(value for _, value in testset) or digest_of_files(args.refs)
+    keeping = Keeping.from_values(vars(args))
+    if testset and keeping.testset_name:
+        raise CliError("--testset-name names a test set of reference files; -t's has its name")
+    where = ":".join(value for _, value in testset) or keeping.testset(
+        digest_of_files(args.refs), getattr(args, "langpair", None)
+    )
     inputs = args.input or []
     hashes = [digest_of_files([path]) for path in inputs] if len(inputs) == len(names) else None
-    keeping = Keeping.from_values(vars(args))
     ids, location = keeping.keep(stats, names, where, command, hashes, signature_pairs(args))
     sys.stderr.write(f"understudy: kept {record_span(ids)} in {location}\n")
     return ids

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from understudy.config import Declared, option
+from understudy.errors import ConfigError
 from understudy.ledger.location import LEDGER_ENV
 from understudy.wording import kept_name
 
@@ -50,6 +51,58 @@ class Keeping(Declared):
     revision: str = option(
         "", flags=("--revision",), metavar="ID", help="a revision (a commit id) kept with the records"
     )
+    name: tuple[str, ...] = option(
+        (),
+        flags=("--name",),
+        action="append",
+        metavar="NAME",
+        help="the name a system's records are kept under, one per -i in order (default: its file's"
+        " name, or the path typed where two files share a name)",
+    )
+    testset_name: str | None = option(
+        None,
+        flags=("--testset-name",),
+        metavar="NAME",
+        help="the name records against reference files are kept under (default: the SHA-256 of the"
+        " references as read); -l's pair is kept beside it",
+    )
+
+    def system_names(self, names: Sequence[str]) -> list[str]:
+        """The names ``names`` (the files typed, or the systems' own) are kept under: ``--name``'s,
+        else each file's name without its folders (the same bytes typed from two folders are one
+        system), else the names as given where two would be alike.
+
+        >>> Keeping().system_names(["runs/a/online-A.de", "uedin.de"])
+        ['online-A.de', 'uedin.de']
+        >>> Keeping().system_names(["a/out.txt", "b/out.txt"])
+        ['a/out.txt', 'b/out.txt']
+        >>> Keeping(name=("base", "cand")).system_names(["a/out.txt", "b/out.txt"])
+        ['base', 'cand']
+        """
+        import os
+
+        if self.name:
+            if len(self.name) != len(names) or len(set(self.name)) != len(self.name):
+                raise ConfigError(
+                    f"--name names each system once, in -i order: {len(names)} systems, {len(self.name)}"
+                    f" --name ({', '.join(self.name)})"
+                )
+            return [kept_name(n) for n in self.name]
+        bases = [os.path.basename(n) or n for n in names]
+        chosen = bases if len(set(bases)) == len(bases) else list(names)
+        return [kept_name(n) for n in chosen]
+
+    def testset(self, where: str, pair: str | None) -> str:
+        """The name a test set of reference files is kept under: ``--testset-name``, else
+        ``where`` (the references' SHA-256), with the language pair where one is given.
+
+        >>> Keeping(testset_name="news-dev").testset("sha256:ab12", "en-de")
+        'news-dev:en-de'
+        >>> Keeping().testset("sha256:ab12", None)
+        'sha256:ab12'
+        """
+        named = self.testset_name or where
+        return f"{named}:{pair}" if pair else named
 
     def keep(
         self,
@@ -67,10 +120,9 @@ class Keeping(Declared):
         from understudy.ledger import Ledger
 
         hashes = list(hashes) if hashes is not None else [""] * len(names)
+        kept = self.system_names(names)
         entries = [
-            (system, kept_name(name), where, hashes[k])
-            for per_metric in stats
-            for k, (name, system) in enumerate(zip(names, per_metric, strict=True))
+            (system, kept[k], where, hashes[k]) for per_metric in stats for k, system in enumerate(per_metric)
         ]
         fields = {"tags": list(self.tag), "note": self.note, "command": kept_name(command)}
         with Ledger(self.ledger) as ledger:

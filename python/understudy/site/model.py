@@ -241,8 +241,8 @@ def slug(name: str) -> str:
 def _pair(name: str) -> str:
     """The language pair of a test set kept as ``NAME:PAIR`` (``-t``'s records: ``wmt17:en-de``,
     then any ``origlang`` or ``subset``); none for reference files (``sha256:``)."""
-    parts = name.split(":")
-    return parts[1] if len(parts) > 1 and parts[0] != "sha256" else ""
+    parts = name.split(":")[1:] if not name.startswith("sha256:") else name.split(":")[2:]
+    return parts[0] if parts else ""
 
 
 def _column(signature: str, latest: dict[str, Record], ranked: Ranked | None) -> Column:
