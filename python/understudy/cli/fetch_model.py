@@ -9,6 +9,7 @@ from typing import Any
 
 from understudy.cli.options import add_command
 from understudy.cli.output import write
+from understudy.computed.metricx import DEFAULT_TOKENIZER
 
 EXAMPLES = """examples:
   understudy fetch-model Unbabel/wmt22-comet-da             into the hub cache, with its encoder
@@ -40,8 +41,8 @@ def add_parser(commands: Any) -> None:
     p.add_argument(
         "--tokenizer",
         metavar="NAME",
-        default="google/mt5-xl",
-        help="MetricX's mT5 tokenizer, as predict.py's --tokenizer (default: google/mt5-xl)",
+        default=DEFAULT_TOKENIZER,
+        help=f"MetricX's mT5 tokenizer, as predict.py's --tokenizer (default: {DEFAULT_TOKENIZER})",
     )
     p.set_defaults(run=run)
 
