@@ -72,6 +72,22 @@ def test_a_comet_encoder_with_another_tokenizer_is_another_revision(tmp_path: Pa
     assert before.cache_key(item) != after.cache_key(item)
 
 
+def test_a_comet_folder_with_another_hparams_is_another_revision(tmp_path: Path) -> None:
+    folder = nc.build_regression(tmp_path / "wmt22-like", 3)
+    before = COMET(folder, cache=None)
+    hparams = folder / "hparams.yaml"
+    text = hparams.read_text(encoding="utf-8")
+    assert "layer_norm: true" in text
+    hparams.write_text(text.replace("layer_norm: true", "layer_norm: false"), encoding="utf-8")
+    after = COMET(folder, cache=None)
+    # Before: only checkpoints/model.ckpt was hashed, though the model reads hparams.yaml (its
+    # class, its encoder's name, CometKiwi's input segments): an edited one kept the revision,
+    # and the cache's scores.
+    assert before.checkpoint.revision != after.checkpoint.revision
+    item = before.item(SRC[0], MT[0], REF[0])
+    assert before.cache_key(item) != after.cache_key(item)
+
+
 def test_auto_is_the_default_device_and_the_signature_says_which_ran(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -41,6 +41,9 @@ class CometCheckpoint(NeuralMetric):
     """
 
     default_model: ClassVar[str]
+    reads: ClassVar[tuple[str, ...]] = (WEIGHTS, "hparams.yaml")
+    """The checkpoint's files the model reads: a local folder's revision hashes them all
+    (hparams.yaml names the model's class, its encoder and CometKiwi's input segments)."""
 
     def __init__(
         self,
@@ -51,7 +54,7 @@ class CometCheckpoint(NeuralMetric):
         precision: str = "fp32",
         cache: ScoreCache | str | PathLike[str] | None = "default",
     ) -> None:
-        checkpoint = locate(self.default_model if model is None else model, WEIGHTS)
+        checkpoint = locate(self.default_model if model is None else model, WEIGHTS, reads=self.reads)
         super().__init__(checkpoint, batch_size=batch_size, device=device, precision=precision, cache=cache)
         self.encoder = find_encoder(declared_encoder(checkpoint.folder), checkpoint.folder)
         """The encoder's config and tokenizer, found as :func:`~understudy.neural.xlmr.find_encoder` says."""
