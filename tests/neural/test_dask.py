@@ -159,11 +159,11 @@ def test_the_commands_take_dask_with_neural_metrics(
     argv += [*models_given, "-f", "json", "-w", "6", "--no-cache"]
     status, alone, err = run_cli(capsys, *argv)
     assert status == 0, err
-    status, local, err = run_cli(capsys, *argv, "--dask", "local")
+    # On this CPU machine, why it is no faster; no dashboard line, nor distributed's chatter.
+    with pytest.warns(UserWarning, match="no GPU here.*cannot be faster than without --dask"):
+        status, local, err = run_cli(capsys, *argv, "--dask", "local")
     assert status == 0, err
-    # No dashboard line or distributed's chatter; on this CPU machine, why it is no faster.
     assert "dashboard" not in err and "still alive" not in err, err
-    assert "no GPU here" in err and "cannot be faster than without --dask" in err, err
     for there, here in zip(json.loads(local), json.loads(alone), strict=True):
         for metric in ("COMET", "xCOMET"):
             assert there[metric]["signature"] == here[metric]["signature"]
