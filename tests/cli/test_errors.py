@@ -369,7 +369,7 @@ else:
 def test_a_capped_process_that_stops_making_progress_ends_in_one_line(what: str) -> None:
     # Before: out of memory under ulimit -v, CPython 3.11 spun in an exception handler with
     # the GIL held, and `timeout`'s SIGTERM never ran: the report's memory test hung 300 s.
-    started = time.monotonic()
+    # The run's timeout bounds the wait: without the watch, the regex outlives it.
     done = subprocess.run(
         [sys.executable, "-c", STALLING, "2", what], capture_output=True, timeout=120, check=False
     )
@@ -377,7 +377,7 @@ def test_a_capped_process_that_stops_making_progress_ends_in_one_line(what: str)
         assert done.returncode == 0, done.stderr.decode()
         return
     one_line_error(done, "out of memory", "stopped making progress", "ulimit -v")
-    assert done.returncode == 1 and time.monotonic() - started < 60
+    assert done.returncode == 1
 
 
 def test_no_watch_without_a_cap() -> None:
