@@ -714,7 +714,7 @@ def task_dask(data: Path, repeat: int, segments: int) -> list[Timing]:
     """Sharded files on a 2-worker LocalCluster against the single-process command line."""
     from distributed import Client, LocalCluster
     from understudy import BLEU
-    from understudy import dask as ud
+    from understudy.execution import dask as ud
 
     folder = Path(tempfile.mkdtemp(prefix="understudy-dask-"))
     try:
@@ -753,7 +753,7 @@ def task_dask(data: Path, repeat: int, segments: int) -> list[Timing]:
         per_worker = segments / seconds / 2 / 1e6
         rows.append(
             Timing(
-                f"understudy.dask, 2 workers x 1 thread, {DASK_SHARDS} shards",
+                f"understudy.execution.dask, 2 workers x 1 thread, {DASK_SHARDS} shards",
                 seconds,
                 f"{segments / seconds / 1e6:.2f} M segments/s ({per_worker:.2f} M per worker); "
                 f"cluster start {startup:.1f} s not included",

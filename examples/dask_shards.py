@@ -9,7 +9,7 @@ from pathlib import Path
 
 from dask.distributed import Client, LocalCluster
 from understudy import BLEU
-from understudy import dask as ud
+from understudy.execution import dask as ud
 from understudy.inputs.files import read_lines
 
 SAMPLE = "data/wmt17-en-de/newstest2017"

@@ -125,7 +125,7 @@ def main() -> int:
         "bleu": bleu_cases(args.evaluate, args.nmt, args.cases),
         "examples": documented_examples(args.evaluate),
     }
-    from understudy._atomic import atomic_write
+    from understudy.files.atomic import atomic_write
 
     with atomic_write(OUT) as out:
         out.write((json.dumps(fixtures, ensure_ascii=False, indent=1) + "\n").encode("utf-8"))

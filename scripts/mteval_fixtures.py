@@ -24,7 +24,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from understudy._atomic import atomic_write
+from understudy.files.atomic import atomic_write
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared" / "data"

@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 import scipy.stats
-from understudy._atomic import atomic_write
+from understudy.files.atomic import atomic_write
 
 REPO = Path(__file__).resolve().parent.parent
 DATA = REPO.parent / "shared" / "data" / "wmt21-ted-zh-en-mqm"

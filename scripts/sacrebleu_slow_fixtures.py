@@ -26,7 +26,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from understudy import TERConfig  # noqa: E402
-from understudy._atomic import atomic_write  # noqa: E402
+from understudy.files.atomic import atomic_write  # noqa: E402
 
 from tests.support.parity import their_rows, theirs  # noqa: E402
 from tests.support.paths import SHARED, read_raw  # noqa: E402

@@ -20,7 +20,7 @@ import json
 import sys
 from pathlib import Path
 
-from understudy._atomic import atomic_write
+from understudy.files.atomic import atomic_write
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared" / "data" / "wmt17-en-de"

@@ -221,7 +221,7 @@ def test_a_matrix_larger_than_memory_is_refused_up_front(monkeypatch: pytest.Mon
 
 
 def test_a_failed_write_keeps_the_previous_file(tmp_path: Path) -> None:
-    from understudy._atomic import atomic_write
+    from understudy.files.atomic import atomic_write
 
     path = tmp_path / "m.npz"
     CHRF().segment_stats(HYPS, REFS).save(path)

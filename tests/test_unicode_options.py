@@ -28,8 +28,8 @@ from understudy import BLEU, tokenize
 from understudy.config import UNICODE_FORMS, MetricConfig
 from understudy.errors import ConfigError, InputTypeError
 from understudy.metrics import FAMILIES
-from understudy.normalization import normalize
 from understudy.signature import Signature
+from understudy.text.normalization import normalize
 
 from tests.support.cli import run_cli
 from tests.support.families import TEST_FAMILIES

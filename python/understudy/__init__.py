@@ -71,8 +71,8 @@ _LAZY = {
     "Signature": "understudy.signature",
     "Stats": "understudy.stats",
     "Totals": "understudy.stats",
-    "TOKENIZERS": "understudy.tokenizers",
-    "tokenize": "understudy.tokenizers",
+    "TOKENIZERS": "understudy.metrics.tokenizers",
+    "tokenize": "understudy.metrics.tokenizers",
 }
 
 

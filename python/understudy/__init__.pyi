@@ -52,6 +52,8 @@ from understudy.metrics.ter import TERStats as TERStats
 from understudy.metrics.ter import corpus_ter as corpus_ter
 from understudy.metrics.ter import score_ter_rows as score_ter_rows
 from understudy.metrics.ter import sentence_ter as sentence_ter
+from understudy.metrics.tokenizers import TOKENIZERS as TOKENIZERS
+from understudy.metrics.tokenizers import tokenize as tokenize
 from understudy.metrics.wer import CER as CER
 from understudy.metrics.wer import WER as WER
 from understudy.metrics.wer import WERConfig as WERConfig
@@ -69,8 +71,6 @@ from understudy.neural import XCOMET as XCOMET
 from understudy.signature import Signature as Signature
 from understudy.stats import Stats as Stats
 from understudy.stats import Totals as Totals
-from understudy.tokenizers import TOKENIZERS as TOKENIZERS
-from understudy.tokenizers import tokenize as tokenize
 
 _LAZY: dict[str, str]
 

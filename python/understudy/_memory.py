@@ -5,7 +5,7 @@ buffers alone can exceed the cap, and OpenBLAS then gives up with its own messag
 process crashes, before any of understudy's code can say that memory ran out. With the cap set
 and no thread count chosen by the user, OpenBLAS is kept to one thread: understudy does its work
 in the Rust core, and NumPy's few matrix products here are small. This module does it as it is
-imported, first of all understudy's (``understudy/__init__.py``).
+imported, first of all of understudy's modules (by the package itself).
 
 >>> capped_blas_threads({"OPENBLAS_NUM_THREADS": "4"}, limit=2**28)
 False
@@ -95,19 +95,19 @@ def watch_progress(seconds: int = STALL_SECONDS) -> bool:
         return False
     finally:
         threading.stack_size(previous)
-    from understudy import _core
+    from understudy._core import watch_heartbeat
 
-    return _core.watch_heartbeat(seconds)
+    return watch_heartbeat(seconds)
 
 
 def _beat() -> None:
     import time
 
-    from understudy import _core
+    from understudy._core import heartbeat
 
     while True:
         try:
-            _core.heartbeat()
+            heartbeat()
             time.sleep(1.0)
         except MemoryError:  # the beat itself short of memory: the next one may pass
             continue

@@ -108,8 +108,8 @@ def option(default: Any, **declaration: Any) -> Any:
 @dataclass(frozen=True)
 class Declared:
     """A frozen configuration whose fields are declared with :func:`option`: the families'
-    (:class:`MetricConfig`), the computed metrics' (:mod:`understudy.computed.declaration`) and
-    the options a command reads beside them (:class:`understudy.resampling.Resampling`).
+    (:class:`MetricConfig`), the computed metrics' (:mod:`understudy.registry.declarations`) and
+    the options a command reads beside them (:class:`understudy.significance.resampling.Resampling`).
     The command line's flags and the values they give are derived from the declarations.
     """
 

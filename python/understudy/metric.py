@@ -25,7 +25,6 @@ import numpy as np
 from numpy.typing import NDArray
 
 from understudy import _core
-from understudy._text import explaining_bad_text
 from understudy.accumulator import Accumulator
 from understudy.config import MetricConfig
 from understudy.errors import (
@@ -49,6 +48,7 @@ from understudy.inputs.tokens import (
 )
 from understudy.result import Result
 from understudy.stats import Stats
+from understudy.text.bad_text import explaining_bad_text
 from understudy.threads import resolve_threads
 from understudy.wording import counted
 
@@ -142,7 +142,7 @@ class _Normalizing(_Preparing):
 
 def check_sentences(name: str, sentences: Sequence[str]) -> list[str]:
     """``sentences`` as a list, or a ``TypeError`` naming what was given instead."""
-    # Elements are checked by the core (see understudy._text): a loop here would cost
+    # Elements are checked by the core (see understudy.text.bad_text): a loop here would cost
     # more than scoring.
     if isinstance(sentences, str) or not isinstance(sentences, Sequence):
         what = "a single string" if isinstance(sentences, str) else f"a {type(sentences).__name__}"
@@ -480,7 +480,7 @@ class Metric(ABC, Generic[S, R]):
 
     @contextmanager
     def running_on(self, runner: Any) -> Iterator[bool]:
-        """A text metric runs here (a cluster scores text through :mod:`understudy.dask`)."""
+        """A text metric runs here (a cluster scores text through :mod:`understudy.execution.dask`)."""
         yield False
 
     def accumulator(self) -> Accumulator:

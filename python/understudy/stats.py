@@ -1,7 +1,7 @@
 """Per-segment sufficient statistics of any metric: values that can be summed, merged, sliced and scored.
 
 Every metric is text to integer statistics rows (the Rust core), then one scoring
-function from rows to scores (:mod:`understudy.arithmetic`). :class:`Stats` is that
+function from rows to scores (:mod:`understudy.metrics.arithmetic`). :class:`Stats` is that
 protocol: each family's subclass (``BLEUStats``, ``CHRFStats``, ``TERStats`` in
 :mod:`understudy.metrics`) only says which scoring function turns rows into scores and
 how a row becomes a result record. Significance tests, streaming, the command line and saved files work
@@ -30,10 +30,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from understudy import registry
-from understudy._atomic import atomic_write
 from understudy._state import checked_int, checked_sum, config_stamp, whole_counts
 from understudy.config import MetricConfig, check_parts
 from understudy.errors import ConfigError, InputError, InputFileError
+from understudy.files.atomic import atomic_write
 from understudy.result import Result
 from understudy.signature import Signature
 

@@ -1,6 +1,6 @@
 """Files scored a chunk of lines at a time: every reference and system file (TAB-separated
 columns too) read together, checked for equal lengths, each chunk's statistics computed (here or
-on a Dask cluster, :mod:`understudy.cluster`) and added to running totals, so that memory stays
+on a Dask cluster, :mod:`understudy.execution.cluster`) and added to running totals, so that memory stays
 flat however long the files are. What ``understudy score`` runs, callable from Python.
 
 >>> import os, tempfile
@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from os import PathLike, fspath
 from typing import TYPE_CHECKING, Any
 
-from understudy.cluster import Chunks, ChunkStats
 from understudy.errors import ConfigError, EmptyInputError, InputError, LengthMismatchError, UnderstudyError
+from understudy.execution.cluster import Chunks, ChunkStats
 from understudy.inputs.files import STDIN, LineReader, ListReader
 from understudy.inputs.parallel import (
     Reshape,

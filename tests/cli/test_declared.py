@@ -18,11 +18,11 @@ from understudy.ledger.tables import RecordFilter
 from understudy.mbr.options import MBRAsked
 from understudy.mbr.pruning import PruningAsked
 from understudy.metrics.given_files import ScoresAsked
-from understudy.ranking import Ranking
+from understudy.printing.sacrebleu_text import SacrebleuFlags
 from understudy.report.options import ReportAsked
-from understudy.resampling import Resampling
-from understudy.sacrebleu_output import SacrebleuFlags
 from understudy.segmentation.granularity import Resegmenting, ReshapingOptions
+from understudy.significance.ranking import Ranking
+from understudy.significance.resampling import Resampling
 from understudy.site.model import Settings
 from understudy.testsets import TestSetAsked
 from understudy.threads import ThreadsAsked

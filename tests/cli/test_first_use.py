@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from understudy import external_tokenizers
+from understudy.text import external_tokenizers
 
 from tests.cli.test_testset import SYSTEMS, wmt_sgml  # noqa: F401  (a fixture)
 from tests.support.cli import run_cli as run

@@ -455,8 +455,8 @@ def test_the_width_help_says_how_many_places_each_scale_prints() -> None:
     # -w counts a 0-100 score's places; the help names what the others get, as decimals() gives it.
     import re
 
+    from understudy.files.tables import SCORE_WIDTH_HELP
     from understudy.metrics.bleu import BLEUConfig
-    from understudy.tables import SCORE_WIDTH_HELP
 
     assert BLEUConfig().decimals(1) == 1 and "(default: 1)" in SCORE_WIDTH_HELP
     for label, more in (("COMET-22", 2), ("xCOMET", 2), ("CometKiwi", 2), ("MetricX-24", 1)):

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from understudy.computed.declaration import Computed, ComputedConfig
 from understudy.computed.metric import ComputedMetric, Item, Progress
 from understudy.config import option
 from understudy.registry import register, unregister
+from understudy.registry.declarations import Computed, ComputedConfig
 
 from tests.support.cli import run_cli
 
@@ -223,7 +223,7 @@ def test_the_site_shows_the_toy_as_kept(
 
 def test_the_library_builds_the_toy_as_the_command_line_does() -> None:
     from understudy.evaluation import Evaluation
-    from understudy.metrics.asked import metrics_asked
+    from understudy.execution.asked import metrics_asked
 
     made = metrics_asked({"metrics": ["toy", "bleu"], "toy_scale": 3.0}, SYSTEMS, [REF])
     assert [m.name for m in made] == ["BLEU", "LengthRatio"]

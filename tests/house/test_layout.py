@@ -27,10 +27,10 @@ GENERIC = [
     "stats.py",
     "signature.py",
     "metric.py",
-    "arithmetic.py",
-    "significance.py",
+    "metrics/arithmetic.py",
+    "significance/__init__.py",
     "accumulator.py",
-    "dask.py",
+    "execution/dask.py",
     *(str(p.relative_to(PACKAGE)) for p in (PACKAGE / "correlation").glob("*.py")),
     *(
         name

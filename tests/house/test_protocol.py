@@ -22,7 +22,7 @@ DEFINED_IN = {"metric.py", "computed/metric.py", "metrics/scores.py"}
 LOWER_IS_BETTER = {
     "metrics/scores.py": "GivenScores(lower_is_better=...) and the signature's dir field",
     "metrics/given_files.py": "--scores-lower-is-better NAME, passed to GivenScores",
-    "computed/declaration.py": "Computed.lower_is_better, read only",
+    "registry/declarations.py": "Computed.lower_is_better, read only",
     "computed/metric.py": "ComputedMetric.lower_is_better, read only, and GivenScores' keyword",
 }
 """Where ``lower_is_better`` may still be spelled, each with its reason."""

@@ -114,7 +114,7 @@ def test_the_signature_names_the_mecab_version_and_parses_back() -> None:
 
 
 def test_a_missing_extra_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
-    from understudy import external_tokenizers
+    from understudy.text import external_tokenizers
 
     monkeypatch.setattr(external_tokenizers, "_loaded", {})
     monkeypatch.setitem(sys.modules, "mecab_ko", None)
@@ -158,7 +158,7 @@ def served(spm_model: bytes, server: Any, tmp_path: Path, monkeypatch: pytest.Mo
     """The model served for every SPM name; sacrebleu's model folder and understudy's cache in tmp."""
     import json
 
-    from understudy import external_tokenizers
+    from understudy.text import external_tokenizers
 
     models = {
         name: {"url": server.serve(f"/{file}", spm_model), "md5": None} for name, file in SPM_MODELS.items()
@@ -211,7 +211,7 @@ def test_spm_alias_is_flores101_with_a_warning(served: Path) -> None:
 
 
 def test_the_model_is_fetched_once_pinned_and_checked(served: Path, server: Any, spm_model: bytes) -> None:
-    from understudy import external_tokenizers
+    from understudy.text import external_tokenizers
 
     route = "/sacrebleu_tokenizer_spm.model"
     before = server.hits[route]

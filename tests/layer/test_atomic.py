@@ -1,4 +1,4 @@
-"""Atomic writes (understudy._atomic): links, pipes, devices, folders, and a signal mid-write."""
+"""Atomic writes (understudy.files.atomic): links, pipes, devices, folders, and a signal mid-write."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 from understudy import BLEU
-from understudy._atomic import atomic_write, writable
 from understudy.errors import OutputError
+from understudy.files.atomic import atomic_write, writable
 
 from tests.support.paths import SAMPLE
 
@@ -91,7 +91,7 @@ def test_folders_and_missing_folders_are_refused_before_any_work(tmp_path: Path)
 def test_sigterm_mid_write_leaves_no_temporary_file(tmp_path: Path) -> None:
     script = (
         "import os, signal, sys\n"
-        "from understudy._atomic import atomic_write\n"
+        "from understudy.files.atomic import atomic_write\n"
         "from understudy.cli import Terminated, _terminable\n"
         "with _terminable():\n"
         "    try:\n"

@@ -1,4 +1,5 @@
-"""understudy.dask on a LocalCluster of 2 worker processes: single-machine numbers, any partitioning."""
+"""understudy.execution.dask on a LocalCluster of 2 worker processes: single-machine numbers,
+any partitioning."""
 
 from __future__ import annotations
 
@@ -25,8 +26,6 @@ import pandas as pd
 import pytest
 from distributed import Client, LocalCluster
 from understudy import BLEU, BLEUConfig, CHRFConfig
-from understudy import dask as ud
-from understudy.cluster import Chunks
 from understudy.config import MetricConfig
 from understudy.errors import (
     EmptyInputError,
@@ -34,6 +33,8 @@ from understudy.errors import (
     MissingExtraError,
     UnderstudyError,
 )
+from understudy.execution import dask as ud
+from understudy.execution.cluster import Chunks
 from understudy.metrics import metric_for
 from understudy.significance import paired_test
 
@@ -253,7 +254,7 @@ def test_a_server_that_never_answers_is_one_bounded_line(
     # line) held the command until it was killed, then distributed's Client.__del__ printed a
     # traceback and waited 40 s more.
     pytest.importorskip("distributed")
-    import understudy.cluster as cluster
+    import understudy.execution.cluster as cluster
 
     monkeypatch.setattr(cluster, "CONNECT_SECONDS", 2)
     server = socket.socket()

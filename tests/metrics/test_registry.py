@@ -222,7 +222,7 @@ def test_a_family_that_needs_corpus_is_never_summed_by_parts(
         with pytest.raises(ConfigError, match=f"BLEU needs the whole reference corpus .*{parts}"):
             attempt()
     pytest.importorskip("dask")
-    from understudy import dask as on_dask
+    from understudy.execution import dask as on_dask
 
     with pytest.raises(ConfigError, match="Dask partitions"):
         on_dask.corpus_score(bleu, None)

@@ -19,9 +19,9 @@ pytest.importorskip("distributed", reason="the dask extra: pip install 'understu
 import distributed
 from understudy.computed.cache import ScoreCache
 from understudy.computed.metric import Item
+from understudy.execution.on_dask import DaskRunner, worker_loads
 from understudy.neural import COMET, XCOMET, MetricX
 from understudy.neural.base import NeuralMetric
-from understudy.neural.on_dask import DaskRunner, worker_loads
 
 import tests.support.neural_checkpoints as nc
 from tests.support.neural_checkpoints import MT, REF, SRC

@@ -195,7 +195,7 @@ def ter_oracle(case: str, config: MetricConfig, refs: Sequence[Sequence[str | No
 
 def _write_replays() -> None:
     import sacrebleu
-    from understudy._atomic import atomic_write
+    from understudy.files.atomic import atomic_write
 
     record = {"command": RECORD_COMMAND, "oracle": f"sacrebleu {sacrebleu.__version__}", "cases": _recorded}
     with atomic_write(REPLAYS) as fh:

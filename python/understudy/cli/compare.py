@@ -28,17 +28,17 @@ from understudy.cli.segments import add_segment_options, reshaper, signature_pai
 from understudy.cli.table import emit
 from understudy.cli.testset import add_testset_options, testset_refs
 from understudy.evaluation import Evaluation
+from understudy.files.tables import SCORE_WIDTH_HELP, Table, width_value
 from understudy.inputs.parallel import check_stdin_once, read_parallel, warn_reference_as_system
 from understudy.metrics.given_files import given_stats
-from understudy.ranking import Ranking
-from understudy.result_tables import (
+from understudy.printing.results import (
     all_pairs_csv,
     all_pairs_table,
     blocks_table,
     confidence_table,
     paired_table,
 )
-from understudy.sacrebleu_output import paired_text
+from understudy.printing.sacrebleu_text import paired_text
 from understudy.signature import tagged
 from understudy.significance import (
     AllPairsResult,
@@ -46,8 +46,8 @@ from understudy.significance import (
     ConfidenceResult,
     PairedResult,
 )
+from understudy.significance.ranking import Ranking
 from understudy.stats import Stats
-from understudy.tables import SCORE_WIDTH_HELP, Table, width_value
 
 
 def print_paired(results: list[PairedResult], args: argparse.Namespace) -> None:

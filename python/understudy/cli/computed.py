@@ -1,7 +1,7 @@
 """Computed metrics on the command line: ``-m comet`` (or any computed metric the registry
 lists) with ``--source``, beside the text metrics.
 
-Each metric is made from its declaration (:mod:`understudy.computed.declaration`) and the
+Each metric is made from its declaration (:mod:`understudy.registry.declarations`) and the
 options it declares; its segment scores join the run as given scores do: a column of ``score``,
 a metric of ``compare``, kept by ``--log``. A metric's error spans go where its options say
 (``--xcomet-spans FILE``: JSON lines of system, segment, spans).
@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING
 from understudy.cli.messages import CliError
 from understudy.cli.progress import Progress
 from understudy.cli.segments import sources_as_scored
-from understudy.computed.runs import Chosen, chosen_metric
+from understudy.execution.asked import MetricsAsked
+from understudy.execution.runs import Chosen, chosen_metric
 from understudy.inputs.parallel import read_texts
-from understudy.metrics.asked import MetricsAsked
 from understudy.metrics.scores import GivenScores
 
 if TYPE_CHECKING:
@@ -39,7 +39,7 @@ def asked_metrics(
     *,
     with_text: bool = True,
 ) -> list[MetricObject]:
-    """The metric objects the command line asks for (:meth:`~understudy.metrics.asked.MetricsAsked.metrics`)
+    """The metric objects the command line asks for (:meth:`~understudy.execution.asked.MetricsAsked.metrics`)
     for the systems ``names`` (their lines read, as the references'), the computed ones reading
     the source of ``--source``, else ``sources`` (a test set's)."""
     asked, by_name, sources = _asked(args, names, systems, sources)

@@ -32,6 +32,7 @@ from understudy.correlation.paper import analyses
 from understudy.correlation.perm_both import Clusters
 from understudy.correlation.text import Extras, table
 from understudy.evaluation import Evaluation
+from understudy.files.tables import check_width, width_value
 from understudy.inputs.human import HumanScores, read_human
 from understudy.inputs.parallel import read_parallel, warn_reference_as_system
 from understudy.inputs.score_files import named_systems
@@ -40,7 +41,6 @@ from understudy.metrics import family_titles, inverted_titles
 from understudy.metrics.given_files import given_stats
 from understudy.metrics.scores import GivenScores
 from understudy.stats import Stats
-from understudy.tables import check_width, width_value
 
 EXAMPLES = """examples:
   understudy correlate ref-B.txt -i sys/*.txt --human mqm_system_scores.tsv -m bleu chrf ter

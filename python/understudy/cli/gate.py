@@ -8,7 +8,6 @@ import dataclasses
 import sys
 from typing import Any
 
-from understudy._atomic import atomic_write, writable
 from understudy.cli.computed import asked_metrics
 from understudy.cli.keep import add_ledger_option, add_log_options
 from understudy.cli.messages import CliError, print_error
@@ -25,8 +24,9 @@ from understudy.cli.segments import RESHAPED, whole_documents
 from understudy.cli.testset import add_cache_options, add_filter_options, testset_refs
 from understudy.errors import UnderstudyError
 from understudy.evaluation import Evaluation
+from understudy.files.atomic import atomic_write, writable
 from understudy.gate import GateResult, GateSettings, GateVerdict
-from understudy.gate_report import Gated, json_text, junit, text
+from understudy.gate.report import Gated, json_text, junit, text
 from understudy.inputs.files import digest_of_files
 from understudy.inputs.parallel import read_parallel
 from understudy.ledger import Ledger

@@ -10,9 +10,9 @@ from understudy.cli.compare import print_paired
 from understudy.cli.keep import add_ledger_option
 from understudy.cli.options import add_command, add_declared
 from understudy.cli.table import emit
+from understudy.files.tables import SCORE_WIDTH_HELP, width_value
 from understudy.ledger import LEDGER_ENV, Ledger, default_location, redacted
 from understudy.ledger.tables import RecordFilter, export_records, history_table, record_table, records_table
-from understudy.tables import SCORE_WIDTH_HELP, width_value
 
 EXAMPLES = f"""examples:
   understudy score ref.de -i ckpt-10k.de --log --tag run-7     score, and keep the record

@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from understudy._atomic import writable
 from understudy.cli.computed import computed_chosen, made_metric
 from understudy.cli.messages import CliError
 from understudy.cli.options import (
@@ -19,7 +18,8 @@ from understudy.cli.options import (
 )
 from understudy.cli.output import stdout
 from understudy.cli.progress import Progress
-from understudy.computed.runs import chosen_config
+from understudy.execution.runs import chosen_config
+from understudy.files.atomic import writable
 from understudy.mbr import Choice, rerank, select
 from understudy.mbr.options import MBRAsked
 from understudy.mbr.pruning import PruningAsked

@@ -18,16 +18,16 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from understudy.config import Declared, TextConfig
+from understudy.execution.asked import DEFAULT_METRICS, MetricsAsked
+from understudy.execution.asked import target_language as language_of
 from understudy.metric import Metric
 from understudy.metrics import FAMILIES, metric_names
-from understudy.metrics.asked import DEFAULT_METRICS, MetricsAsked
-from understudy.metrics.asked import target_language as language_of
 from understudy.registry import computed_metrics, metric_name
 from understudy.testsets import TestSetAsked
 from understudy.threads import ThreadsAsked
 
 if TYPE_CHECKING:
-    from understudy.computed.declaration import Computed, ComputedConfig
+    from understudy.registry.declarations import Computed, ComputedConfig
 
 
 def add_command(
@@ -171,7 +171,7 @@ def sentence_scorer(args: argparse.Namespace) -> Metric[Any, Any]:
 
 
 def scorers(args: argparse.Namespace, sentence_level: bool) -> list[Metric[Any, Any]]:
-    """The text metrics of ``-m`` (:meth:`~understudy.metrics.asked.MetricsAsked.text_metrics`)."""
+    """The text metrics of ``-m`` (:meth:`~understudy.execution.asked.MetricsAsked.text_metrics`)."""
     return MetricsAsked(vars(args)).text_metrics(sentence_level)
 
 
@@ -186,7 +186,7 @@ def metrics_named(args: argparse.Namespace) -> bool:
 
 
 def target_language(args: argparse.Namespace) -> str:
-    """The target language of ``-l src-trg`` (:func:`~understudy.metrics.asked.target_language`)."""
+    """The target language of ``-l src-trg`` (:func:`~understudy.execution.asked.target_language`)."""
     return language_of(getattr(args, "langpair", None))
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import sys
 from typing import BinaryIO
 
-from understudy._atomic import atomic_write
 from understudy.cli.messages import CliError
+from understudy.files.atomic import atomic_write
 
 
 def stdout() -> BinaryIO:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from understudy._atomic import writable
 from understudy.cli.messages import CliError
 from understudy.cli.options import (
     add_command,
@@ -16,9 +15,10 @@ from understudy.cli.options import (
 )
 from understudy.cli.output import stdout
 from understudy.cli.progress import Progress
+from understudy.files.atomic import writable
+from understudy.files.tables import check_matrix_path, check_width, save_matrix, width_value, write_tsv
 from understudy.inputs.files import read_lines
 from understudy.inputs.parallel import check_stdin_once
-from understudy.tables import check_matrix_path, check_width, save_matrix, width_value, write_tsv
 
 EXAMPLES = """examples:
   understudy pairwise samples.de samples.de -o matrix.npy   MBR: every sample against every other

@@ -8,7 +8,6 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from understudy._atomic import atomic_write, writable
 from understudy.cli.computed import computed_scores
 from understudy.cli.keep import add_ledger_option, add_log_options, log_scored
 from understudy.cli.messages import CliError
@@ -35,6 +34,7 @@ from understudy.cli.segments import (
 from understudy.cli.testset import add_cache_options, testset_refs
 from understudy.datasets.references import read_systems
 from understudy.errors import LengthMismatchError
+from understudy.files.atomic import atomic_write, writable
 from understudy.inputs.parallel import read_texts, warn_reference_as_system
 from understudy.ledger import Ledger
 from understudy.report.options import ReportAsked

@@ -8,11 +8,11 @@ import json
 import warnings
 from typing import Any
 
-from understudy._atomic import writable
 from understudy.cli.messages import CliError
 from understudy.cli.options import add_command, add_declared
 from understudy.cli.output import write_out
 from understudy.cli.progress import Progress
+from understudy.files.atomic import writable
 from understudy.inputs.files import read_lines
 from understudy.inputs.parallel import check_stdin_once
 from understudy.segmentation import positions, resegment

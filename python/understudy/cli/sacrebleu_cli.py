@@ -17,7 +17,7 @@ from understudy.cli.messages import CliError
 from understudy.cli.options import add_declared
 from understudy.cli.output import write
 from understudy.cli.testset import load_fields, run_citation, run_download, run_echo
-from understudy.sacrebleu_output import SacrebleuFlags, detail_text, sets_text
+from understudy.printing.sacrebleu_text import SacrebleuFlags, detail_text, sets_text
 from understudy.stats import Stats
 
 FORMAT_ENV = "SACREBLEU_FORMAT"

@@ -40,15 +40,15 @@ from understudy.cli.segments import (
 )
 from understudy.cli.stream import score_stream
 from understudy.cli.testset import add_testset_options, testset_refs
+from understudy.files.tables import SCORE_WIDTH_HELP, check_width, width_value
 from understudy.inputs.parallel import read_parallel
 from understudy.metric import Metric
 from understudy.metrics import family_titles
 from understudy.metrics.given_files import given_stats
 from understudy.metrics.scores import GivenScores
-from understudy.resampling import Resampling
 from understudy.signature import Signed, tagged
+from understudy.significance.resampling import Resampling
 from understudy.stats import Stats, Totals
-from understudy.tables import SCORE_WIDTH_HELP, check_width, width_value
 
 if TYPE_CHECKING:
     from understudy.datasets.references import SetReferences

@@ -10,9 +10,9 @@ from collections.abc import Callable, Sequence
 
 from understudy.cli.output import encode, stdout, write
 from understudy.cli.table import emit
+from understudy.printing.results import corpus_table
+from understudy.printing.sacrebleu_text import corpus_text, table_text
 from understudy.result import Result
-from understudy.result_tables import corpus_table
-from understudy.sacrebleu_output import corpus_text, table_text
 
 
 class SentenceWriter:
@@ -92,7 +92,7 @@ def print_sacrebleu_corpus(
     args: argparse.Namespace,
     intervals: list[tuple[float, float]] | None = None,
 ) -> None:
-    """What sacrebleu's command line prints (:func:`understudy.sacrebleu_output.corpus_text`)."""
+    """What sacrebleu's command line prints (:func:`understudy.printing.sacrebleu_text.corpus_text`)."""
     as_json = args.format == "json"
     write(
         corpus_text(

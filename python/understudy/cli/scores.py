@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 
 from understudy.cli.options import add_declared
-from understudy.metrics.asked import MetricsAsked
+from understudy.execution.asked import MetricsAsked
 from understudy.metrics.given_files import ScoresAsked
 from understudy.metrics.scores import GivenScores
 
@@ -27,7 +27,7 @@ def given_scores(
     segments: int | None,
     with_text: bool | None = None,
 ) -> tuple[list[GivenScores], list[str]]:
-    """Every ``--scores`` metric for ``systems`` (:meth:`~understudy.metrics.asked.MetricsAsked.given`)."""
+    """Every ``--scores`` metric for ``systems`` (:meth:`~understudy.execution.asked.MetricsAsked.given`)."""
     return MetricsAsked(vars(args)).given(systems, segments, with_text)
 
 

@@ -1,9 +1,9 @@
-"""Write a :class:`~understudy.tables.Table` to standard output in the format ``-f`` asks for."""
+"""Write a :class:`~understudy.files.tables.Table` to standard output in the format ``-f`` asks for."""
 
 from __future__ import annotations
 
 from understudy.cli.output import encode, stdout, write
-from understudy.tables import Table
+from understudy.files.tables import Table
 
 
 def emit(table: Table, form: str) -> None:

@@ -9,7 +9,7 @@ from understudy.cli.options import add_command, add_field_option, add_language_o
 from understudy.cli.output import write
 from understudy.inputs.files import STDIN, read_lines
 from understudy.metrics.bleu import BLEUConfig, tokenizer_for
-from understudy.tokenizers import tokenize
+from understudy.metrics.tokenizers import tokenize
 
 EXAMPLES = """examples:
   echo 'Hello, world! U.S.A. 1990.' | understudy tokenize

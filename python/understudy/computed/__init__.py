@@ -13,6 +13,6 @@ True
 'MetricX'
 """
 
-from understudy.computed.declaration import Computed, ComputedConfig, JudgeConfig, NeuralConfig
+from understudy.registry.declarations import Computed, ComputedConfig, JudgeConfig, NeuralConfig
 
 __all__ = ["Computed", "ComputedConfig", "JudgeConfig", "NeuralConfig"]

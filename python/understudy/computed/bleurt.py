@@ -7,7 +7,7 @@ but not computed here: no ``-m bleurt``.
 
 from __future__ import annotations
 
-from understudy.computed.declaration import Computed, ComputedConfig
+from understudy.registry.declarations import Computed, ComputedConfig
 
 DECLARED = Computed(
     "bleurt", "BLEURT-20", ComputedConfig, None, inputs=("hypothesis", "reference"), extra=None

@@ -27,8 +27,8 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
-from understudy.cache_folder import default_cache_dir
 from understudy.errors import CacheError
+from understudy.files.cache_folder import default_cache_dir
 
 TIMEOUT_SECONDS = 60.0
 _LOOKUP = 500  # keys per SELECT: under SQLite's bound on parameters

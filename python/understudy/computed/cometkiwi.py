@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from understudy.computed.declaration import Computed, NeuralConfig
 from understudy.config import option
+from understudy.registry.declarations import Computed, NeuralConfig
 
 DEFAULT_MODEL = "Unbabel/wmt22-cometkiwi-da"
 

@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from understudy.computed.declaration import Computed, JudgeConfig
+from understudy.registry.declarations import Computed, JudgeConfig
 
 DECLARED = Computed(
     "esa",

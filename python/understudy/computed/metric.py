@@ -5,7 +5,7 @@ time (an interrupted run loses at most one block), and the segment scores handed
 scores whose signature pins what computed them.
 
 A subclass says how items are made and scored; its module declares it for the command line
-(:mod:`understudy.computed.declaration`).
+(:mod:`understudy.registry.declarations`).
 
 >>> class Length(ComputedMetric):
 ...     kind, name = "length", "Length"
@@ -286,7 +286,7 @@ class ComputedMetric:
         ``scores`` is what the call returned."""
         import json
 
-        from understudy._atomic import atomic_write
+        from understudy.files.atomic import atomic_write
 
         with atomic_write(path) as out:
             for system, per in self.details.items():

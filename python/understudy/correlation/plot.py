@@ -19,11 +19,11 @@ from typing import Any
 
 import numpy as np
 
-from understudy._atomic import atomic_write, writable
 from understudy.correlation import CorrelationResult
 from understudy.correlation.paper import AdjacentDifference
 from understudy.correlation.statistics import scipy_stats
 from understudy.errors import ConfigError, import_extra
+from understudy.files.atomic import atomic_write, writable
 
 FORMATS = (".png", ".svg")
 

@@ -23,7 +23,7 @@ import numpy as np
 from understudy.correlation import Comparison, Correlation, CorrelationResult, unscored_notes
 from understudy.correlation.meta_evaluation import classic, clusters_record, rank_columns
 from understudy.correlation.paper import EVERY_SUBSET_UP_TO
-from understudy.tables import Table, text_table
+from understudy.files.tables import Table, text_table
 
 if TYPE_CHECKING:
     from understudy.correlation.perm_both import Clusters

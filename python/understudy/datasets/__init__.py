@@ -15,7 +15,6 @@ Loading needs the files (``load("wmt17", "en-de")`` downloads them the first tim
 scores against.
 """
 
-from understudy.cache_folder import CACHE_ENV, default_cache_dir
 from understudy.datasets.cache import OFFLINE_ENV, Cache
 from understudy.datasets.fetch import FetchPolicy
 from understudy.datasets.fields import DatasetFields
@@ -30,6 +29,7 @@ from understudy.datasets.registry import (
     names_for_langpair,
     registry,
 )
+from understudy.files.cache_folder import CACHE_ENV, default_cache_dir
 
 
 def download(name: str, langpair: str | None = None, cache: Cache | None = None) -> Cache:

@@ -30,8 +30,6 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from understudy._atomic import atomic_write
-from understudy.cache_folder import default_cache_dir
 from understudy.datasets.archive import read_manifest, unpack
 from understudy.datasets.fetch import FetchPolicy, ProgressFn, fetch, md5_of
 from understudy.datasets.registry import Dataset, Download
@@ -43,6 +41,8 @@ from understudy.errors import (
     DownloadError,
     OfflineError,
 )
+from understudy.files.atomic import atomic_write
+from understudy.files.cache_folder import default_cache_dir
 
 OFFLINE_ENV = "UNDERSTUDY_OFFLINE"
 """Set to 1 to use the cache only, never the network."""

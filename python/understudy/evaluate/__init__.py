@@ -25,9 +25,9 @@ from typing import Any
 
 from understudy.errors import EmptyReferenceError, InputError
 from understudy.metrics.bleu import BLEU
+from understudy.metrics.tokenizers import tokenize
 from understudy.metrics.wer import CER, WER
 from understudy.nltk._layout import streams
-from understudy.tokenizers import tokenize
 
 Tokenizer = Callable[[str], Sequence[Any]]
 

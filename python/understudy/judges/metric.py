@@ -26,7 +26,6 @@ from os import PathLike
 from typing import Any, ClassVar, Self
 
 from understudy.computed.cache import ScoreCache
-from understudy.computed.declaration import JudgeConfig
 from understudy.computed.metric import ComputedMetric, Item, Progress, References
 from understudy.errors import InputError, JudgeAnswerError, JudgeTooLongError
 from understudy.judges.endpoint import Endpoint
@@ -35,6 +34,7 @@ from understudy.judges.gemba_mqm import parse_gemba_mqm
 from understudy.judges.prompts import Template
 from understudy.judges.spans import ErrorSpan
 from understudy.metrics.scores import GivenScores
+from understudy.registry.declarations import JudgeConfig
 
 
 def _gemba_mqm(answer: str, hypothesis: str) -> tuple[float, list[ErrorSpan]]:

@@ -1,5 +1,5 @@
 """The ledger's records as tables and files: a list of records, one record in full, systems'
-histories with their intervals (each a :class:`~understudy.tables.Table` that renders as text,
+histories with their intervals (each a :class:`~understudy.files.tables.Table` that renders as text,
 LaTeX, CSV or JSON), and every record written out with its statistics.
 
 >>> from understudy import BLEU
@@ -23,9 +23,9 @@ from dataclasses import dataclass
 from os import PathLike
 from typing import TYPE_CHECKING, Any
 
-from understudy._atomic import atomic_write
 from understudy.config import Declared, option
-from understudy.tables import Table
+from understudy.files.atomic import atomic_write
+from understudy.files.tables import Table
 
 if TYPE_CHECKING:
     from understudy.ledger.ledger import HistoryPoint, Ledger, Record

@@ -17,9 +17,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import BinaryIO
 
-from understudy._atomic import atomic_write
 from understudy.config import Declared, option
 from understudy.errors import ConfigError, LengthMismatchError
+from understudy.files.atomic import atomic_write
 from understudy.mbr import METHODS, Choice
 
 

@@ -31,10 +31,16 @@ import numpy as np
 from numpy.typing import NDArray
 
 from understudy import _core
-from understudy.arithmetic import exp, ln
 from understudy.config import TextConfig, check_number, option
 from understudy.errors import ConfigError, SignatureError
-from understudy.external_tokenizers import (
+from understudy.inputs.tokens import Refs, RefStreams
+from understudy.metric import Metric, _Preparing, _Scorer, check_hyps, check_refs
+from understudy.metrics.arithmetic import exp, ln
+from understudy.registry import Family
+from understudy.result import Result
+from understudy.signature import Signature
+from understudy.stats import Stats
+from understudy.text.external_tokenizers import (
     ExternalTokenizer,
     T,
     base_name,
@@ -42,13 +48,7 @@ from understudy.external_tokenizers import (
     external_tokenizer,
     pretokenize,
 )
-from understudy.inputs.tokens import Refs, RefStreams
-from understudy.metric import Metric, _Preparing, _Scorer, check_hyps, check_refs
-from understudy.normalization import normalize
-from understudy.registry import Family
-from understudy.result import Result
-from understudy.signature import Signature
-from understudy.stats import Stats
+from understudy.text.normalization import normalize
 
 # -- configuration ---------------------------------------------------------------------------
 
@@ -56,7 +56,7 @@ CORE_TOKENIZERS: tuple[str, ...] = tuple(_core.text.tokenizer_names())
 """The tokenizers of the Rust core, sacrebleu's default first."""
 
 PYTHON_TOKENIZERS = ("ja-mecab", "ko-mecab", "flores101", "flores200", "spBLEU-1K")
-"""The tokenizers that call a library in Python (see :mod:`understudy.external_tokenizers`)."""
+"""The tokenizers that call a library in Python (see :mod:`understudy.text.external_tokenizers`)."""
 
 TOKENIZERS: tuple[str, ...] = (*CORE_TOKENIZERS, *PYTHON_TOKENIZERS)
 """Every tokenizer name a BLEU configuration takes."""

@@ -23,7 +23,6 @@ import numpy as np
 from numpy.typing import NDArray
 
 from understudy import _core
-from understudy.arithmetic import Weak
 from understudy.config import (
     TextConfig,
     check_bool,
@@ -36,6 +35,7 @@ from understudy.config import (
 from understudy.errors import ConfigError, InputError
 from understudy.inputs.tokens import Refs, RefStreams
 from understudy.metric import Metric
+from understudy.metrics.arithmetic import Weak
 from understudy.registry import Family
 from understudy.result import Result
 from understudy.signature import Signature

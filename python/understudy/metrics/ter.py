@@ -24,11 +24,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from understudy import _core
-from understudy.arithmetic import Weak
 from understudy.config import TextConfig, check_bool, option
 from understudy.errors import ConfigError
 from understudy.inputs.tokens import Refs, RefStreams
 from understudy.metric import Metric
+from understudy.metrics.arithmetic import Weak
 from understudy.registry import Family
 from understudy.result import Result
 from understudy.signature import Signature

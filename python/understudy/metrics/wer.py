@@ -27,16 +27,16 @@ import numpy as np
 from numpy.typing import NDArray
 
 from understudy import _core
-from understudy._text import explaining_bad_text
 from understudy.config import TextConfig, check_bool, option
 from understudy.errors import ConfigError
 from understudy.inputs.tokens import Refs, RefStreams
 from understudy.metric import Metric, check_hyps, check_refs
-from understudy.normalization import normalize
 from understudy.registry import Family
 from understudy.result import Result
 from understudy.signature import Signature
 from understudy.stats import Stats
+from understudy.text.bad_text import explaining_bad_text
+from understudy.text.normalization import normalize
 
 # -- configuration ---------------------------------------------------------------------------
 

@@ -1,7 +1,7 @@
 """What every neural metric shares beside the computed metrics' half
 (:class:`~understudy.computed.metric.ComputedMetric`): a checkpoint, batches sorted by length,
 the device and precision the model runs in, and where the missing inputs are computed (here, or
-on a Dask cluster: :mod:`understudy.neural.on_dask`).
+on a Dask cluster: :mod:`understudy.execution.on_dask`).
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ def batches(lengths: Sequence[int], size: int, tokens: int | None = None) -> lis
 
 class Runner(Protocol):
     """Where a neural metric's missing inputs are computed other than here (a Dask cluster:
-    :class:`~understudy.neural.on_dask.DaskRunner`)."""
+    :class:`~understudy.execution.on_dask.DaskRunner`)."""
 
     def device(self, metric: NeuralMetric) -> str:
         """The kind of device the runner computes ``metric`` on."""
@@ -149,7 +149,7 @@ class NeuralMetric(ComputedMetric):
     @contextmanager
     def running_on(self, runner: Runner | None) -> Iterator[bool]:
         """For the block it opens, the inputs the cache lacks computed by ``runner`` (a Dask
-        cluster's :class:`~understudy.neural.on_dask.DaskRunner`; ``None``: here), as before after."""
+        cluster's :class:`~understudy.execution.on_dask.DaskRunner`; ``None``: here), as before after."""
         before, self._runner = self._runner, runner
         try:
             yield runner is not None

@@ -99,7 +99,7 @@ def write_manifest(folder: Path, name: str, revision: str, files: Sequence[str])
     """Record in ``folder`` (a checkpoint fetched from the hub) its hub name, its commit and the
     hash of each of its ``files`` (that commit's, as paths inside it), so that the folder signs as
     the hub name does while its files are the ones fetched (:func:`local`)."""
-    from understudy._atomic import atomic_write
+    from understudy.files.atomic import atomic_write
 
     hashes = {path: file_revision(folder / path) for path in sorted(files)}
     record = {"name": name, "revision": revision, "files": hashes}

@@ -16,7 +16,6 @@ from typing import Any, ClassVar, Self
 
 from understudy.computed.cache import ScoreCache
 from understudy.computed.comet import DEFAULT_MODEL
-from understudy.computed.declaration import NeuralConfig
 from understudy.computed.metric import Item, Progress
 from understudy.errors import InputError
 from understudy.neural._extra import need
@@ -24,6 +23,7 @@ from understudy.neural.base import PRECISIONS, NeuralMetric, device_of
 from understudy.neural.checkpoints import locate
 from understudy.neural.comet_model import WEIGHTS, RegressionModel, declared_encoder
 from understudy.neural.xlmr import find_encoder
+from understudy.registry.declarations import NeuralConfig
 
 __all__ = ["COMET", "DEFAULT_MODEL", "PRECISIONS", "CometCheckpoint", "device_of"]
 

@@ -32,8 +32,8 @@ from understudy import _core
 from understudy.config import MetricConfig, format_number
 from understudy.inputs.tokens import RefStreams
 from understudy.metrics.bleu import BLEU, PYTHON_TOKENIZERS, NgramMatches
-from understudy.normalization import normalize
 from understudy.stats import Stats
+from understudy.text.normalization import normalize
 
 LENGTH_BOUNDS = (10, 20, 30, 40, 50, 60)
 """compare-mt's buckets of reference length in tokens: <10, [10,20), ..., >=60."""

@@ -24,8 +24,8 @@ from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from understudy._atomic import _umask
 from understudy.errors import OutputError, UnderstudyError
+from understudy.files.atomic import _umask
 from understudy.site.model import Planned, Ranked, Settings, TestSet, finish, plan, rank
 from understudy.site.pages import index_page, record_page, testset_page
 from understudy.threads import available_cores

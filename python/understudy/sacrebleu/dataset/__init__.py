@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from functools import cache
 
-from understudy._atomic import atomic_write
 from understudy.datasets import Cache, DatasetFields, load, registry
 from understudy.datasets.registry import Dataset as _Entry
+from understudy.files.atomic import atomic_write
 
 
 class Dataset:

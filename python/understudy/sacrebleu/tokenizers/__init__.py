@@ -1,7 +1,7 @@
 """sacrebleu's tokenizer classes: each call tokenizes one line with understudy's tokenizer of that name.
 
 BLEU's tokenizers and Tercom's run in the Rust core; ``ja-mecab``, ``ko-mecab`` and
-the SentencePiece ones call their libraries (see :mod:`understudy.external_tokenizers`).
+the SentencePiece ones call their libraries (see :mod:`understudy.text.external_tokenizers`).
 The classes are also importable from sacrebleu's module names
 (``understudy.sacrebleu.tokenizers.tokenizer_13a.Tokenizer13a`` and so on).
 
@@ -14,7 +14,7 @@ The classes are also importable from sacrebleu's module names
 from __future__ import annotations
 
 from understudy import _core
-from understudy.external_tokenizers import canonical, external_tokenizer
+from understudy.text.external_tokenizers import canonical, external_tokenizer
 
 
 class BaseTokenizer:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from understudy.config import Declared, option
-from understudy.resampling import p_values_option, seed_option
+from understudy.significance.resampling import p_values_option, seed_option
 
 if TYPE_CHECKING:
     from understudy.significance import AllPairsResult, BlockTestResult, Test

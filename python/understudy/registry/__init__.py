@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
-    from understudy.computed.declaration import Computed
     from understudy.config import MetricConfig
+    from understudy.registry.declarations import Computed
 
 
 @dataclass(frozen=True)

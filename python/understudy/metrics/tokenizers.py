@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from understudy import _core
-from understudy._text import explaining_bad_text
 from understudy.errors import InputTypeError
-from understudy.external_tokenizers import canonical, external_tokenizer, pretokenize
 from understudy.metrics.bleu import PYTHON_TOKENIZERS, TOKENIZERS, BLEUConfig
-from understudy.normalization import normalize
+from understudy.text.bad_text import explaining_bad_text
+from understudy.text.external_tokenizers import canonical, external_tokenizer, pretokenize
+from understudy.text.normalization import normalize
 
 
 def tokenize(

@@ -21,9 +21,9 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from typing import Any
 
+from understudy.files.tables import text_table
 from understudy.gate import GateResult, GateVerdict
 from understudy.significance import Test
-from understudy.tables import text_table
 from understudy.wording import kept_name
 
 

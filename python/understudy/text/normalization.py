@@ -18,9 +18,9 @@ from collections.abc import Sequence
 from typing import TypeVar
 
 from understudy import _core
-from understudy._text import explaining_bad_text
 from understudy.config import UNICODE_FORMS
 from understudy.errors import ConfigError
+from understudy.text.bad_text import explaining_bad_text
 
 T = TypeVar("T", str, str | None)
 

@@ -26,10 +26,10 @@ from understudy.registry import computed
 from understudy.wording import counted
 
 if TYPE_CHECKING:
-    from understudy.computed.declaration import Computed, ComputedConfig
     from understudy.computed.metric import ComputedMetric
+    from understudy.execution.on_dask import DaskRunner
     from understudy.metrics.scores import GivenScores
-    from understudy.neural.on_dask import DaskRunner
+    from understudy.registry.declarations import Computed, ComputedConfig
 
 Chosen = tuple["Computed", "ComputedConfig", "ComputedMetric"]
 """A computed metric as chosen: its declaration, its configuration and its object."""
@@ -119,8 +119,8 @@ def _runner(address: str | None, chosen: Sequence[Chosen], stack: ExitStack) -> 
         warnings.warn(f"--dask runs models: {', '.join(here)} ask their endpoint from here", stacklevel=1)
     if len(here) == len(chosen):
         return None
-    from understudy.cluster import dask_client
-    from understudy.neural.on_dask import DaskRunner, local_cluster
+    from understudy.execution.cluster import dask_client
+    from understudy.execution.on_dask import DaskRunner, local_cluster
 
     return DaskRunner(dask_client(address, stack, local_cluster))
 

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from understudy.registry import computed_metrics, metric_name
 
 if TYPE_CHECKING:
-    from understudy.computed.runs import Bars, Chosen
+    from understudy.execution.runs import Bars, Chosen
     from understudy.metric import Metric
     from understudy.metrics.protocol import MetricObject
     from understudy.metrics.scores import GivenScores
@@ -112,7 +112,7 @@ class MetricsAsked:
 
     def computed(self) -> list[Chosen]:
         """Each computed metric of ``-m``: its declaration, configuration and object."""
-        from understudy.computed.runs import chosen_metric
+        from understudy.execution.runs import chosen_metric
 
         return [chosen_metric(name, self.values, self.pair) for name in self.computed_names]
 
@@ -151,10 +151,10 @@ class MetricsAsked:
         where: str | None = None,
     ) -> list[GivenScores]:
         """The computed metrics' scores of ``systems``, each metric run once on every system
-        (:func:`~understudy.computed.runs.run_computed`); ``where`` names the sources' file."""
+        (:func:`~understudy.execution.runs.run_computed`); ``where`` names the sources' file."""
         if not self.computed_names:
             return []
-        from understudy.computed.runs import check_sources, run_computed
+        from understudy.execution.runs import check_sources, run_computed
 
         check_sources(self.computed_names, references, sources, where)
         lines = {name: list(hyps) for name, hyps in systems.items()}

@@ -54,7 +54,9 @@ Record = tuple[str, "str | Sequence[str | None]"]
 
 
 def _dask() -> Any:
-    return import_extra("dask", "understudy.dask needs the 'dask' extra: pip install 'understudy-mt[dask]'")
+    return import_extra(
+        "dask", "understudy.execution.dask needs the 'dask' extra: pip install 'understudy-mt[dask]'"
+    )
 
 
 def _streams(references: list[Sequence[str | None]]) -> list[list[str | None]]:
@@ -275,13 +277,13 @@ def system_scores(
     """A neural metric's segment scores of ``systems`` (as its ``system_scores``), the models
     on the workers of the Dask ``client``: each worker reads the model once, the distinct inputs
     the metric's cache lacks travel in length-sorted chunks, and each chunk's scores are kept in
-    the cache as it comes back (:mod:`understudy.neural.on_dask`). The command line's ``--dask``
+    the cache as it comes back (:mod:`understudy.execution.on_dask`). The command line's ``--dask``
     is this.
 
     >>> from understudy.neural import COMET
     >>> scores = system_scores(COMET("wmt22-comet-da"), {"A": hyps}, refs, srcs, client)  # doctest: +SKIP
     """
-    from understudy.neural.on_dask import DaskRunner
+    from understudy.execution.on_dask import DaskRunner
 
     with metric.running_on(DaskRunner(client)):
         return metric.system_scores(systems, refs, sources)

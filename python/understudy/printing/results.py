@@ -1,4 +1,4 @@
-"""Results as tables (:class:`~understudy.tables.Table`: text, LaTeX, CSV or JSON), as
+"""Results as tables (:class:`~understudy.files.tables.Table`: text, LaTeX, CSV or JSON), as
 ``understudy score`` and ``understudy compare`` print them: corpus scores (a row per system, a
 column per metric), paired tests against a baseline, all pairs with clusters, the BLEU paper's
 block t-test.
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from understudy.tables import Table, text_table
+from understudy.files.tables import Table, text_table
 
 if TYPE_CHECKING:  # the command line's plain scores load neither (start-up time)
     from understudy.result import Result

@@ -190,7 +190,7 @@ def write_tsv(matrix: Any, width: int | None, out: BinaryIO) -> None:
 def save_matrix(matrix: Any, path: str, width: int | None = None) -> None:
     """``matrix`` written to ``path``, whole or not at all: ``.npy`` (float64, for ``numpy.load``)
     or ``.tsv`` (:func:`write_tsv`)."""
-    from understudy._atomic import atomic_write
+    from understudy.files.atomic import atomic_write
 
     check_matrix_path(path)
     try:

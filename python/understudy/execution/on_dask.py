@@ -22,9 +22,9 @@ import warnings
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
-from understudy.cluster import QUIET
 from understudy.computed.metric import Item
 from understudy.errors import ModelError, UnderstudyError
+from understudy.execution.cluster import QUIET
 from understudy.neural.base import NeuralMetric, device_of
 
 Remote = tuple[type, dict[str, Any]]
