@@ -7,7 +7,7 @@ import warnings
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from understudy.cli.computed import computed_chosen, computed_scores
+from understudy.cli.computed import computed_scores
 from understudy.cli.keep import add_log_options, log_scored
 from understudy.cli.messages import CliError
 from understudy.cli.options import (
@@ -16,9 +16,6 @@ from understudy.cli.options import (
     add_declared,
     add_metric_options,
     add_threads_option,
-    chosen_metrics,
-    metrics_named,
-    scorers,
 )
 from understudy.cli.progress import Progress
 from understudy.cli.sacrebleu_cli import (
@@ -29,7 +26,7 @@ from understudy.cli.sacrebleu_cli import (
     run_early_action,
 )
 from understudy.cli.score_printers import SentenceWriter, print_corpus
-from understudy.cli.scores import add_scores_options, given_scores, wants_scores
+from understudy.cli.scores import add_scores_options, wants_scores
 from understudy.cli.segments import (
     add_segment_options,
     reshaper,
@@ -40,6 +37,7 @@ from understudy.cli.segments import (
 )
 from understudy.cli.stream import score_stream
 from understudy.cli.testset import add_testset_options, testset_refs
+from understudy.execution.asked import MetricsAsked
 from understudy.files.tables import SCORE_WIDTH_HELP, check_width, width_value
 from understudy.inputs.parallel import read_parallel
 from understudy.metric import Metric
@@ -152,68 +150,78 @@ def _testset(args: argparse.Namespace) -> SetReferences | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Score every system with every metric, a chunk of segments at a time, and print the results."""
+    """Score every system with every metric asked and print the results: the text metrics a
+    chunk of segments at a time (:func:`~understudy.cli.stream.score_stream`), then every other
+    metric object over the same systems (:func:`_other_metrics`)."""
     check_width(args.width)
     apply_environment(args, getattr(args, "bare", False))
     early = run_early_action(args)
     if early is not None:
         return early
+    asked = MetricsAsked(vars(args))
     paired = Resampling.from_values(vars(args)).test
-    if wants_scores(args) and not (args.refs or args.test_set or args.input):
-        return _run_given_only(args, paired)
-    _check_given(args)
-    reshaping(args)  # its conflicts named before any reading
-    if (paired or args.confidence) and args.sentence_level:
-        raise CliError("confidence intervals and paired tests are for corpus scores, not -sl")
-    if args.log and (args.sentence_level or args.detail):
-        raise CliError("--log keeps corpus results: it cannot be combined with -sl or --detail")
-    if args.sentence_level and len(set(chosen_metrics(args))) + len(computed_chosen(args)) > 1:
-        raise CliError("sentence-level scoring (-sl) takes one metric, as in sacrebleu")
-    if computed_chosen(args):
-        _check_neural(args)
-        if not chosen_metrics(args):
-            return _run_neural_only(args, paired)
+    # Given scores alone name their own systems: no text is read.
+    text = bool(args.refs or args.test_set or args.input) or not wants_scores(args)
+    _check(args, asked, paired, text)
     # The scorers first: a tokenizer's missing extra is named before a test set is fetched.
-    metrics = scorers(args, sentence_level=args.sentence_level)
-    testset = _testset(args)
-    tag = _Tagger((testset.signature if testset else []) + signature_pairs(args))
+    metrics = asked.text_metrics(args.sentence_level) if text else []
+    testset = _testset(args) if text else None
+    tag = _Tagger(((testset.signature if testset else []) + signature_pairs(args)) if text else [])
     if args.detail and (testset is None or paired or args.confidence or args.sentence_level):
         warnings.warn(
             "--detail breaks one system's corpus score of a test set (-t) down; ignored", stacklevel=1
         )
     elif args.detail and testset is not None:
         return _run_detail(args, metrics, testset, tag)
-    sentences = SentenceWriter(args, tag) if args.sentence_level else None
     # The bare form prints sacrebleu's numbers: where its float sums differ, they need every row.
     sacrebleu_sums = getattr(args, "bare", False) and any(m.stats_type.sums_as_sacrebleu for m in metrics)
     keep_rows = bool(paired or args.confidence or args.log or sacrebleu_sums)
-    scored = score_stream(args, metrics, keep_rows=keep_rows, testset=testset, sentences=sentences)
-    if scored is None:
+    names: list[str] | None = args.input if text else None
+    stats: list[list[Stats[Any, Any]]] | None = [] if keep_rows else None
+    totals: list[list[Totals]] | None = None
+    if metrics:
+        sentences = SentenceWriter(args, tag) if args.sentence_level else None
+        scored = score_stream(args, metrics, keep_rows=keep_rows, testset=testset, sentences=sentences)
+        if scored is None:
+            return 0
+        names, stats, totals = scored.names, scored.stats, scored.totals
+    segments = totals[0][0].n_segments if totals else None
+    others, names = _other_metrics(args, asked, names, segments, testset)
+    if args.sentence_level:
+        # One computed metric of one system (checked): its segment scores, as -sl prints any metric's.
+        writer = SentenceWriter(args, tag)
+        writer.write(others[0].segment_stats(names[0]).sentence_results())
+        writer.close()
         return 0
-    given, _ = given_scores(args, scored.names, scored.totals[0][0].n_segments)
-    if computed_chosen(args):
-        given += computed_scores(args, scored.names, *_neural_inputs(args, testset))
-    if scored.stats is not None:
-        scored.stats += given_stats(given, scored.names)
-    return _finish(args, scored.names, (scored.stats, scored.totals), paired, tag, given, testset)
+    if stats is not None:
+        stats += given_stats(others, names)
+    return _finish(args, names, (stats, totals), paired, tag, others, testset)
 
 
-def _check_given(args: argparse.Namespace) -> None:
-    """Refuse --scores where its scores cannot follow the text's segments."""
-    if not wants_scores(args):
-        return
+def _check(args: argparse.Namespace, asked: MetricsAsked, paired: Test | None, text: bool) -> None:
+    """Refuse options that do not fit together, before anything is read: given scores follow
+    every line of -i; the computed metrics read whole files, once more."""
+    if not text and asked.named:
+        raise CliError("-m scores the text of systems: give reference files and -i")
     for flag, given in [
         ("-sl", args.sentence_level),
         ("--origlang/--subset", args.origlang is not None or args.subset is not None),
         ("--detail", args.detail),
     ]:
-        if given:
+        if given and wants_scores(args):
             raise CliError(f"--scores cannot be combined with {flag}: its scores are of every line of -i")
-
-
-def _check_neural(args: argparse.Namespace) -> None:
-    """Refuse what the neural metrics cannot follow: they read whole files, once more."""
-    flag = f"-m {' '.join(computed_chosen(args))}"
+    if not text:
+        return
+    reshaping(args)  # its conflicts named before any reading
+    if (paired or args.confidence) and args.sentence_level:
+        raise CliError("confidence intervals and paired tests are for corpus scores, not -sl")
+    if args.log and (args.sentence_level or args.detail):
+        raise CliError("--log keeps corpus results: it cannot be combined with -sl or --detail")
+    if args.sentence_level and len(asked.text_names) + len(asked.computed_names) > 1:
+        raise CliError("sentence-level scoring (-sl) takes one metric, as in sacrebleu")
+    if not asked.computed_names:
+        return
+    flag = f"-m {' '.join(asked.computed_names)}"
     if args.origlang is not None or args.subset is not None:
         raise CliError(f"{flag} scores every segment of a test set: --origlang and --subset cannot filter it")
     if not args.input or "-" in [*args.input, *args.refs]:
@@ -224,42 +232,33 @@ def _check_neural(args: argparse.Namespace) -> None:
         raise CliError("sentence-level scoring takes one system")
 
 
-def _run_neural_only(args: argparse.Namespace, paired: Test | None) -> int:
-    """``score -m comet`` with no text metric: the neural metrics' scores of the files."""
-    testset = _testset(args)
-    refs, systems, sources = _neural_inputs(args, testset)
-    given, _ = given_scores(args, args.input, len(refs[0]), with_text=True)
-    given += computed_scores(args, args.input, refs, systems, sources)
-    tag = _Tagger((testset.signature if testset else []) + signature_pairs(args))
-    if args.sentence_level:
-        # One metric of one system (checked): its segment scores, as -sl prints any metric's.
-        writer = SentenceWriter(args, tag)
-        writer.write(given[0].segment_stats(args.input[0]).sentence_results())
-        writer.close()
-        return 0
-    stats = given_stats(given, args.input) if paired or args.confidence or args.log else None
-    return _finish(args, args.input, (stats, None), paired, tag, given, testset)
+def _other_metrics(
+    args: argparse.Namespace,
+    asked: MetricsAsked,
+    names: list[str] | None,
+    segments: int | None,
+    testset: SetReferences | None,
+) -> tuple[list[GivenScores], list[str]]:
+    """Every metric asked beside the text metrics, over the same systems (``None``: the score
+    files' own), and their names: the given scores, then the computed metrics' (on whole files)."""
+    inputs = _neural_inputs(args, testset) if asked.computed_names else None
+    if segments is None and inputs is not None:
+        segments = len(inputs[0][0])
+    given, names = asked.given(names, segments)
+    if inputs is not None:
+        given += computed_scores(args, names, *inputs)
+    return given, names
 
 
 def _neural_inputs(
     args: argparse.Namespace, testset: SetReferences | None
 ) -> tuple[list[list[str]], list[list[str]], list[str] | None]:
     """The references, the systems' lines and the test set's source (``None`` for files) the
-    neural metrics read, every system as long as the references."""
+    computed metrics read, every system as long as the references."""
     if testset is None:
         return (*read_parallel(args.refs, args.input, reshaper(args)), None)
     refs, systems = testset.read_against(args.input, reshaper(args, testset.units), whole_documents(args))
     return refs, systems, sources_as_scored(args, testset.sources, testset.units)
-
-
-def _run_given_only(args: argparse.Namespace, paired: Test | None) -> int:
-    """``score --scores ...`` with no text: the given metrics of the files' own systems."""
-    if metrics_named(args):
-        raise CliError("-m scores the text of systems: give reference files and -i")
-    _check_given(args)
-    given, names = given_scores(args, None, None)
-    stats = given_stats(given, names) if paired or args.confidence or args.log else None
-    return _finish(args, names, (stats, None), paired, _Tagger([]), given, None)
 
 
 def _finish(
