@@ -90,3 +90,13 @@ def test_a_circle_through_a_lazy_import_is_found() -> None:
     assert room_graph(sources) == {"a": {"b"}, "b": {"a"}}
     with pytest.raises(graphlib.CycleError):
         graphlib.TopologicalSorter(room_graph(sources)).prepare()
+
+
+def test_every_test_folder_is_a_room_of_the_package() -> None:
+    """Tests mirror the source: each folder of tests/ is a room's (or the tests' own support,
+    fixtures, the whole-suite parity checks and these house rules)."""
+    own = {"support", "fixtures", "parity", "house", "__pycache__"}
+    rooms = {path.name for path in PACKAGE.iterdir() if path.is_dir()}
+    folders = {path.name for path in (PACKAGE.parents[1] / "tests").iterdir() if path.is_dir()}
+    assert folders - own <= rooms, sorted(folders - own - rooms)
+    assert {"significance", "execution", "gate", "files"} <= folders

@@ -45,7 +45,7 @@ def test_paired_tests_equal_sacrebleu_on_wmt17(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # sacrebleu live, on six systems; its answers on all 16 with 1000 resamples are recorded
-    # (tests/layer/test_significance_metrics.py): asked live, they cost 40 s of every run.
+    # (tests/significance/test_metrics.py): asked live, they cost 40 s of every run.
     monkeypatch.setenv("SACREBLEU_SEED", "12345")
     ref, names, systems = wmt17[0], wmt17[1][:6], wmt17[2][:6]
     theirs_sig: Any
