@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from os import PathLike
-from typing import Any, Protocol
+from pathlib import Path
+from typing import Any, ClassVar, Protocol
 
 from understudy.computed.cache import ScoreCache
 from understudy.computed.metric import Blocks, ComputedMetric, Item, Progress
@@ -79,6 +80,17 @@ class NeuralMetric(ComputedMetric):
     """A computed metric read from a checkpoint; a subclass says how items are made and scored."""
 
     _runner: Runner | None = None
+
+    marker: ClassVar[str | None] = None
+    """The file that tells a checkpoint of this class's layout (``hparams.yaml``,
+    ``config.json``); ``None`` where a parent class declares the layout."""
+
+    @classmethod
+    def names_beside(cls, folder: Path, tokenizer: str) -> tuple[str, list[str]]:
+        """What a checkpoint of this layout in ``folder`` names but does not hold: a hub name
+        (an encoder, a tokenizer: ``tokenizer`` where the checkpoint names none) and the file
+        patterns of it that the model reads. ``fetch-model`` fetches those beside it."""
+        raise NotImplementedError(f"{cls.__name__} declares no checkpoint layout")
 
     def __init__(
         self,
@@ -161,3 +173,20 @@ class NeuralMetric(ComputedMetric):
         again there (the checkpoint pinned to this revision; ``device`` as asked, so that
         ``auto`` is each worker's own GPU)."""
         raise ModelError(f"{self.name} does not run on Dask workers")
+
+
+def layouts() -> list[type[NeuralMetric]]:
+    """Every checkpoint layout, as the classes that declare one (a ``marker``): COMET's, MetricX's,
+    and any subclass's of its own.
+
+    >>> import understudy.neural
+    >>> sorted(cls.marker or "" for cls in layouts())
+    ['config.json', 'hparams.yaml']
+    """
+    found, todo = [], list(NeuralMetric.__subclasses__())
+    while todo:
+        cls = todo.pop(0)
+        if "marker" in vars(cls) and cls.marker is not None:
+            found.append(cls)
+        todo += cls.__subclasses__()
+    return found

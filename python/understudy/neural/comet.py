@@ -12,17 +12,18 @@ reference) triple is estimated once; the score cache keeps them across calls and
 from __future__ import annotations
 
 from os import PathLike
+from pathlib import Path
 from typing import Any, ClassVar, Self
 
 from understudy.computed.cache import ScoreCache
 from understudy.computed.comet import DEFAULT_MODEL
 from understudy.computed.metric import Item, Progress
-from understudy.errors import InputError
+from understudy.errors import InputError, ModelError
 from understudy.neural._extra import need
 from understudy.neural.base import PRECISIONS, NeuralMetric, device_of
 from understudy.neural.checkpoints import locate
 from understudy.neural.comet_model import WEIGHTS, RegressionModel, declared_encoder
-from understudy.neural.xlmr import find_encoder
+from understudy.neural.xlmr import ENCODER_FILES, find_encoder
 from understudy.registry.declarations import NeuralConfig
 
 __all__ = ["COMET", "DEFAULT_MODEL", "PRECISIONS", "CometCheckpoint", "device_of"]
@@ -41,9 +42,21 @@ class CometCheckpoint(NeuralMetric):
     """
 
     default_model: ClassVar[str]
+    marker: ClassVar[str | None] = "hparams.yaml"
     reads: ClassVar[tuple[str, ...]] = (WEIGHTS, "hparams.yaml")
     """The checkpoint's files the model reads: a local folder's revision hashes them all
     (hparams.yaml names the model's class, its encoder and CometKiwi's input segments)."""
+
+    @classmethod
+    def names_beside(cls, folder: Path, tokenizer: str) -> tuple[str, list[str]]:
+        """The encoder ``hparams.yaml`` names (a hub name), whose config and tokenizer the
+        checkpoint does not hold."""
+        needed = declared_encoder(folder)
+        if Path(needed).expanduser().is_absolute() or needed.startswith("."):
+            raise ModelError(
+                f"{folder}: its hparams.yaml names the encoder as a folder ({needed}), not a hub name"
+            )
+        return needed, ENCODER_FILES
 
     def __init__(
         self,

@@ -20,11 +20,9 @@ from pathlib import Path
 
 from understudy.computed.metricx import DEFAULT_TOKENIZER
 from understudy.errors import ModelError
+from understudy.neural.base import layouts
 from understudy.neural.checkpoints import download, manifest_files, split_spec, write_manifest
-from understudy.neural.comet_model import declared_encoder
 from understudy.neural.hub_digests import hub_files
-from understudy.neural.metricx import TOKENIZER_FILES
-from understudy.neural.xlmr import ENCODER_FILES
 
 
 @dataclass(frozen=True)
@@ -49,17 +47,11 @@ def fetch_model(spec: str, to: Path | None = None, tokenizer: str = DEFAULT_TOKE
     hub cache, or with ``to`` into ``to/NAME`` (what it names inside it)."""
     name, revision = split_spec(spec)
     main = _fetch(name, revision, None, None if to is None else to / name)
-    found = main.folder
-    if (found / "hparams.yaml").is_file():
-        needed, files = declared_encoder(found), ENCODER_FILES
-        if Path(needed).expanduser().is_absolute() or needed.startswith("."):
-            raise ModelError(
-                f"{name}: its hparams.yaml names the encoder as a folder ({needed}), not a hub name"
-            )
-    elif (found / "config.json").is_file():
-        needed, files = tokenizer, TOKENIZER_FILES
-    else:
-        raise ModelError(f"{name}: neither a COMET checkpoint (hparams.yaml) nor a MetricX one (config.json)")
+    layout = next((cls for cls in layouts() if cls.marker and (main.folder / cls.marker).is_file()), None)
+    if layout is None:
+        told = " or ".join(f"{cls.__name__}'s ({cls.marker})" for cls in layouts())
+        raise ModelError(f"{name}: no checkpoint layout understudy reads: neither {told}")
+    needed, files = layout.names_beside(main.folder, tokenizer)
     inside = None if main.cached else main.folder / needed
     return [main, _fetch(*split_spec(needed), files, inside)]
 

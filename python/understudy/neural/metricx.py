@@ -114,6 +114,12 @@ class MetricX(NeuralMetric):
     kind = "metricx-24"
     higher_is_better = False
     block = 256
+    marker = "config.json"
+
+    @classmethod
+    def names_beside(cls, folder: Path, tokenizer: str) -> tuple[str, list[str]]:
+        """The mT5 ``tokenizer``, which a MetricX checkpoint does not name (predict.py's ``--tokenizer``)."""
+        return tokenizer, TOKENIZER_FILES
 
     def __init__(
         self,
