@@ -109,3 +109,43 @@ def test_each_kept_spelling_is_still_there(module: str) -> None:
 def test_cli_stays_under_its_lines() -> None:
     lines = sum(len(p.read_text(encoding="utf-8").splitlines()) for p in (PACKAGE / "cli").rglob("*.py"))
     assert lines < CLI_LINES, f"cli/ holds {lines} lines: move what is not the command line out of it"
+
+
+BUILDS_METRICS = {"chosen_metric", "from_options", "from_config", "read_given", "run_computed", "GivenScores"}
+"""What makes metric objects; on the command line only :mod:`understudy.execution.asked` does."""
+
+
+def _family_classes() -> set[str]:
+    from understudy.metrics import FAMILIES
+
+    return {family.metric.__name__ for family in FAMILIES.values()}
+
+
+def _called(tree: ast.Module) -> set[str]:
+    called = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            func = node.func
+            called.add(func.id if isinstance(func, ast.Name) else getattr(func, "attr", ""))
+    return called
+
+
+def test_no_command_builds_its_metrics_by_hand() -> None:
+    by_hand = {}
+    for module, tree in _modules():
+        if module.startswith("cli/"):
+            made = _called(tree) & (BUILDS_METRICS | _family_classes())
+            if made:
+                by_hand[module] = sorted(made)
+    assert not by_hand, by_hand
+
+
+def test_the_by_hand_check_sees_a_command_that_builds() -> None:
+    tree = ast.parse("from understudy import BLEU\nmetric = BLEU(tokenize='13a')\nGivenScores({}, 'x')")
+    assert _called(tree) & (BUILDS_METRICS | _family_classes()) == {"BLEU", "GivenScores"}
+
+
+@pytest.mark.parametrize("command", ["score", "compare", "gate", "correlate", "report", "mbr"])
+def test_every_scoring_command_asks_the_library(command: str) -> None:
+    text = (PACKAGE / "cli" / f"{command}.py").read_text(encoding="utf-8")
+    assert "MetricsAsked" in text or "asked_metrics" in text, command

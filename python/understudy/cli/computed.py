@@ -16,18 +16,12 @@ from understudy.cli.messages import CliError
 from understudy.cli.progress import Progress
 from understudy.cli.segments import sources_as_scored
 from understudy.execution.asked import MetricsAsked
-from understudy.execution.runs import Chosen, chosen_metric
 from understudy.inputs.parallel import read_texts
 from understudy.metrics.scores import GivenScores
 
 if TYPE_CHECKING:
     from understudy.computed.metric import ComputedMetric
     from understudy.metrics.protocol import MetricObject
-
-
-def computed_chosen(args: argparse.Namespace) -> list[str]:
-    """The computed metrics of ``-m``, in ``-m`` order."""
-    return MetricsAsked(vars(args)).computed_names
 
 
 def asked_metrics(
@@ -38,13 +32,18 @@ def asked_metrics(
     sources: list[str] | None = None,
     *,
     with_text: bool = True,
+    sentence_level: bool = False,
 ) -> list[MetricObject]:
     """The metric objects the command line asks for (:meth:`~understudy.execution.asked.MetricsAsked.metrics`)
     for the systems ``names`` (their lines read, as the references'), the computed ones reading
-    the source of ``--source``, else ``sources`` (a test set's)."""
+    the source of ``--source``, else ``sources`` (a test set's); ``sentence_level`` configures
+    the text metrics for sentence scores."""
     asked, by_name, sources = _asked(args, names, systems, sources)
     dask = getattr(args, "dask", None)
-    return asked.metrics(by_name, refs, sources, with_text=with_text, dask=dask, bars=_bar, where=args.source)
+    return asked.metrics(
+        by_name, refs, sources, sentence_level=sentence_level, with_text=with_text, dask=dask, bars=_bar,
+        where=args.source,
+    )  # fmt: skip
 
 
 def computed_scores(
@@ -76,8 +75,3 @@ def _asked(
 
 def _bar(metric: ComputedMetric) -> Progress:
     return Progress(metric.name, unit=metric.unit)
-
-
-def made_metric(args: argparse.Namespace, name: str) -> Chosen:
-    """One ``-m`` name's declaration, its configuration as the options say, and its object."""
-    return chosen_metric(name, vars(args), getattr(args, "langpair", None))

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from understudy.cli.computed import computed_chosen, computed_scores
+from understudy.cli.computed import asked_metrics
 from understudy.cli.messages import CliError
 from understudy.cli.options import (
     add_command,
@@ -16,7 +16,7 @@ from understudy.cli.options import (
     metrics_named,
     scorers,
 )
-from understudy.cli.scores import add_scores_options, given_scores, wants_scores
+from understudy.cli.scores import add_scores_options, wants_scores
 from understudy.cli.table import emit
 from understudy.correlation import (
     Comparison,
@@ -36,10 +36,8 @@ from understudy.files.tables import check_width, width_value
 from understudy.inputs.human import HumanScores, read_human
 from understudy.inputs.parallel import read_parallel, warn_reference_as_system
 from understudy.inputs.score_files import named_systems
-from understudy.metric import Metric
 from understudy.metrics import family_titles, inverted_titles
-from understudy.metrics.given_files import given_stats
-from understudy.metrics.scores import GivenScores
+from understudy.metrics.protocol import MetricObject
 from understudy.stats import Stats
 
 EXAMPLES = """examples:
@@ -96,15 +94,15 @@ def run(args: argparse.Namespace) -> int:
     human = _inputs(args)
     names = named_systems(human.system, args.input, args.names, args.human)
     warn_reference_as_system(args.refs, args.input)
-    metrics, given = _metrics(args)
+    text = _check_metrics(args)
     refs, systems = read_parallel(args.refs, args.input)  # once: every metric and the tests share them
-    if computed_chosen(args):
-        given += computed_scores(args, args.input, refs, systems)
+    segment = args.level == "segment"
+    metrics = asked_metrics(args, args.input, refs, systems, with_text=text, sentence_level=segment)
     evaluation = Evaluation(dict(zip(args.input, systems, strict=True)), refs)
-    stats = [evaluation.statistics(m) for m in metrics] + [evaluation.statistics(g) for g in given]
+    stats = [evaluation.statistics(m) for m in metrics]
     judged = _judged(args, stats, names, human, len(refs[0]))
     args.collected_stats = dict(zip(judged.scores, stats, strict=False))  # --metric-scores follow
-    higher = {c.name: c.higher_is_better for c in [m.config for m in metrics] + [g.config for g in given]}
+    higher = {m.name: m.higher_is_better for m in metrics}
     result = correlate(
         judged.scores,
         judged.human,
@@ -122,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
     )
     found: list[Clusters] = []
     if asked.wants_matrices:
-        result, found = _meta(args, asked, result, given, names, human, higher, (refs, systems))
+        result, found = _meta(args, asked, result, metrics, names, human, higher, (refs, systems))
     swap = asked.compare and asked.compare_test == "swap"
     unscored = {n: v for n, v in human.system.items() if n not in names} if asked.level == "system" else {}
     extras = Extras(
@@ -146,19 +144,19 @@ def _comparisons(asked: CorrelationOptions, judged: Judged, higher: dict[str, bo
     return compare_all(judged.scores, judged.human, asked.classic[0], n, asked.tests_seed, higher)
 
 
-def _metrics(args: argparse.Namespace) -> tuple[list[Metric[Any, Any]], list[GivenScores]]:
-    """-m's text metrics (none when only --scores names metrics), and the given ones (the computed
-    ones are added once the files are read)."""
+def _check_metrics(args: argparse.Namespace) -> bool:
+    """Whether -m's text metrics are scored (not when only --scores names metrics), with
+    --metric-scores read the --scores way and what does not fit refused, before the files are read."""
     text = metrics_named(args) or not wants_scores(args)
-    metrics = scorers(args, sentence_level=args.level == "segment") if text else []
+    if text:
+        scorers(args, sentence_level=False)  # a tokenizer's missing extra named first
     _alias_metric_scores(args)
-    given = given_scores(args, args.input, None, with_text=text)[0]
     if args.resample == "segments" and (args.level != "system" or args.metric_scores):
         raise CliError(
             "--resample segments is for system-level correlations of -m and --scores metrics (not"
             " --metric-scores)"
         )
-    return metrics, given
+    return text
 
 
 def _judged(
@@ -184,20 +182,22 @@ def _meta(
     args: argparse.Namespace,
     asked: CorrelationOptions,
     result: CorrelationResult,
-    given: list[GivenScores],
+    metrics: list[MetricObject],
     names: list[str],
     human: HumanScores,
     higher: dict[str, bool],
     texts: tuple[list[list[str]], list[list[str]]],
 ) -> tuple[CorrelationResult, list[Clusters]]:
     """The WMT24 statistics from every metric's segment scores, merged into ``result`` (replacing the
-    classic ones where --average-by groups them), and the clusters of --compare-test perm-*."""
+    classic ones where --average-by groups them), and the clusters of --compare-test perm-*. At
+    segment level the text metrics are scored as for corpus scores (BLEU without effective order)."""
     if args.level == "system":
         stats = dict(args.collected_stats)
     else:
         refs, systems = texts
-        corpus = scorers(args, sentence_level=False) if metrics_named(args) or not given else []
-        listed = [m.segment_stats_many(systems, refs) for m in corpus] + given_stats(given, args.input)
+        evaluation = Evaluation(dict(zip(args.input, systems, strict=True)), refs)
+        corpus = scorers(args, sentence_level=False) if any(m.inputs() for m in metrics) else []
+        listed = [evaluation.statistics(m) for m in [*corpus, *(m for m in metrics if not m.inputs())]]
         stats = {per_system[0].config.name: list(per_system) for per_system in listed}
     segments = len(next(iter(stats.values()))[0])
     h = meta.human_matrix(human, names, segments, args.human)
@@ -228,7 +228,7 @@ def _paper(
     result: CorrelationResult,
     human: HumanScores,
     names: list[str],
-    metrics: list[Metric[Any, Any]],
+    metrics: list[MetricObject],
     texts: tuple[list[list[str]], list[list[str]]],
 ) -> dict[str, Any]:
     """The BLEU paper's analyses of these scores (see :mod:`understudy.correlation.paper`)."""

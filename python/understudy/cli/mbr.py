@@ -6,18 +6,17 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from understudy.cli.computed import computed_chosen, made_metric
 from understudy.cli.messages import CliError
 from understudy.cli.options import (
     add_command,
     add_declared,
     add_metric_options,
     add_threads_option,
-    chosen_metrics,
     sentence_scorer,
 )
 from understudy.cli.output import stdout
 from understudy.cli.progress import Progress
+from understudy.execution.asked import MetricsAsked
 from understudy.execution.runs import chosen_config
 from understudy.files.atomic import writable
 from understudy.mbr import Choice, rerank, select
@@ -92,11 +91,12 @@ def _chooser(args: argparse.Namespace, sources: list[str] | None) -> tuple[Any, 
     """What chooses among consecutive sources' candidates (the first's index, their lists): MBR
     under a text or computed metric, or a reference-free metric's reranking; and how many
     sources a call takes (one for a text metric, so that Ctrl-C loses nothing)."""
-    names = chosen_metrics(args) + computed_chosen(args)
+    asked = MetricsAsked(vars(args))
+    names = asked.text_names + asked.computed_names
     if len(names) != 1:
         raise CliError(f"mbr takes one metric (-m chrf, bleu, ter, comet, ...), not {len(names)}")
     pruning = PruningAsked.from_values(vars(args)).pruning(args.method)
-    if not computed_chosen(args):
+    if not asked.computed_names:
         text = sentence_scorer(args)
         return (lambda k, lists: select(lists, text, method=args.method, pruning=pruning)), 1
     declared = computed(names[0])
@@ -109,7 +109,7 @@ def _chooser(args: argparse.Namespace, sources: list[str] | None) -> tuple[Any, 
             f"mbr writes no error spans (it scores each candidate against the others):"
             f" {spans} would stay unwritten; score -m {names[0]} writes them"
         )
-    _, config, metric = made_metric(args, names[0])  # a model is looked for once the input is right
+    ((_, config, metric),) = asked.computed()  # a model is looked for once the input is right
 
     def some(k: int, lists: list[list[str]]) -> list[str] | None:
         return None if sources is None else sources[k : k + len(lists)]

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from understudy.cli.computed import computed_scores
+from understudy.cli.computed import asked_metrics
 from understudy.cli.keep import add_ledger_option, add_log_options, log_scored
 from understudy.cli.messages import CliError
 from understudy.cli.options import (
@@ -17,10 +17,9 @@ from understudy.cli.options import (
     add_declared,
     add_metric_options,
     add_threads_option,
-    scorers,
 )
 from understudy.cli.progress import Progress
-from understudy.cli.scores import add_scores_options, given_scores
+from understudy.cli.scores import add_scores_options
 from understudy.cli.segments import (
     Units,
     add_segment_options,
@@ -149,9 +148,7 @@ def _scored(args: argparse.Namespace, command: str, progress: Callable[[int, int
     for path, lines in zip(args.input, systems, strict=True):
         if len(lines) != len(refs[0]):
             raise LengthMismatchError(f"the references have {len(refs[0])} lines but {path} has {len(lines)}")
-    metrics = scorers(args, sentence_level=False)
-    given, _ = given_scores(args, names, len(refs[0]))
-    given += computed_scores(args, names, refs, systems)
+    metrics = asked_metrics(args, names, refs, systems)
     asked = ReportAsked.from_values(vars(args))
     pair = asked.pair_indices(args.input)
     human = asked.human_inputs(args.input)
@@ -166,7 +163,6 @@ def _scored(args: argparse.Namespace, command: str, progress: Callable[[int, int
         pair=pair,
         human=human,
         progress=progress,
-        given=given,
         keep=(lambda stats: log_scored(args, args.input, list(stats.values()), testset, command))
         if args.log
         else None,

@@ -36,7 +36,7 @@ from understudy.inputs.human import HumanScores
 
 if TYPE_CHECKING:
     from understudy.correlation import CorrelationResult
-    from understudy.metric import Metric
+    from understudy.metrics.protocol import MetricObject
 
 
 @dataclass(frozen=True)
@@ -176,7 +176,7 @@ def analyses(
     result: CorrelationResult,
     human: HumanScores,
     names: Sequence[str],
-    metrics: Sequence[Metric[Any, Any]] = (),
+    metrics: Sequence[MetricObject] = (),
     systems: Sequence[Sequence[str]] = (),
     references: Sequence[Sequence[str]] = (),
     reference_names: Sequence[str] = (),
@@ -204,15 +204,16 @@ def analyses(
     if result.level == "system" and len(references) > 1:
         streams = list(references)
         by_metric = {}
-        for metric in metrics:
+        by_index = {str(k): hyps for k, hyps in enumerate(systems)}
+        # Given scores cannot be rescored against fewer references: only the metrics that read them.
+        for metric in (m for m in metrics if "reference" in m.inputs()):
 
-            def scores(subset: Sequence[int], metric: Metric[Any, Any] = metric) -> list[float]:
-                return [r.score for r in metric.corpus_scores(systems, [streams[i] for i in subset])]
+            def scores(subset: Sequence[int], metric: MetricObject = metric) -> list[float]:
+                stats = metric.statistics(by_index, [streams[i] for i in subset])
+                return [s.score().score for s in stats]
 
-            found = reference_subsets(
-                scores, len(streams), result.human, statistic, metric.config.higher_is_better
-            )
-            by_metric[metric.config.name] = {k: [asdict(c) for c in v] for k, v in found.items()}
+            found = reference_subsets(scores, len(streams), result.human, statistic, metric.higher_is_better)
+            by_metric[metric.name] = {k: [asdict(c) for c in v] for k, v in found.items()}
         out["reference_subsets"] = {
             "statistic": statistic,
             "names": list(reference_names),

@@ -578,6 +578,18 @@ class GivenScores:
 _COMPUTED_BY = ("model", "revision", "dtype", "reference", "device")
 
 
+def error_spans(metric: object) -> Mapping[str, Sequence[Sequence[tuple[str, str]]]] | None:
+    """The error spans a metric object marks, each system's segments' ``(severity, text)``;
+    ``None`` for a metric that marks none (only given scores can carry them: a computed metric's
+    scores are handed on as given scores, spans and all).
+
+    >>> spans = {"a": [[("major", "Haus")]]}
+    >>> error_spans(GivenScores({"a": [0.5]}, "xCOMET", spans=spans)) == spans, error_spans("BLEU")
+    (True, None)
+    """
+    return metric.spans if isinstance(metric, GivenScores) else None
+
+
 def _computed_by(fields: Mapping[str, str]) -> dict[str, Any]:
     unknown = sorted(set(fields) - set(_COMPUTED_BY))
     if unknown:

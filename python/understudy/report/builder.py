@@ -15,9 +15,9 @@ from numpy.typing import NDArray
 from understudy.config import MetricConfig
 from understudy.errors import ConfigError
 from understudy.evaluation import Evaluation
-from understudy.metric import Metric
 from understudy.metrics.bleu import BLEU
-from understudy.metrics.scores import GivenScores
+from understudy.metrics.protocol import MetricObject
+from understudy.metrics.scores import error_spans
 from understudy.metrics.wer import WER
 from understudy.report import figures, steps
 from understudy.report.analysis import (
@@ -40,6 +40,7 @@ from understudy.report.model import (
     WORST_SEGMENTS,
     AnalysisView,
     DiffRow,
+    HumanView,
     MetricView,
     PairView,
     Report,
@@ -47,7 +48,8 @@ from understudy.report.model import (
     SystemView,
 )
 from understudy.report.names import short_names
-from understudy.report.overview import overview
+from understudy.report.overview import Overview, overview
+from understudy.significance import AllPairsResult
 from understudy.stats import Stats
 
 
@@ -148,7 +150,7 @@ def _system_views(
     return tuple(views)
 
 
-def _analysis_bleu(metrics: Sequence[Metric[Any, Any]]) -> BLEU:
+def _analysis_bleu(metrics: Sequence[MetricObject]) -> BLEU:
     """The BLEU whose tokenization the word and n-gram analyses use: the report's, else the default."""
     return next((m for m in metrics if isinstance(m, BLEU)), None) or BLEU()
 
@@ -162,14 +164,15 @@ def _pair_view(
     stats: list[Stats[Any, Any]],
     metric: str,
     seed: int,
-    scored: tuple[Sequence[Metric[Any, Any]], Sequence[GivenScores]] = ((), ()),
+    scored: Sequence[MetricObject] = (),
 ) -> PairView:
     """Two systems side by side. Where the diff's metric is WER or CER among the ``scored``
     metrics, each hypothesis is shown aligned with its reference, else BLEU's matched n-grams
-    are shaded; the first given metric that marks error spans (xCOMET) has them listed under
-    each hypothesis, by severity."""
-    aligner = next((m for m in scored[0] if isinstance(m, WER) and m.config.name == metric), None)
-    marker = next((g for g in scored[1] if g.spans is not None), None)
+    are shaded; the first metric that marks error spans (xCOMET) has them listed under each
+    hypothesis, by severity."""
+    aligner = next((m for m in scored if isinstance(m, WER) and m.config.name == metric), None)
+    marking = [(m.name, spans) for m in scored if (spans := error_spans(m)) is not None]
+    marker, spans = marking[0] if marking else ("", {})
     a, b = pair
     # The core releases the GIL: the two systems are counted side by side.
     with ThreadPoolExecutor(2) as pool:
@@ -184,7 +187,6 @@ def _pair_view(
     else:
         aligned = (aligner.alignments([systems[k][i] for i in shown], picked_refs) for k in pair)
         shown_a, shown_b = ([edit_runs(alignment) for alignment in side] for side in aligned)
-    spans = marker.spans if marker is not None and marker.spans is not None else {}
     marks = [spans.get(names[k], [()] * len(refs[0])) for k in pair]
     rows = []
     for j, i in enumerate(shown):
@@ -207,7 +209,7 @@ def _pair_view(
         chosen,
         cut,
         aligner is not None,
-        marker.config.name if marker is not None and spans else "",
+        marker if spans else "",
     )
 
 
@@ -256,7 +258,7 @@ def diff_segments(
 
 
 def build(
-    metrics: Sequence[Metric[Any, Any]],
+    metrics: Sequence[MetricObject],
     names: Sequence[str],
     systems: Sequence[Sequence[str]],
     refs: Sequence[Sequence[str]],
@@ -267,27 +269,35 @@ def build(
     pair: tuple[int, int] | None = None,
     human: HumanInputs | None = None,
     progress: Callable[[int, int], None] | None = None,
-    given: Sequence[GivenScores] = (),
+    given: Sequence[MetricObject] = (),
     keep: Callable[[dict[str, list[Stats[Any, Any]]]], object] | None = None,
     extras: Sequence[tuple[str, str]] = (),
     layout: Layout | None = None,
 ) -> Report:
-    """The report of ``systems`` (named ``names``) against reference streams ``refs``.
-
+    """The report of ``systems`` (named ``names``) against reference streams ``refs`` by every
+    metric object of ``metrics``, then of ``given`` (as :func:`~understudy.execution.asked.metrics_asked`
+    builds them); the first ranks the page, and each that reads no text has its own histograms.
     ``pair``: the two systems (indices) of the diff, by default the two best by the first metric.
-    ``human``: what a human score file gives (each system's score, and more, see
-    :class:`~understudy.report.human.HumanInputs`). ``given``: other metrics' segment scores of
-    the systems (by ``names``). ``progress`` is told ``(steps done, steps)`` after each step; ``keep``, every
-    metric's statistics by its name once computed (to log them); ``extras``, signature keys of what was
-    done to the inputs (``reseg``, ``gran``); ``layout``, the segments' documents and the cut systems'
-    origins (the diff's document view and cut points)."""
-    configs = [m.config for m in metrics] + [g.config for g in given]
-    tell = steps.step_counter(len(configs) + 2 + (len(names) > 1) + (human is not None), progress)
-    per_metric, others = _statistics(metrics, given, names, systems, refs, keep)
+    ``human``: a human score file's scores (:class:`~understudy.report.human.HumanInputs`).
+    ``progress`` is told ``(steps done, steps)`` after each step; ``keep``, every metric's
+    statistics by its name once computed (to log them); ``extras``, signature keys of what was
+    done to the inputs (``reseg``, ``gran``); ``layout``, the segments' documents and the cut
+    systems' origins (the diff's document view and cut points).
+
+    >>> from understudy import BLEU, GivenScores
+    >>> comet = GivenScores({"A": [0.9, 0.8], "B": [0.4, 0.7]}, "COMET-22")
+    >>> systems, refs = [["the cat sat", "a dog"], ["the cat", "a dog ran"]], [["the cat sat", "a dog ran"]]
+    >>> report = build([BLEU(), comet], ["A", "B"], systems, refs, "understudy report", n=10)
+    >>> [r.signature.config.name for r in report.rankings], [v.metric for v in report.systems[0].others]
+    (['BLEU', 'COMET-22'], ['COMET-22'])
+    """
+    scored = [*metrics, *given]
+    tell = steps.step_counter(len(scored) + 2 + (len(names) > 1) + (human is not None), progress)
+    per_metric, others = _statistics(scored, names, systems, refs, keep)
     rankings = [steps.ranked(stats, names, n, seed, tell, extras) for stats in per_metric.values()]
     first = next(iter(per_metric))
     sentences = [s.for_sentences() for s in per_metric[first]]  # as `score -sl`: Stats.for_sentences
-    bleu = _analysis_bleu(metrics)
+    bleu = _analysis_bleu(scored)
     views = _system_views(names, systems, refs, sentences, per_metric.get("BLEU"), first, others)
     tell()
     order = [system.name for system in rankings[0].ranking]
@@ -297,16 +307,10 @@ def build(
     pair_view = None
     if len(names) > 1:
         best = pair or (names.index(order[0]), names.index(order[1]))
-        pair_view = _pair_view(bleu, names, best, systems, refs, sentences, first, seed, (metrics, given))
-        pair_view = with_layout(pair_view, layout, [per_metric[first][k] for k in best])
+        diff = _pair_view(bleu, names, best, systems, refs, sentences, first, seed, scored)
+        pair_view = with_layout(diff, layout, [per_metric[first][k] for k in best])
         tell()
-    human_view = None
-    if human is not None:
-        human_view = report_human(configs, per_metric, names, human, n, seed)
-        tell()
-    short = dict(zip(names, short_names(names), strict=True))
-    by_name = None if human is None else dict(zip(names, human.scores, strict=True))
-    summary = overview(rankings, short, by_name, human.source if human else "", figures.svg, figures.pyplot())
+    human_view, short, summary = _overview(rankings, per_metric, names, human, (n, seed, tell))
     views, pair_view = with_human_segments(views, pair_view, names, human.segments if human else None)
     return Report(
         title, command, tuple(rankings), views, bands=BANDS, analyses=analyses, colours=colours,
@@ -314,25 +318,42 @@ def build(
     )  # fmt: skip
 
 
+def _overview(
+    rankings: Sequence[AllPairsResult],
+    per_metric: dict[str, list[Stats[Any, Any]]],
+    names: Sequence[str],
+    human: HumanInputs | None,
+    how: tuple[int, int, Callable[[], None]],
+) -> tuple[HumanView | None, dict[str, str], Overview]:
+    """The metrics against the human scores (if any; ``how``: resamples, seed, and the step to
+    tell when done), each system's short name, and the page's overview of the rankings."""
+    n, seed, tell = how
+    human_view = None
+    if human is not None:
+        human_view = report_human(per_metric, names, human, n, seed)
+        tell()
+    short = dict(zip(names, short_names(names), strict=True))
+    by_name = None if human is None else dict(zip(names, human.scores, strict=True))
+    summary = overview(rankings, short, by_name, human.source if human else "", figures.svg, figures.pyplot())
+    return human_view, short, summary
+
+
 def _statistics(
-    metrics: Sequence[Metric[Any, Any]],
-    given: Sequence[GivenScores],
+    metrics: Sequence[MetricObject],
     names: Sequence[str],
     systems: Sequence[Sequence[str]],
     refs: Sequence[Sequence[str]],
     keep: Callable[[dict[str, list[Stats[Any, Any]]]], object] | None = None,
 ) -> tuple[dict[str, list[Stats[Any, Any]]], list[list[Stats[Any, Any]]]]:
     """Every metric's statistics of every system, by the metric's name (given to ``keep`` too);
-    and the given metrics' alone."""
-    configs = [m.config for m in metrics] + [g.config for g in given]
-    if len({c.name for c in configs}) != len(configs):
+    and those of the metrics that read no text (their scores given or computed once) alone."""
+    if len({m.name for m in metrics}) != len(metrics):
         raise ConfigError(
-            f"two metrics of the report have the same name: {', '.join(c.name for c in configs)}"
+            f"two metrics of the report have the same name: {', '.join(m.name for m in metrics)}"
         )
     evaluation = Evaluation(dict(zip(names, systems, strict=True)), refs)
-    per_metric = {m.config.name: evaluation.statistics(m) for m in metrics}
-    others = [evaluation.statistics(g) for g in given]
-    per_metric |= {g.config.name: stats for g, stats in zip(given, others, strict=True)}
+    per_metric = {m.name: evaluation.statistics(m) for m in metrics}
+    others = [per_metric[m.name] for m in metrics if not m.inputs()]
     if keep is not None:
         keep(per_metric)
     return per_metric, others

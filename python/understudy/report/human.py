@@ -7,7 +7,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from understudy.config import MetricConfig
 from understudy.report import figures
 from understudy.report.model import HumanView, PairView, Segment, SystemView
 from understudy.stats import Stats
@@ -61,7 +60,6 @@ def read_inputs(path: str, inputs: Sequence[str], names: Sequence[str] | None = 
 
 
 def human_view(
-    configs: Sequence[MetricConfig],
     per_metric: dict[str, list[Stats[Any, Any]]],
     names: Sequence[str],
     human: HumanInputs,
@@ -72,6 +70,7 @@ def human_view(
     from understudy.correlation import correlate, unscored_notes
     from understudy.correlation.plot import regression_figure
 
+    configs = [stats[0].config for stats in per_metric.values()]
     higher = {c.name: c.higher_is_better for c in configs}
     scores = {metric: [float(s.score().score) for s in stats] for metric, stats in per_metric.items()}
     signatures = {metric: stats[0].signature.format() for metric, stats in per_metric.items()}
