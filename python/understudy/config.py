@@ -174,6 +174,9 @@ class MetricConfig(Declared):
     (BLEU, chrF, TER) keep sacrebleu's signatures, recognised by their keys."""
     tokens_refused: ClassVar[str | None] = None
     """Why the family cannot score tokens (none: it can, see :meth:`for_tokens`)."""
+    core_family: ClassVar[str] = ""
+    """The core's scorer whose rows the family reads, where it is not its own (``""``): a
+    family built on another's statistics needs no Rust of its own."""
 
     @property
     def name(self) -> str:

@@ -255,7 +255,8 @@ class Metric(ABC, Generic[S, R]):
 
     def _core_scorer(self) -> _Scorer:
         """A new compiled scorer of the core for this configuration."""
-        return _core.families.Scorer(self.config.metric, self.config.core_config(), self.threads)
+        family = self.config.core_family or self.config.metric
+        return _core.families.Scorer(family, self.config.core_config(), self.threads)
 
     def _select(
         self, rows: NDArray[np.int64], refs_per_segment: NDArray[np.int64], n_systems: int

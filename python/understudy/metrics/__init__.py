@@ -47,7 +47,9 @@ CONFIGS: dict[str, type[MetricConfig]]
 
 
 def _tables() -> dict[str, Any]:
-    """The tables above, built from the registry (importing every family) and kept."""
+    """The tables above, built from the registry (importing every family) and kept; rebuilt in
+    place when the registry changes (:func:`~understudy.registry.register_family`), so that
+    a module that imported a table sees every family."""
     families = {name: registry.family(name) for name in registry.TEXT_FAMILIES}
     given = registry.family(registry.GIVEN_FAMILY)
     tables: dict[str, Any] = {
@@ -57,8 +59,22 @@ def _tables() -> dict[str, Any]:
         "METRICS": {name: f.metric for name, f in families.items()},
         "CONFIGS": {name: f.config for name, f in families.items()},
     }
-    globals().update(tables)
-    return tables
+    kept = globals()
+    for name, table in tables.items():
+        if isinstance(table, dict) and isinstance(kept.get(name), dict):
+            kept[name].clear()
+            kept[name].update(table)
+        else:
+            kept[name] = table
+    return {name: kept[name] for name in tables}
+
+
+def _rebuilt() -> None:
+    if "FAMILIES" in globals():  # built already: follow the registry
+        _tables()
+
+
+registry.on_families_changed(_rebuilt)
 
 
 def __getattr__(name: str) -> Any:

@@ -15,7 +15,7 @@ True
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
@@ -63,6 +63,52 @@ GIVEN_FAMILY = "scores"
 
 MODULES: dict[str, str] = {**TEXT_FAMILIES, GIVEN_FAMILY: "understudy.metrics.scores"}
 """Every family's module by name: those that score text, then given scores."""
+
+BUILT_IN = tuple(TEXT_FAMILIES)
+"""The families understudy declares; :func:`register_family` adds others after them."""
+
+_LISTENERS: list[Callable[[], None]] = []
+
+
+def on_families_changed(listener: Callable[[], None]) -> None:
+    """Have ``listener`` called each time a family is registered or unregistered (the tables
+    of :mod:`understudy.metrics` follow the registry so)."""
+    _LISTENERS.append(listener)
+
+
+def register_family(module: str) -> Family:
+    """Add the text family that ``module`` declares (its ``FAMILY``, as a family's module
+    ends) for this process, as a line of :data:`TEXT_FAMILIES` does: ``-m``, its flags,
+    signatures, saved statistics and every command know it from now on. Its name must be new.
+
+    >>> register_family("understudy.metrics.ter")
+    Traceback (most recent call last):
+    ...
+    ValueError: a metric named 'ter' exists
+    """
+    declared = cast("Family", importlib.import_module(module).FAMILY)
+    if declared.name in MODULES or declared.name in COMPUTED or declared.name in _REGISTERED:
+        raise ValueError(f"a metric named {declared.name!r} exists")
+    TEXT_FAMILIES[declared.name] = module
+    _families_changed()
+    return declared
+
+
+def unregister_family(name: str) -> None:
+    """Forget a family :func:`register_family` added (tests clean up with it); understudy's
+    own stay."""
+    if name not in BUILT_IN and TEXT_FAMILIES.pop(name, None) is not None:
+        _families_changed()
+
+
+def _families_changed() -> None:
+    # MODULES keeps its order (text families, then given scores) and its identity: modules that
+    # imported it see the change.
+    modules = {**TEXT_FAMILIES, GIVEN_FAMILY: MODULES[GIVEN_FAMILY]}
+    MODULES.clear()
+    MODULES.update(modules)
+    for listener in _LISTENERS:
+        listener()
 
 
 def family(name: str) -> Family:
@@ -126,7 +172,7 @@ def register(declaration: Computed) -> Computed:
     """Add a computed metric declared outside understudy (a plugin, a test's toy) for this
     process: ``-m``, its flags, given scores' presets and every command know it from now on.
     Its name must be new."""
-    if declaration.name in COMPUTED or declaration.name in MODULES:
+    if declaration.name in COMPUTED or declaration.name in MODULES or declaration.name in _REGISTERED:
         raise ValueError(f"a metric named {declaration.name!r} exists")
     _REGISTERED[declaration.name] = declaration
     return declaration
