@@ -18,7 +18,7 @@ from understudy.config import option
 from understudy.registry import register, unregister
 from understudy.registry.declarations import Computed, ComputedConfig
 
-from tests.support.cli import run_cli
+from tests.support.cli import run_cli, write_texts
 
 # Twelve segments: the gate tests ten at least.
 REF = ["the cat sat", "a dog", "birds fly south", "rain today"] * 3
@@ -85,12 +85,7 @@ def toy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 @pytest.fixture
 def files(tmp_path: Path) -> dict[str, str]:
-    out = {}
-    for name, lines in {"ref": REF, **SYSTEMS}.items():
-        path = tmp_path / f"{name}.txt"
-        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        out[name] = str(path)
-    return out
+    return write_texts(tmp_path, {"ref": REF, **SYSTEMS})
 
 
 def test_score_prints_the_toy_beside_bleu(files: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:

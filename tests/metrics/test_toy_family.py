@@ -27,7 +27,7 @@ from understudy.result import Result
 from understudy.signature import Signature
 from understudy.stats import Stats
 
-from tests.support.cli import run_cli
+from tests.support.cli import run_cli, write_texts
 
 # -- the family's module ------------------------------------------------------------------------
 
@@ -131,12 +131,7 @@ def overlap(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 @pytest.fixture
 def files(tmp_path: Path) -> dict[str, str]:
-    out = {}
-    for name, lines in {"ref": REF, **SYSTEMS}.items():
-        path = tmp_path / f"{name}.txt"
-        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        out[name] = str(path)
-    return out
+    return write_texts(tmp_path, {"ref": REF, **SYSTEMS})
 
 
 def test_the_arithmetic_here_is_what_the_toy_computes() -> None:

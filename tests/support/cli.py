@@ -41,6 +41,16 @@ def write_scores(path: Path, values: list[float]) -> str:
     return str(path)
 
 
+def write_texts(folder: Path, texts: dict[str, list[str]]) -> dict[str, str]:
+    """Each named list of lines written to ``folder/NAME.txt``, one a line; the paths by name."""
+    paths = {}
+    for name, lines in texts.items():
+        path = folder / f"{name}.txt"
+        path.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+        paths[name] = str(path)
+    return paths
+
+
 def keep_given(tmp_path: Path, ledger: str, tag: str, comet: list[float], metricx: list[float]) -> None:
     """Keep COMET-22 and MetricX-24 scores of one system under ``tag`` (no text: the files' own)."""
     argv = ["score", "--scores", f"COMET-22={write_scores(tmp_path / f'{tag}.comet', comet)}"]

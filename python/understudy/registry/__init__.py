@@ -19,6 +19,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
+from understudy.errors import ConfigError
+
 if TYPE_CHECKING:
     from understudy.config import MetricConfig
     from understudy.registry.declarations import Computed
@@ -79,16 +81,17 @@ def on_families_changed(listener: Callable[[], None]) -> None:
 def register_family(module: str) -> Family:
     """Add the text family that ``module`` declares (its ``FAMILY``, as a family's module
     ends) for this process, as a line of :data:`TEXT_FAMILIES` does: ``-m``, its flags,
-    signatures, saved statistics and every command know it from now on. Its name must be new.
+    signatures, saved statistics and every command know it from now on. Its name must be new
+    (:class:`~understudy.errors.ConfigError`).
 
     >>> register_family("understudy.metrics.ter")
     Traceback (most recent call last):
     ...
-    ValueError: a metric named 'ter' exists
+    understudy.errors.ConfigError: a metric named 'ter' exists
     """
     declared = cast("Family", importlib.import_module(module).FAMILY)
     if declared.name in MODULES or declared.name in COMPUTED or declared.name in _REGISTERED:
-        raise ValueError(f"a metric named {declared.name!r} exists")
+        raise ConfigError(f"a metric named {declared.name!r} exists")
     TEXT_FAMILIES[declared.name] = module
     _families_changed()
     return declared
@@ -171,9 +174,9 @@ def computed_metrics() -> dict[str, Computed]:
 def register(declaration: Computed) -> Computed:
     """Add a computed metric declared outside understudy (a plugin, a test's toy) for this
     process: ``-m``, its flags, given scores' presets and every command know it from now on.
-    Its name must be new."""
+    Its name must be new (:class:`~understudy.errors.ConfigError`)."""
     if declaration.name in COMPUTED or declaration.name in MODULES or declaration.name in _REGISTERED:
-        raise ValueError(f"a metric named {declaration.name!r} exists")
+        raise ConfigError(f"a metric named {declaration.name!r} exists")
     _REGISTERED[declaration.name] = declaration
     return declaration
 
