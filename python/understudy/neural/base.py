@@ -16,7 +16,7 @@ from understudy.computed.cache import ScoreCache
 from understudy.computed.metric import Blocks, ComputedMetric, Item, Progress
 from understudy.errors import ModelError
 from understudy.neural._extra import need
-from understudy.neural.checkpoints import Checkpoint
+from understudy.neural.checkpoints import Checkpoint, locate
 
 PRECISIONS = {"fp32": "float32", "bf16": "bfloat16", "fp16": "float16"}
 CPU_TOKENS = 1600
@@ -84,6 +84,25 @@ class NeuralMetric(ComputedMetric):
     marker: ClassVar[str | None] = None
     """The file that tells a checkpoint of this class's layout (``hparams.yaml``,
     ``config.json``); ``None`` where a parent class declares the layout."""
+
+    weights: ClassVar[str] = ""
+    """The file every checkpoint folder of this layout holds (the weights, or the config that
+    names them); a folder without it is not this layout's checkpoint."""
+
+    reads: ClassVar[tuple[str, ...]] = ()
+    """The checkpoint's files the model reads: a local folder's revision hashes them all."""
+
+    @classmethod
+    def find_checkpoint(cls, spec: str | PathLike[str]) -> Checkpoint:
+        """The checkpoint ``spec`` names in this class's layout: a local folder, else a hub name
+        (``NAME@REVISION`` pins one), found as :func:`~understudy.neural.checkpoints.locate` says.
+
+        >>> from understudy.neural.comet import COMET
+        >>> COMET.find_checkpoint("./no-such")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        understudy.errors.ModelError: ./no-such: no such folder (a checkpoint is a local folder ...)
+        """
+        return locate(spec, cls.weights, reads=cls.reads)
 
     @classmethod
     def names_beside(cls, folder: Path, tokenizer: str) -> tuple[str, list[str]]:

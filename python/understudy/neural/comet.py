@@ -21,7 +21,6 @@ from understudy.computed.metric import Item, Progress
 from understudy.errors import InputError, ModelError
 from understudy.neural._extra import need
 from understudy.neural.base import PRECISIONS, NeuralMetric, device_of
-from understudy.neural.checkpoints import locate
 from understudy.neural.comet_model import WEIGHTS, RegressionModel, declared_encoder
 from understudy.neural.xlmr import ENCODER_FILES, find_encoder
 from understudy.registry.declarations import NeuralConfig
@@ -43,6 +42,7 @@ class CometCheckpoint(NeuralMetric):
 
     default_model: ClassVar[str]
     marker: ClassVar[str | None] = "hparams.yaml"
+    weights: ClassVar[str] = WEIGHTS
     reads: ClassVar[tuple[str, ...]] = (WEIGHTS, "hparams.yaml")
     """The checkpoint's files the model reads: a local folder's revision hashes them all
     (hparams.yaml names the model's class, its encoder and CometKiwi's input segments)."""
@@ -67,7 +67,7 @@ class CometCheckpoint(NeuralMetric):
         precision: str = "fp32",
         cache: ScoreCache | str | PathLike[str] | None = "default",
     ) -> None:
-        checkpoint = locate(self.default_model if model is None else model, WEIGHTS, reads=self.reads)
+        checkpoint = self.find_checkpoint(self.default_model if model is None else model)
         super().__init__(checkpoint, batch_size=batch_size, device=device, precision=precision, cache=cache)
         self.encoder = find_encoder(declared_encoder(checkpoint.folder), checkpoint.folder)
         """The encoder's config and tokenizer, found as :func:`~understudy.neural.xlmr.find_encoder` says."""

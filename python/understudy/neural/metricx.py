@@ -25,15 +25,13 @@ from understudy.computed.metricx import DEFAULT_MODEL, DEFAULT_TOKENIZER, Metric
 from understudy.errors import InputError, ModelError
 from understudy.neural._extra import need, quietly
 from understudy.neural.base import NeuralMetric, device_of
-from understudy.neural.checkpoints import locate, named_by
+from understudy.neural.checkpoints import named_by
 from understudy.neural.spm import t5_tokenizer
 
 MAX_INPUT = 1536
 """predict.py's ``max_input_length`` for MetricX-24 (1024 for MetricX-23)."""
 SCORE_TOKEN = 250089
 """The output row MetricX reads (``<extra_id_10>`` in mT5's vocabulary)."""
-MODEL_FILES = ["config.json", "*.safetensors", "*.safetensors.index.json", "*.bin", "*.bin.index.json"]
-"""What the model reads of a local checkpoint folder: its revision hashes them all."""
 TOKENIZER_FILES = ["spiece.model", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"]
 
 
@@ -115,6 +113,8 @@ class MetricX(NeuralMetric):
     higher_is_better = False
     block = 256
     marker = "config.json"
+    weights = "config.json"
+    reads = ("config.json", "*.safetensors", "*.safetensors.index.json", "*.bin", "*.bin.index.json")
 
     @classmethod
     def names_beside(cls, folder: Path, tokenizer: str) -> tuple[str, list[str]]:
@@ -132,7 +132,7 @@ class MetricX(NeuralMetric):
         precision: str | None = None,
         cache: ScoreCache | str | PathLike[str] | None = "default",
     ) -> None:
-        checkpoint = locate(model, "config.json", reads=MODEL_FILES)
+        checkpoint = self.find_checkpoint(model)
         saved = _saved_precision(checkpoint.folder)
         super().__init__(
             checkpoint, batch_size=batch_size, device=device, precision=precision or saved, cache=cache
