@@ -12,7 +12,7 @@ examples write into temporary folders, never into the tree.
 - ``bash`` blocks are lists of commands without their output (a cheat sheet): one session, and
   each command must exit 0;
 - a block after ``<!-- not run ...: REASON -->`` is skipped for its reason, and counted;
-- a block that runs a neural metric (COMET, CometKiwi, xCOMET, MetricX) downloads its checkpoints,
+- a block that runs a neural metric (any the registry declares) downloads its checkpoints,
   as written, from a stand-in hub on 127.0.0.1 serving tiny checkpoints under the published names
   (``tests/support/docs_hub.py``); its pycon runs in a process of its own, since huggingface-hub
   reads ``HF_ENDPOINT`` when imported.
@@ -65,9 +65,19 @@ class Example:
         return NEURAL.search(self.code) is not None
 
 
-NEURAL = re.compile(
-    r"-m [^\n]*\b(comet|cometkiwi|xcomet|metricx)\b|\b(COMET|XCOMET|CometKiwi|MetricX)\(|fetch-model"
-)
+def _neural_pattern() -> re.Pattern[str]:
+    """Commands and calls of the neural metrics, as the registry declares them (``-m NAME``, a
+    class called) and ``fetch-model``."""
+    from understudy.registry import computed_metrics
+    from understudy.registry.declarations import NeuralConfig
+
+    neural = [d for d in computed_metrics().values() if issubclass(d.config, NeuralConfig)]
+    names = "|".join(re.escape(d.name) for d in neural)
+    classes = "|".join(d.make.rpartition(":")[2] for d in neural if isinstance(d.make, str))
+    return re.compile(rf"-m [^\n]*\b({names})\b|\b({classes})\(|fetch-model")
+
+
+NEURAL = _neural_pattern()
 
 
 def examples() -> list[Example]:

@@ -100,6 +100,22 @@ def test_presets_declare_direction_and_range() -> None:
     assert (judge.higher_is_better, judge.score_range, judge.decimals(1)) == (False, (1, 5), 3)
 
 
+@pytest.mark.parametrize("short", [False, True])
+def test_a_metrics_own_settings_are_signed_after_its_model(short: bool) -> None:
+    pinned = {"model": "m", "settings": "L9+idf|x", "revision": "abc", "dtype": "fp32", "reference": "yes"}
+    scores = GivenScores({"a": [0.5, 0.25]}, "BERTScore", lower_is_better=False, computed_by=pinned)
+    signature = scores.corpus_score("a").signature
+    text = signature.format(short)
+    # Escaped where a signature splits ("|"), and absent when unset, as before.
+    assert ("|md:m|st:L9+idf%7Cx|rv:abc|" if short else "|model:m|set:L9+idf%7Cx|rev:abc|") in text
+    assert Signature.parse(text) == signature and Signature.parse(text).config == scores.config
+    assert scores.config.settings == "L9+idf|x"
+    plain = GivenScores({"a": [0.5, 0.25]}, "BERTScore", lower_is_better=False, computed_by={"model": "m"})
+    assert "set:" not in str(plain.corpus_score("a").signature)
+    with pytest.raises(ConfigError, match="computed_by takes model, settings, revision"):
+        GivenScores({"a": [0.5]}, "x", lower_is_better=False, computed_by={"layer": "9"})
+
+
 @pytest.mark.parametrize("source", ["comet.out", "a|b c%d.tsv", "çà.jsonl", ""])
 @pytest.mark.parametrize("short", [False, True])
 def test_signature_names_the_scores_and_parses_back(source: str, short: bool) -> None:

@@ -44,3 +44,12 @@ def test_a_new_layout_is_a_new_class() -> None:
     del Toy
     gc.collect()
     assert {cls.marker for cls in layouts()} == {"hparams.yaml", "config.json"}
+
+
+def test_a_config_json_is_metricxs_only_of_an_mt5(tmp_path: Path) -> None:
+    (tmp_path / "config.json").write_text('{"model_type": "bert"}', encoding="utf-8")
+    assert not MetricX.recognises(tmp_path)
+    (tmp_path / "config.json").write_text('{"model_type": "mt5"}', encoding="utf-8")
+    assert MetricX.recognises(tmp_path)
+    (tmp_path / "config.json").write_text("not json", encoding="utf-8")
+    assert not MetricX.recognises(tmp_path)

@@ -224,19 +224,7 @@ class ComputedMetric:
         """Every system's segment scores as given scores (their signature pins what computed them);
         ``refs`` is one string a segment, or sacrebleu's streams holding one (:meth:`one_stream`);
         ``progress`` is called with the amount of work done (:attr:`unit`), batch by batch."""
-        refs = self.one_stream(refs)
-        count = self.check(systems, refs, sources)
-        items = {
-            system: [
-                self.item(
-                    sources[k] if sources is not None else None,
-                    hyps[k],
-                    refs[k] if refs is not None else None,
-                )
-                for k in range(count)
-            ]
-            for system, hyps in systems.items()
-        }
+        items = self.items_of(systems, refs, sources)
         self.prepare()
         distinct = list(dict.fromkeys(i for per in items.values() for i in per))
         keys = {i: self.cache_key(i) for i in distinct}
@@ -257,8 +245,27 @@ class ComputedMetric:
             self.name,
             lower_is_better=not self.higher_is_better,
             computed_by=self.computed_by(),
-            spans=self.marks() if self.detailed else None,
+            spans=self.marks(),
         )
+
+    def items_of(
+        self, systems: Mapping[str, Sequence[str]], refs: References, sources: Sequence[str] | None
+    ) -> dict[str, list[Item]]:
+        """Each system's segments as items (:meth:`item`), the inputs checked first; a metric
+        that reads several references a segment (BERTScore) says how it takes them."""
+        refs = self.one_stream(refs)
+        count = self.check(systems, refs, sources)
+        return {
+            system: [
+                self.item(
+                    sources[k] if sources is not None else None,
+                    hyps[k],
+                    refs[k] if refs is not None else None,
+                )
+                for k in range(count)
+            ]
+            for system, hyps in systems.items()
+        }
 
     def _computed(self, missing: list[Item], progress: Progress | None) -> Blocks:
         """The scores of ``missing`` (and their details, for a detailed metric), ``block`` at a time."""
@@ -312,10 +319,10 @@ class ComputedMetric:
         kept = {key: value for key, value in scores.items() if math.isfinite(value)}
         self.cache.put_many(kept, {key: details[key] for key in kept} if self.detailed else None)
 
-    def marks(self) -> dict[str, list[list[tuple[str, str]]]]:
-        """The last call's error spans as ``(severity, text)`` by system and segment (a
-        ``detailed`` metric's)."""
-        raise NotImplementedError
+    def marks(self) -> dict[str, list[list[tuple[str, str]]]] | None:
+        """The last call's error spans as ``(severity, text)`` by system and segment, for a
+        metric that marks errors (``None``: one whose details are not spans, as BERTScore's)."""
+        return None
 
     def _cached(self, keys: list[bytes]) -> tuple[dict[bytes, float], dict[bytes, str]]:
         """What the cache holds of ``keys``: scores, and their details for a detailed metric (a

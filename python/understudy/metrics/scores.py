@@ -153,6 +153,7 @@ class ScoresConfig(MetricConfig):
     signature_order: ClassVar[tuple[str, ...]] = (
         "name",
         "model",
+        "set",
         "rev",
         "dtype",
         "ref",
@@ -198,6 +199,17 @@ class ScoresConfig(MetricConfig):
         omit_default=True,
         absent="-",
     )
+    settings: str = option(
+        "",
+        key="set",
+        short="st",
+        encode=lambda c: _text(c.settings),
+        decode=lambda t: {"settings": _untext(t)},
+        omit_default=True,
+        absent="",
+    )
+    """The metric's own settings that change its numbers beside its checkpoint (BERTScore's
+    layer, idf weighting and baseline), as the metric writes them."""
     revision: str = option("", key="rev", short="rv", omit_default=True, absent="")
     dtype: str = option("", key="dtype", short="dt", omit_default=True, absent="")
     reference: str = option("", key="ref", short="rf", omit_default=True, absent="")
@@ -575,7 +587,7 @@ class GivenScores:
         return self.segment_stats(system).sentence_scores()
 
 
-_COMPUTED_BY = ("model", "revision", "dtype", "reference", "device")
+_COMPUTED_BY = ("model", "settings", "revision", "dtype", "reference", "device")
 
 
 def error_spans(metric: object) -> Mapping[str, Sequence[Sequence[tuple[str, str]]]] | None:

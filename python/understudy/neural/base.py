@@ -105,10 +105,17 @@ class NeuralMetric(ComputedMetric):
         return locate(spec, cls.weights, reads=cls.reads)
 
     @classmethod
-    def names_beside(cls, folder: Path, tokenizer: str) -> tuple[str, list[str]]:
+    def recognises(cls, folder: Path) -> bool:
+        """Whether the checkpoint in ``folder`` is of this class's layout: it holds the
+        :attr:`marker` (a layout that shares its marker with another's says more)."""
+        return cls.marker is not None and (folder / cls.marker).is_file()
+
+    @classmethod
+    def names_beside(cls, folder: Path, tokenizer: str) -> tuple[str, list[str]] | None:
         """What a checkpoint of this layout in ``folder`` names but does not hold: a hub name
         (an encoder, a tokenizer: ``tokenizer`` where the checkpoint names none) and the file
-        patterns of it that the model reads. ``fetch-model`` fetches those beside it."""
+        patterns of it that the model reads; ``None`` for a checkpoint that holds all it reads.
+        ``fetch-model`` fetches those beside it."""
         raise NotImplementedError(f"{cls.__name__} declares no checkpoint layout")
 
     def __init__(
@@ -199,9 +206,16 @@ def layouts() -> list[type[NeuralMetric]]:
     and any subclass's of its own.
 
     >>> import understudy.neural
-    >>> sorted(cls.marker or "" for cls in layouts())
-    ['config.json', 'hparams.yaml']
+    >>> {"config.json", "hparams.yaml"} <= {cls.marker for cls in layouts()}
+    True
     """
+    import importlib
+
+    from understudy.registry import computed_metrics
+
+    for declared in computed_metrics().values():  # each metric's class, as the registry names it
+        if isinstance(declared.make, str):
+            importlib.import_module(declared.make.partition(":")[0])
     found, todo = [], list(NeuralMetric.__subclasses__())
     while todo:
         cls = todo.pop(0)

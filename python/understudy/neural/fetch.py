@@ -47,11 +47,14 @@ def fetch_model(spec: str, to: Path | None = None, tokenizer: str = DEFAULT_TOKE
     hub cache, or with ``to`` into ``to/NAME`` (what it names inside it)."""
     name, revision = split_spec(spec)
     main = _fetch(name, revision, None, None if to is None else to / name)
-    layout = next((cls for cls in layouts() if cls.marker and (main.folder / cls.marker).is_file()), None)
+    layout = next((cls for cls in layouts() if cls.recognises(main.folder)), None)
     if layout is None:
-        told = " or ".join(f"{cls.__name__}'s ({cls.marker})" for cls in layouts())
+        told = " nor ".join(f"{cls.__name__}'s ({cls.marker})" for cls in layouts())
         raise ModelError(f"{name}: no checkpoint layout understudy reads: neither {told}")
-    needed, files = layout.names_beside(main.folder, tokenizer)
+    beside = layout.names_beside(main.folder, tokenizer)
+    if beside is None:
+        return [main]
+    needed, files = beside
     inside = None if main.cached else main.folder / needed
     return [main, _fetch(*split_spec(needed), files, inside)]
 

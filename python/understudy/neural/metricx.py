@@ -117,6 +117,11 @@ class MetricX(NeuralMetric):
     reads = ("config.json", "*.safetensors", "*.safetensors.index.json", "*.bin", "*.bin.index.json")
 
     @classmethod
+    def recognises(cls, folder: Path) -> bool:
+        """A ``config.json`` of an mT5 (other models' checkpoints hold one too)."""
+        return super().recognises(folder) and _model_type(folder) == "mt5"
+
+    @classmethod
     def names_beside(cls, folder: Path, tokenizer: str) -> tuple[str, list[str]]:
         """The mT5 ``tokenizer``, which a MetricX checkpoint does not name (predict.py's ``--tokenizer``)."""
         return tokenizer, TOKENIZER_FILES
@@ -309,3 +314,11 @@ def _saved_precision(folder: Any) -> str:
     if saved not in names:
         raise ModelError(f"{folder / 'config.json'}: unknown dtype {saved!r}")
     return names[saved]
+
+
+def _model_type(folder: Path) -> str | None:
+    """The ``model_type`` of the folder's ``config.json`` (``None``: unreadable or absent)."""
+    try:
+        return str(_raw_config(folder).get("model_type"))
+    except ModelError:
+        return None
