@@ -67,6 +67,7 @@ _LAZY = {
         "understudy.metrics.wer",
     ),
     **dict.fromkeys(["COMET", "CometKiwi", "MetricX", "XCOMET"], "understudy.neural"),
+    "BERTScore": "understudy.neural.bertscore",
     **dict.fromkeys(["ESA", "GembaMQM"], "understudy.judges.metric"),
     "Signature": "understudy.signature",
     "Stats": "understudy.stats",

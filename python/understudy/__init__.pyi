@@ -68,6 +68,7 @@ from understudy.neural import COMET as COMET
 from understudy.neural import CometKiwi as CometKiwi
 from understudy.neural import MetricX as MetricX
 from understudy.neural import XCOMET as XCOMET
+from understudy.neural.bertscore import BERTScore as BERTScore
 from understudy.signature import Signature as Signature
 from understudy.stats import Stats as Stats
 from understudy.stats import Totals as Totals
@@ -75,6 +76,7 @@ from understudy.stats import Totals as Totals
 _LAZY: dict[str, str]
 
 __all__ = [
+    "BERTScore",
     "BLEU",
     "BLEUConfig",
     "BLEUResult",

@@ -35,7 +35,8 @@ def _publish(hub: fake_hub.Hub, name: str, files: dict[str, bytes]) -> None:
 
 def docs_hub(root: Path) -> fake_hub.Hub:
     """A stand-in hub serving wmt22-comet-da, wmt22-cometkiwi-da, XCOMET-XL,
-    metricx-24-hybrid-xl-v2p6 and mt5-xl (tiny), built in ``root``; close it when done."""
+    metricx-24-hybrid-xl-v2p6, mt5-xl and BERTScore's bert-base-multilingual-cased (tiny, of
+    XLM-R's kind), built in ``root``; close it when done."""
     hub = fake_hub.Hub()
     for name, xl in ENCODERS.items():
         _publish(hub, name, fake_hub.folder_files(nc.build_encoder(root / name, xl=xl)))
@@ -48,6 +49,8 @@ def docs_hub(root: Path) -> fake_hub.Hub:
     _publish(hub, "Unbabel/XCOMET-XL", _without_encoder(xcomet))
     _publish(hub, "google/metricx-24-hybrid-xl-v2p6", fake_hub.folder_files(nc.build_metricx(root / "mx", 1)))
     _publish(hub, "google/mt5-xl", fake_hub.folder_files(nc.MT5_TOKENIZER))
+    bertscore = nc.build_bertscore(root / "bertscore", size="tiny-9")
+    _publish(hub, "bert-base-multilingual-cased", fake_hub.folder_files(bertscore))
     return hub
 
 

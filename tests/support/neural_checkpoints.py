@@ -31,6 +31,13 @@ SIZES: dict[str, dict[str, Any]] = {
         "num_attention_heads": HEADS,
         "intermediate_size": FFN,
     },
+    # Nine layers, as many as bert-base-multilingual-cased's BERTScore layer: the docs' stand-in.
+    "tiny-9": {
+        "hidden_size": HIDDEN,
+        "num_hidden_layers": 9,
+        "num_attention_heads": HEADS,
+        "intermediate_size": FFN,
+    },
     # xlm-roberta-large's (COMET-22's encoder), for benchmarks: 560M weights, random.
     "large": {
         "hidden_size": 1024,
@@ -430,3 +437,41 @@ METRICX_SAMPLES: list[dict[str, str]] = [
 ]
 """The COMET samples and MetricX's own edges: T5's special tokens in the text, a source that
 fills the 1536-token budget by itself (the candidate is cut away)."""
+
+
+BERTSCORE_SEED = 21
+"""The tiny BERTScore model's seed."""
+
+
+def build_bertscore(folder: Path, seed: int = BERTSCORE_SEED, size: str = "tiny") -> Path:
+    """A tiny XLM-R model folder as BERTScore reads one (``AutoModel.from_pretrained``): the
+    encoder's config and tokenizer, its weights (the pooler's too) in ``model.safetensors``."""
+    from safetensors.numpy import save_file
+
+    build_encoder(folder, size)
+    pooler = {"pooler.dense.weight": (HIDDEN, HIDDEN), "pooler.dense.bias": (HIDDEN,)}
+    shapes = encoder_shapes(size) | pooler
+    save_file(
+        {name: _draw(seed, name, shape) for name, shape in shapes.items()}, folder / "model.safetensors"
+    )
+    return folder
+
+
+def bertscore_baseline(folder: Path) -> Path:
+    """A baseline file in bert-score's layout (comma-separated despite its ``.tsv``: ``LAYER,P,R,F``,
+    one row per layer from 0) for the tiny model's layers."""
+    rows = ["LAYER,P,R,F"] + [
+        f"{layer},{0.5 + 0.01 * layer:.4f},{0.45 + 0.02 * layer:.4f},{0.48 + 0.015 * layer:.4f}"
+        for layer in range(LAYERS + 1)
+    ]
+    path = folder / "baseline.tsv"
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    return path
+
+
+def bertscore_fixture() -> dict[str, Any]:
+    """bert-score 0.3.13's scores of the tiny model (tests/fixtures/bertscore_tiny.json, by
+    scripts/bertscore_fixtures.py)."""
+    path = Path(__file__).parents[1] / "fixtures" / "bertscore_tiny.json"
+    fixture: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return fixture

@@ -149,6 +149,7 @@ COMPUTED: dict[str, str] = {
     "cometkiwi": "understudy.computed.cometkiwi",
     "xcomet": "understudy.computed.xcomet",
     "metricx": "understudy.computed.metricx",
+    "bertscore": "understudy.computed.bertscore",
     "gemba-mqm": "understudy.computed.gemba_mqm",
     "esa": "understudy.computed.esa",
     "bleurt": "understudy.computed.bleurt",
