@@ -10,8 +10,14 @@ site-packages), the newer packages of its own coming first:
     python3 -m venv /tmp/bs-venv
     echo "$PWD/.venv/lib/python3.11/site-packages" > /tmp/bs-venv/lib/python3.11/site-packages/zz.pth
     /tmp/bs-venv/bin/pip install --no-deps "bert-score==0.3.13" "transformers==4.57.6" \\
-        "huggingface_hub==0.36.2" "tokenizers==0.22.1"
+        "huggingface_hub==0.36.2" "tokenizers==0.22.1" "evaluate==0.4.6" "datasets==5.0.1" \\
+        dill multiprocess xxhash
+    /tmp/bs-venv/bin/pip install httpx
+    git clone https://github.com/huggingface/evaluate /tmp/evw  # or EVALUATE_CHECKOUT=DIR
     /tmp/bs-venv/bin/python scripts/bertscore_fixtures.py
+
+HF evaluate's ``bertscore`` script is read from that checkout (``evaluate.load`` of its folder),
+as its Hub copy would be.
 
 The tiny model's tokenizer is a ``tokenizer.json`` only, so bert-score reads it with
 ``use_fast_tokenizer=True``; for XLM-R its slow and fast tokenizers give the same ids (shared
@@ -37,6 +43,10 @@ import tests.support.neural_checkpoints as nc  # noqa: E402
 OUT = REPO / "tests" / "fixtures" / "bertscore_tiny.json"
 COMMAND = "/tmp/bs-venv/bin/python scripts/bertscore_fixtures.py"
 DATA = REPO.parent / "shared" / "data" / "wmt17-en-de"
+EVALUATE = Path(os.environ.get("EVALUATE_CHECKOUT", "/tmp/evw"))
+"""A checkout of huggingface/evaluate (its metrics/bertscore folder, the script evaluate.load
+reads from the Hub), at EVALUATE_COMMIT."""
+EVALUATE_COMMIT = "a7dd338"
 BATCH_SIZES = (1, 64)
 WMT17 = 40
 
@@ -112,11 +122,33 @@ def score(
     return out
 
 
+def hf_evaluate(model: Path, texts: dict[str, list[Any]], script: Path) -> dict[str, Any]:
+    """HF evaluate's ``bertscore`` script (a local copy of its folder) on the texts: plain, with
+    two references a hypothesis, and idf twice on one module (its cached scorer keeps the first
+    call's idf weights) beside a fresh module's second call."""
+    import evaluate
+
+    hyps, refs, second = texts["hyps"], texts["refs"], texts["second"]
+    options = {"model_type": str(model), "num_layers": 2, "device": "cpu", "use_fast_tokenizer": True}
+    out: dict[str, Any] = {}
+    out["plain"] = evaluate.load(str(script)).compute(predictions=hyps, references=refs, **options)
+    multi = [[r, s] for r, s in zip(refs, second, strict=True)]
+    out["multiref"] = evaluate.load(str(script)).compute(predictions=hyps, references=multi, **options)
+    cached = evaluate.load(str(script))
+    out["idf-first"] = cached.compute(predictions=hyps[:25], references=refs[:25], idf=True, **options)
+    out["idf-second"] = cached.compute(predictions=hyps[25:], references=refs[25:], idf=True, **options)
+    fresh = evaluate.load(str(script))
+    out["idf-fresh"] = fresh.compute(predictions=hyps[25:], references=refs[25:], idf=True, **options)
+    for result in out.values():
+        result["hashcode"] = result["hashcode"].replace(str(model), "MODEL")
+    return out
+
+
 def versions() -> dict[str, str]:
     """The versions the scores were computed with."""
     from importlib.metadata import version
 
-    names = ["bert-score", "torch", "transformers", "tokenizers", "numpy"]
+    names = ["bert-score", "evaluate", "datasets", "torch", "transformers", "tokenizers", "numpy"]
     return {"python": platform.python_version(), **{n: version(n) for n in names}}
 
 
@@ -127,6 +159,7 @@ def main() -> None:
         model = nc.build_bertscore(Path(tmp) / "model")
         baseline = nc.bertscore_baseline(Path(tmp))
         scored = {name: score(model, baseline, texts, setting) for name, setting in SETTINGS.items()}
+        hf = hf_evaluate(model, texts, EVALUATE / "metrics" / "bertscore")
     for name, result in scored.items():
         print(f"{name}: mean F {sum(result['1']['F']) / len(result['1']['F']):.6f}", file=sys.stderr)
     record = {
@@ -136,6 +169,7 @@ def main() -> None:
         "settings": SETTINGS,
         "samples": texts,
         "scores": scored,
+        "hf_evaluate": {"commit": EVALUATE_COMMIT, "results": hf},
     }
     # Atomically (this environment has no understudy to lend its atomic_write): a new file, renamed.
     partial = OUT.with_suffix(".json.partial")

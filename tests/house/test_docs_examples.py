@@ -74,7 +74,7 @@ def _neural_pattern() -> re.Pattern[str]:
     neural = [d for d in computed_metrics().values() if issubclass(d.config, NeuralConfig)]
     names = "|".join(re.escape(d.name) for d in neural)
     classes = "|".join(d.make.rpartition(":")[2] for d in neural if isinstance(d.make, str))
-    return re.compile(rf"-m [^\n]*\b({names})\b|\b({classes})\(|fetch-model")
+    return re.compile(rf"-m [^\n]*\b({names})\b|\b({classes})\(|load\(\"({names})\"|fetch-model")
 
 
 NEURAL = _neural_pattern()

@@ -1,13 +1,15 @@
 """HF evaluate's translation and speech metrics, computed by understudy: ``evaluate.load`` becomes
 ``understudy.evaluate.load``.
 
-``load("sacrebleu" | "bleu" | "google_bleu" | "chrf" | "ter" | "wer" | "cer")`` returns a module
+``load("sacrebleu" | "bleu" | "google_bleu" | "chrf" | "ter" | "wer" | "cer" | "bertscore")`` returns a module
 with HF's ``compute(predictions=..., references=...)``, ``add`` and ``add_batch``, its keyword
 arguments and its output dictionary, with the numbers of HF evaluate 0.4.6's metric scripts. Each
 script's conventions are kept under its name: ``bleu`` is the tensorflow/nmt port (the *shortest*
 reference's length, ``smooth`` adding one to every order's counts, a 0-1 scale), ``google_bleu``
 is NLTK's GLEU over 13a tokens, ``sacrebleu``, ``chrf`` and ``ter`` are sacrebleu's (one
-reference count for every prediction), ``wer`` and ``cer`` are jiwer's corpus measures.
+reference count for every prediction), ``wer`` and ``cer`` are jiwer's corpus measures,
+``bertscore`` is bert-score's through its cached scorer (:mod:`understudy.evaluate.bertscore`;
+``bertscore_idf_per_call`` without the cache's stale idf).
 
 >>> bleu, line = load("bleu"), "hello there general kenobi"
 >>> bleu.compute(predictions=[line], references=[[line, "hello there!"]])["bleu"]
@@ -24,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from understudy.errors import EmptyReferenceError, InputError
+from understudy.evaluate.bertscore import BERTScoreScript
 from understudy.metrics.bleu import BLEU
 from understudy.metrics.tokenizers import tokenize
 from understudy.metrics.wer import CER, WER
@@ -207,6 +210,13 @@ MODULES: dict[str, Callable[..., Any]] = {
 }
 """The metric scripts this module provides, by HF's names."""
 
+SCRIPTS: dict[str, Callable[[], Callable[..., Any]]] = {
+    "bertscore": lambda: BERTScoreScript(fresh_idf=False),
+    "bertscore_idf_per_call": lambda: BERTScoreScript(fresh_idf=True),
+}
+"""The scripts that keep state between calls of one loaded module (a model), each made anew by
+:func:`load` (:mod:`understudy.evaluate.bertscore`; the neural extra)."""
+
 
 @dataclass
 class EvaluationModule:
@@ -220,6 +230,7 @@ class EvaluationModule:
     """
 
     name: str
+    _script: Callable[..., Any] | None = None
     _predictions: list[Any] = field(default_factory=list)
     _references: list[Any] = field(default_factory=list)
 
@@ -249,7 +260,7 @@ class EvaluationModule:
             self._predictions, self._references = [], []
         if predictions is None or references is None or len(predictions) != len(references):
             raise InputError("give predictions and references, one reference entry per prediction")
-        return MODULES[self.name](predictions, references, **options)
+        return (self._script or MODULES[self.name])(predictions, references, **options)
 
 
 def load(path: str, *args: Any, **kwargs: Any) -> EvaluationModule:
@@ -260,9 +271,12 @@ def load(path: str, *args: Any, **kwargs: Any) -> EvaluationModule:
     """
     del args, kwargs
     name = path.rstrip("/").rsplit("/", 1)[-1]
+    if name in SCRIPTS:
+        return EvaluationModule(name, SCRIPTS[name]())
     if name not in MODULES:
-        raise InputError(f"understudy.evaluate has no metric {path!r}; it has {', '.join(sorted(MODULES))}")
+        known = ", ".join(sorted([*MODULES, *SCRIPTS]))
+        raise InputError(f"understudy.evaluate has no metric {path!r}; it has {known}")
     return EvaluationModule(name)
 
 
-__all__ = ["MODULES", "EvaluationModule", "load", "nmt_bleu", "tokenizer_13a"]
+__all__ = ["MODULES", "SCRIPTS", "EvaluationModule", "load", "nmt_bleu", "tokenizer_13a"]

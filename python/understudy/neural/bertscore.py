@@ -136,6 +136,11 @@ class BERTScore(NeuralMetric):
         self._model: Any = None
         self._embedded: dict[str, Any] = {}
 
+    def fix_idf(self, references: Sequence[str]) -> None:
+        """Weight tokens by their idf over ``references`` from now on, whatever each call's
+        references are (what HF evaluate's cached scorer does: ``understudy.evaluate``)."""
+        self.idf = self._weights = IdfWeights.of(self.tokenizer(list(references)).ids)
+
     @staticmethod
     def name_of(idf: bool, rescaled: bool) -> str:
         """The name its scores print under: ``BERTScore``, with ``-idf`` and ``-rescaled``."""
