@@ -107,7 +107,11 @@ def import_extra(module: str, missing: str) -> Any:
     understudy.errors.MissingExtraError: needs the 'x' extra
     """
     import importlib
+    import sys
 
+    loaded = sys.modules.get(module)
+    if loaded is not None:  # import_module's checks cost tens of microseconds a call: asked per batch
+        return loaded
     try:
         return importlib.import_module(module)
     except ModuleNotFoundError as err:

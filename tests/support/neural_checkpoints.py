@@ -38,6 +38,13 @@ SIZES: dict[str, dict[str, Any]] = {
         "num_attention_heads": HEADS,
         "intermediate_size": FFN,
     },
+    # xlm-roberta-base's layers on the tests' vocabulary, for BERTScore's benchmark.
+    "base": {
+        "hidden_size": 768,
+        "num_hidden_layers": 12,
+        "num_attention_heads": 12,
+        "intermediate_size": 3072,
+    },
     # xlm-roberta-large's (COMET-22's encoder), for benchmarks: 560M weights, random.
     "large": {
         "hidden_size": 1024,
@@ -449,7 +456,8 @@ def build_bertscore(folder: Path, seed: int = BERTSCORE_SEED, size: str = "tiny"
     from safetensors.numpy import save_file
 
     build_encoder(folder, size)
-    pooler = {"pooler.dense.weight": (HIDDEN, HIDDEN), "pooler.dense.bias": (HIDDEN,)}
+    hidden = SIZES[size]["hidden_size"]
+    pooler = {"pooler.dense.weight": (hidden, hidden), "pooler.dense.bias": (hidden,)}
     shapes = encoder_shapes(size) | pooler
     save_file(
         {name: _draw(seed, name, shape) for name, shape in shapes.items()}, folder / "model.safetensors"

@@ -39,11 +39,13 @@ from understudy.computed.metric import Item, Progress, References
 from understudy.errors import InputError, ModelError
 from understudy.metrics.scores import ScoresStats
 from understudy.neural._extra import need, quietly
-from understudy.neural.base import NeuralMetric, device_of
+from understudy.neural.base import NeuralMetric, batches, device_of
 from understudy.neural.xlmr import Tokenized
 
 TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json", "special_tokens_map.json")
 WEIGHT_FILES = ("*.safetensors", "*.safetensors.index.json", "*.bin", "*.bin.index.json")
+PAIRS = 64
+"""Pairs matched at once (their similarities padded to the longest of each side)."""
 
 
 class Segment(NamedTuple):
@@ -232,51 +234,66 @@ class BERTScore(NeuralMetric):
         """Each item's F1, with its precision, recall and F1 as JSON."""
         wanted = [t for t in dict.fromkeys(t for item in items for t in item) if t not in self._embedded]
         self._embedded |= self._embed(wanted, progress)
-        scored = [self._best(item[0], item[1:]) for item in items]
+        pairs = list(dict.fromkeys((item[0], ref) for item in items for ref in item[1:]))
+        matched = dict(zip(pairs, self._matched(pairs), strict=True))
+        scored = [self._best([matched[item[0], ref] for ref in item[1:]]) for item in items]
         return [s.f1 for s in scored], [json.dumps(s._asdict()) for s in scored]
 
+    def batches(self, lengths: Sequence[int]) -> list[list[int]]:
+        """``batch_size`` texts at a time, longest first, as bert-score batches them (no cap on
+        padded positions: a BERT-sized encoder gains from whole batches on a CPU too)."""
+        return batches(lengths, self.batch_size)
+
     def _embed(self, texts: list[str], progress: Progress | None) -> dict[str, Any]:
-        """Each text's token ids, idf-less weights and normalised embeddings, batched by length."""
+        """Each text's token count, normalised embeddings and token weights, batched by length."""
         torch = need("torch")
         tokenized = self.tokenizer(texts)
         self.truncated += tokenized.truncated
         out: dict[str, Any] = {}
         for chosen in self.batches([len(row) for row in tokenized.ids]):
             rows = [tokenized.ids[k] for k in chosen]
-            longest = max(len(r) for r in rows)
-            ids = torch.full((len(rows), longest), self.tokenizer.pad_id, dtype=torch.long)
-            mask = torch.zeros((len(rows), longest), dtype=torch.long)
-            for n, row in enumerate(rows):
-                ids[n, : len(row)], mask[n, : len(row)] = torch.tensor(row), 1
+            width, pad = len(rows[0]), self.tokenizer.pad_id
+            ids = torch.tensor([row + [pad] * (width - len(row)) for row in rows])
+            mask = torch.tensor([[1] * len(row) + [0] * (width - len(row)) for row in rows])
             with torch.inference_mode():
                 states = self._model(input_ids=ids.to(self.device), attention_mask=mask.to(self.device))[0]
             states = states.float().cpu()
             for n, k in enumerate(chosen):
                 emb = states[n, : len(rows[n])]
-                out[texts[k]] = (rows[n], emb / torch.norm(emb, dim=-1).unsqueeze(-1))
+                out[texts[k]] = (
+                    len(rows[n]),
+                    emb / torch.norm(emb, dim=-1).unsqueeze(-1),
+                    self._scale(rows[n]),
+                )
             if progress is not None:
                 progress(len(chosen))
         return out
 
-    def _best(self, hypothesis: str, references: Sequence[str]) -> Segment:
+    def _best(self, scored: Sequence[tuple[float, float, float]]) -> Segment:
         """The segment's P, R and F, each the best of its references', rescaled."""
-        scored = [self._matched(hypothesis, ref) for ref in references]
         best = [max(s[k] for s in scored) for k in range(3)]
         if self.baseline is not None:
             best = [rescaled(value, base) for value, base in zip(best, self.baseline, strict=True)]
         return Segment(*best)
 
-    def _matched(self, hypothesis: str, reference: str) -> tuple[float, float, float]:
-        """bert-score's greedy matching of one pair (``greedy_cos_idf``), in float32."""
+    def _matched(self, pairs: Sequence[tuple[str, str]]) -> list[tuple[float, float, float]]:
+        """bert-score's greedy matching (``greedy_cos_idf``) of each (hypothesis, reference) pair,
+        in float32, :data:`PAIRS` at a time; a padded position never matches (each pair's numbers
+        are those of the pair alone)."""
         torch = need("torch")
-        (hyp_ids, hyp), (ref_ids, ref) = self._embedded[hypothesis], self._embedded[reference]
-        sim = hyp @ ref.T
-        p = (sim.max(dim=1).values * self._scale(hyp_ids)).sum()
-        r = (sim.max(dim=0).values * self._scale(ref_ids)).sum()
-        f = 2 * p * r / (p + r)
-        if len(hyp_ids) == 2 or len(ref_ids) == 2:  # only the two special tokens: nothing said
-            p, r = torch.zeros(()), torch.zeros(())
-        return float(p), float(r), 0.0 if math.isnan(float(f)) else float(f)
+        out: list[tuple[float, float, float]] = []
+        for start in range(0, len(pairs), PAIRS):
+            chunk = [(self._embedded[h], self._embedded[r]) for h, r in pairs[start : start + PAIRS]]
+            hyp, hyp_mask, hyp_scale = _padded([h for h, _ in chunk])
+            ref, ref_mask, ref_scale = _padded([r for _, r in chunk])
+            sim = torch.bmm(hyp, ref.transpose(1, 2))
+            p = (sim.masked_fill(~ref_mask[:, None, :], -math.inf).max(dim=2).values * hyp_scale).sum(dim=1)
+            r = (sim.masked_fill(~hyp_mask[:, :, None], -math.inf).max(dim=1).values * ref_scale).sum(dim=1)
+            f = 2 * p * r / (p + r)
+            for (h, r_), pk, rk, fk in zip(chunk, p.tolist(), r.tolist(), f.tolist(), strict=True):
+                empty = h[0] == 2 or r_[0] == 2  # only the two special tokens: nothing said
+                out.append((0.0 if empty else pk, 0.0 if empty else rk, 0.0 if math.isnan(fk) else fk))
+        return out
 
     def _scale(self, ids: Sequence[int]) -> Any:
         """Each token's weight over the text's sum (bert-score's ``idf / idf.sum()``, in float32)."""
@@ -303,6 +320,18 @@ class BERTScore(NeuralMetric):
         """
         self.system_scores({"system": hyps}, refs, sources)
         return [Segment(**json.loads(detail)) for detail in self.details["system"]]
+
+
+def _padded(texts: Sequence[tuple[int, Any, Any]]) -> tuple[Any, Any, Any]:
+    """Texts' embeddings, their masks and their weights, padded with zeros to the longest."""
+    torch = need("torch")
+    longest, width = max(t[0] for t in texts), texts[0][1].shape[1]
+    emb = torch.zeros((len(texts), longest, width))
+    mask = torch.zeros((len(texts), longest), dtype=torch.bool)
+    scale = torch.zeros((len(texts), longest))
+    for n, (length, vectors, weights) in enumerate(texts):
+        emb[n, :length], mask[n, :length], scale[n, :length] = vectors, True, weights
+    return emb, mask, scale
 
 
 def references_of(refs: References, count: int) -> list[tuple[str, ...]]:
