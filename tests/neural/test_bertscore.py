@@ -177,6 +177,26 @@ def test_score_prints_bertscore_beside_bleu(
     assert "|set:L2+no-idf|" in result["signature"]
 
 
+def test_score_takes_several_reference_files_for_bertscore_alone(
+    model: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("UNDERSTUDY_CACHE", str(tmp_path / "cache"))
+    files = {}
+    for name, lines in (("hyp", HYPS[:40]), ("ref", REFS[:40]), ("second", SAMPLES["second"][:40])):
+        files[name] = tmp_path / f"{name}.txt"
+        files[name].write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    argv = ["score", str(files["ref"]), str(files["second"]), "-i", str(files["hyp"]), "-m", "bertscore"]
+    options = ["--bertscore-model", str(model), "--bertscore-layers", "2", "-w", "6"]
+    status, out, err = run_cli(capsys, *argv, *options)
+    assert status == 0, err
+    want = FIXTURE["scores"]["L2-multiref"]["1"]["F"][:40]  # each hypothesis's best reference
+    assert json.loads(out)["score"] == pytest.approx(sum(want) / len(want), abs=1e-6)
+    status, _, err = run_cli(capsys, *argv, "comet", *options)
+    assert status != 0 and "-m comet needs the source segments" in err  # the metric that needs them
+    status, _, err = run_cli(capsys, *argv, "comet", *options, "--source", str(files["ref"]))
+    assert status != 0 and "comet takes one reference; 2 reference files are given" in err
+
+
 def test_fetch_model_takes_the_model_alone_and_it_scores_offline(model: Path, tmp_path: Path) -> None:
     server = fake_hub.Hub()
     repo = fake_hub.Repo()

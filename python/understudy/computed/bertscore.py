@@ -110,4 +110,5 @@ DECLARED = Computed(
     inputs=("hypothesis", "reference"),
     score_range=(None, 1.0),
     aliases=("BERTScore-F1",),
+    several_references=True,
 )

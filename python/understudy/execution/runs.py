@@ -72,12 +72,14 @@ def check_sources(
     """Refuse what the metrics ``names`` cannot read: no sources where one needs them, several
     reference streams, sources of another length than the references (``where``: the sources'
     file, for the message)."""
-    if where is None and not sources and any("source" in computed(n).inputs for n in names):
+    needing = [name for name in names if "source" in computed(name).inputs]
+    if where is None and not sources and needing:
         raise ConfigError(
-            f"-m {names[0]} needs the source segments: --source FILE (one a line, as the references)"
+            f"-m {needing[0]} needs the source segments: --source FILE (one a line, as the references)"
         )
-    if len(refs) != 1:
-        raise ConfigError(f"{names[0]} takes one reference; {len(refs)} reference files are given")
+    single = [name for name in names if not computed(name).several_references]
+    if len(refs) != 1 and single:
+        raise ConfigError(f"{single[0]} takes one reference; {len(refs)} reference files are given")
     if sources is not None and len(sources) != len(refs[0]):
         lines = counted(len(sources), "line")
         where = where or "the test set's source"
@@ -100,13 +102,25 @@ def run_computed(
     with ExitStack() as stack:
         runner = _runner(dask, chosen, stack)
         for declared, config, metric in chosen:
-            given = list(refs[0]) if declared.reads_reference(config) else None
+            given = _given(declared, config, refs)
             with metric.running_on(runner if config.on_dask else None):
                 scored.append(_scored(metric, systems, given, sources, bars or _no_bar))
             spans = config.spans_file()
             if spans is not None:
                 metric.write_details(spans, scored[-1])
     return scored
+
+
+def _given(
+    declared: Computed, config: ComputedConfig, refs: Sequence[Sequence[str]]
+) -> list[str] | list[tuple[str, ...]] | None:
+    """What the metric is given of the references: none, the one stream, or (a metric that
+    reads several) each segment's references together."""
+    if not declared.reads_reference(config):
+        return None
+    if declared.several_references:
+        return list(zip(*refs, strict=True))
+    return list(refs[0])
 
 
 def _runner(address: str | None, chosen: Sequence[Chosen], stack: ExitStack) -> DaskRunner | None:
@@ -141,7 +155,7 @@ def _no_bar(_: ComputedMetric) -> Iterator[Bar]:
 def _scored(
     metric: ComputedMetric,
     systems: Mapping[str, list[str]],
-    refs: list[str] | None,
+    refs: list[str] | list[tuple[str, ...]] | None,
     sources: list[str] | None,
     bars: Bars,
 ) -> GivenScores:

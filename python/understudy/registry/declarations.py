@@ -200,6 +200,9 @@ class Computed:
     aliases: tuple[str, ...] = ()
     extra: str | None = "neural"
     """The extra its code needs (``None``: none)."""
+    several_references: bool = False
+    """Whether it reads every reference of a segment (BERTScore keeps the best); else it takes
+    one reference file, and more are refused."""
 
     def __post_init__(self) -> None:
         unknown = set(self.inputs) - set(INPUTS)
