@@ -224,3 +224,54 @@ def test_fetch_model_takes_the_model_alone_and_it_scores_offline(model: Path, tm
     f1, revision = scored.stdout.split()
     here = BERTScore(model, num_layers=2, cache=None, device="cpu").sentence_scores(["Hallo Welt"], ["Hallo"])
     assert float(f1) == here[0].f1 and revision == commit
+
+
+def test_on_dask_workers_the_numbers_and_the_idf_weights_are_the_one_process_ones(
+    model: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    distributed = pytest.importorskip(
+        "distributed", reason="the dask extra: pip install 'understudy-mt[dask]'"
+    )
+    from understudy.execution.on_dask import DaskRunner
+
+    monkeypatch.setattr(DaskRunner, "chunk", 8)  # several chunks, for both workers
+    systems = {"A": HYPS[:30], "B": REFS[:30][::-1]}
+    here = BERTScore(model, num_layers=1, idf=True, cache=None, device="cpu").system_scores(
+        systems, REFS[:30], None
+    )
+    cluster = distributed.LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=None,
+        env={"OMP_NUM_THREADS": "1"},
+    )
+    with cluster, distributed.Client(cluster, set_as_default=False) as client:
+        spread = BERTScore(model, num_layers=1, idf=True, cache=None, device="cpu")
+        with spread.running_on(DaskRunner(client)) as on_the_cluster:
+            there = spread.system_scores(systems, REFS[:30], None)
+    assert on_the_cluster and spread._model is None  # the workers read the model, the client never did
+    assert there.config.signature_pairs() == here.config.signature_pairs()
+    for system in systems:
+        assert abs(there.sentence_scores(system) - here.sentence_scores(system)).max() <= 2e-7
+
+
+def test_mbr_chooses_by_bertscore_f1_as_utility(
+    model: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("UNDERSTUDY_CACHE", str(tmp_path / "cache"))
+    lists = [HYPS[k : k + 3] for k in (0, 3, 6)]
+    cands, scores = tmp_path / "cands.txt", tmp_path / "u.jsonl"
+    cands.write_text("".join(c.replace("\n", " ") + "\n" for hyps in lists for c in hyps), encoding="utf-8")
+    argv = ["mbr", "--candidates", str(cands), "-n", "3", "-m", "bertscore", "--scores", str(scores)]
+    status, out, err = run_cli(capsys, *argv, "--bertscore-model", str(model), "--bertscore-layers", "2")
+    assert status == 0, err
+    metric = BERTScore(model, num_layers=2, cache=None, device="cpu")
+    records = [json.loads(line) for line in scores.read_text(encoding="utf-8").splitlines()]
+    for hyps, record, chosen in zip(lists, records, out.splitlines(), strict=True):
+        # Each candidate's expected F1 against every candidate of its source (itself included).
+        expected = [
+            sum(s.f1 for s in metric.sentence_scores([h] * len(hyps), hyps)) / len(hyps) for h in hyps
+        ]
+        assert record["expected"] == pytest.approx(expected, abs=1e-6)
+        assert chosen == hyps[expected.index(max(expected))]
