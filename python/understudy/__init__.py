@@ -68,6 +68,7 @@ _LAZY = {
     ),
     **dict.fromkeys(["COMET", "CometKiwi", "MetricX", "XCOMET"], "understudy.neural"),
     "BERTScore": "understudy.neural.bertscore",
+    "Pear": "understudy.neural.pear",
     **dict.fromkeys(["ESA", "GembaMQM"], "understudy.judges.metric"),
     "Signature": "understudy.signature",
     "Stats": "understudy.stats",

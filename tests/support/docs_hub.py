@@ -35,8 +35,8 @@ def _publish(hub: fake_hub.Hub, name: str, files: dict[str, bytes]) -> None:
 
 def docs_hub(root: Path) -> fake_hub.Hub:
     """A stand-in hub serving wmt22-comet-da, wmt22-cometkiwi-da, XCOMET-XL,
-    metricx-24-hybrid-xl-v2p6, mt5-xl and BERTScore's bert-base-multilingual-cased (tiny, of
-    XLM-R's kind), built in ``root``; close it when done."""
+    metricx-24-hybrid-xl-v2p6, mt5-xl, BERTScore's bert-base-multilingual-cased (tiny, of
+    XLM-R's kind) and Prosho/pear, built in ``root``; close it when done."""
     hub = fake_hub.Hub()
     for name, xl in ENCODERS.items():
         _publish(hub, name, fake_hub.folder_files(nc.build_encoder(root / name, xl=xl)))
@@ -51,6 +51,8 @@ def docs_hub(root: Path) -> fake_hub.Hub:
     _publish(hub, "google/mt5-xl", fake_hub.folder_files(nc.MT5_TOKENIZER))
     bertscore = nc.build_bertscore(root / "bertscore", size="tiny-9")
     _publish(hub, "bert-base-multilingual-cased", fake_hub.folder_files(bertscore))
+    pear = nc.build_pear(root / "pear", pretrained_model="microsoft/infoxlm-large")
+    _publish(hub, "Prosho/pear", _without_encoder(pear))
     return hub
 
 

@@ -483,3 +483,60 @@ def bertscore_fixture() -> dict[str, Any]:
     path = Path(__file__).parents[1] / "fixtures" / "bertscore_tiny.json"
     fixture: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     return fixture
+
+
+PEAR_SEED = 31
+PEAR_HPARAMS: dict[str, Any] = {
+    "class_identifier": "pairwise_metric",
+    "encoder_model": "XLM-RoBERTa",
+    "blend": "last",
+    "task": "regression",
+    "use_antisymmetric_head": True,
+    "learn_score_scale": True,
+    "layer_norm_before_head": False,
+    "hidden_sizes": [64, 32, 16],
+    "activations": "GELU",
+    "dropout": 0.1,
+    "final_activation": None,
+    "keep_embeddings_frozen": False,
+}
+"""The released PEAR checkpoints' hyper-parameters (an antisymmetric regression head over the
+last layer's token states), tiny sizes."""
+
+
+def pear_state(seed: int, size: str = "tiny") -> dict[str, np.ndarray]:
+    """A PEAR model's state dict: the encoder, the span projection (its LayerNorm at index 2),
+    the pair head and the score scale's raw parameter."""
+    hidden = SIZES[size]["hidden_size"]
+    shapes = {f"encoder.model.{k}": v for k, v in encoder_shapes(size).items()}
+    shapes |= {"span_proj.0.weight": (hidden, 3 * hidden), "span_proj.0.bias": (hidden,)}
+    shapes |= {"span_proj.2.LayerNorm.weight": (hidden,), "span_proj.2.bias": (hidden,)}
+    sizes = [hidden, *PEAR_HPARAMS["hidden_sizes"], 1]
+    for k, (n_in, n_out) in enumerate(itertools.pairwise(sizes)):
+        shapes |= {f"pair_head.ff.{3 * k}.weight": (n_out, n_in), f"pair_head.ff.{3 * k}.bias": (n_out,)}
+    state = {name: _draw(seed, name, shape) for name, shape in shapes.items()}
+    state["span_proj.2.weight"] = state.pop("span_proj.2.LayerNorm.weight")  # drawn as a LayerNorm's
+    last = f"pair_head.ff.{3 * len(PEAR_HPARAMS['hidden_sizes'])}.weight"
+    state[last] = np.float32(25.0) * state[last]  # scores of a size the comparison can see
+    state["_alpha_raw"] = np.array(1.5 + 0.1 * (seed % 3), dtype=np.float32)
+    return state
+
+
+def build_pear(folder: Path, seed: int = PEAR_SEED, pretrained_model: str | None = None) -> Path:
+    """A tiny PEAR checkpoint in pear-mt's layout: ``hparams.yaml`` and ``checkpoints/model.ckpt``
+    (a Lightning checkpoint of plain types, as ``weights_only`` loading wants), naming its
+    encoder folder (config and tokenizer), built in ``folder/encoder`` (``pretrained_model``: named
+    so instead, as a published checkpoint names a hub encoder)."""
+    import torch
+    import yaml
+
+    encoder = build_encoder(folder / "encoder")
+    config = {**PEAR_HPARAMS, "pretrained_model": pretrained_model or str(encoder.resolve())}
+    tensors = {k: torch.from_numpy(np.asarray(v)) for k, v in pear_state(seed).items()}
+    (folder / "checkpoints").mkdir(parents=True, exist_ok=True)
+    saved = {"epoch": 0, "global_step": 0, "pytorch-lightning_version": "2.6.6"}
+    torch.save(
+        {**saved, "state_dict": tensors, "hyper_parameters": config}, folder / "checkpoints" / "model.ckpt"
+    )
+    (folder / "hparams.yaml").write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
+    return folder

@@ -150,6 +150,7 @@ COMPUTED: dict[str, str] = {
     "xcomet": "understudy.computed.xcomet",
     "metricx": "understudy.computed.metricx",
     "bertscore": "understudy.computed.bertscore",
+    "pear": "understudy.computed.pear",
     "gemba-mqm": "understudy.computed.gemba_mqm",
     "esa": "understudy.computed.esa",
     "bleurt": "understudy.computed.bleurt",
