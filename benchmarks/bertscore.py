@@ -133,7 +133,10 @@ def main() -> None:
         "command": f"python benchmarks/bertscore.py --bertscore-python PYTHON --size {args.size}",
     }
     out = REPO / "benchmarks" / "results" / f"bertscore-{args.size}.json"
-    out.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+    from understudy.files.atomic import atomic_write
+
+    with atomic_write(out) as handle:
+        handle.write((json.dumps(result, indent=1) + "\n").encode("utf-8"))
     print(json.dumps(result, indent=1))
 
 

@@ -100,7 +100,10 @@ def main() -> None:
         "command": "python benchmarks/pear.py --pear-python PYTHON",
     }
     out = REPO / "benchmarks" / "results" / "pear.json"
-    out.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+    from understudy.files.atomic import atomic_write
+
+    with atomic_write(out) as handle:
+        handle.write((json.dumps(result, indent=1) + "\n").encode("utf-8"))
     print(json.dumps(result, indent=1))
 
 

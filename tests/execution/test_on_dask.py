@@ -16,7 +16,6 @@ import pytest
 pytest.importorskip("transformers", reason="the neural extra: pip install 'understudy-mt[neural]'")
 pytest.importorskip("distributed", reason="the dask extra: pip install 'understudy-mt[dask]'")
 
-import distributed
 from understudy.computed.cache import ScoreCache
 from understudy.computed.metric import Item
 from understudy.execution.on_dask import DaskRunner, worker_loads
@@ -24,6 +23,7 @@ from understudy.neural import COMET, XCOMET, MetricX
 from understudy.neural.base import NeuralMetric
 
 import tests.support.neural_checkpoints as nc
+from tests.support.dask_cluster import two_workers
 from tests.support.neural_checkpoints import MT, REF, SRC
 
 SYSTEMS = {"A": MT, "B": [t.upper() for t in MT], "C": REF[::-1]}
@@ -31,14 +31,7 @@ SYSTEMS = {"A": MT, "B": [t.upper() for t in MT], "C": REF[::-1]}
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[Any]:
-    cluster = distributed.LocalCluster(
-        n_workers=2,
-        threads_per_worker=1,
-        processes=True,
-        dashboard_address=None,
-        env={"OMP_NUM_THREADS": "1"},
-    )
-    with cluster, distributed.Client(cluster, set_as_default=False) as connected:
+    with two_workers() as connected:
         yield connected
 
 

@@ -31,6 +31,7 @@ from understudy.signature import Signature
 import tests.support.neural_checkpoints as nc
 from tests.support import fake_hub
 from tests.support.cli import run_cli
+from tests.support.dask_cluster import two_workers
 
 FIXTURE = nc.bertscore_fixture()
 SAMPLES = FIXTURE["samples"]
@@ -229,9 +230,7 @@ def test_fetch_model_takes_the_model_alone_and_it_scores_offline(model: Path, tm
 def test_on_dask_workers_the_numbers_and_the_idf_weights_are_the_one_process_ones(
     model: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    distributed = pytest.importorskip(
-        "distributed", reason="the dask extra: pip install 'understudy-mt[dask]'"
-    )
+    pytest.importorskip("distributed", reason="the dask extra: pip install 'understudy-mt[dask]'")
     from understudy.execution.on_dask import DaskRunner
 
     monkeypatch.setattr(DaskRunner, "chunk", 8)  # several chunks, for both workers
@@ -239,14 +238,7 @@ def test_on_dask_workers_the_numbers_and_the_idf_weights_are_the_one_process_one
     here = BERTScore(model, num_layers=1, idf=True, cache=None, device="cpu").system_scores(
         systems, REFS[:30], None
     )
-    cluster = distributed.LocalCluster(
-        n_workers=2,
-        threads_per_worker=1,
-        processes=True,
-        dashboard_address=None,
-        env={"OMP_NUM_THREADS": "1"},
-    )
-    with cluster, distributed.Client(cluster, set_as_default=False) as client:
+    with two_workers() as client:
         spread = BERTScore(model, num_layers=1, idf=True, cache=None, device="cpu")
         with spread.running_on(DaskRunner(client)) as on_the_cluster:
             there = spread.system_scores(systems, REFS[:30], None)
