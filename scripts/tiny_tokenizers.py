@@ -5,7 +5,11 @@ tiny checkpoints need one of the same kind, small enough to commit. It is traine
 with the `tokenizers` library, on the WMT17 reference beside the clone, and written as
 `tokenizer.json` (the reference code's pinned protobuf cannot convert a slow tokenizer):
 
-    python scripts/tiny_tokenizers.py   # writes tests/fixtures/neural/xlmr-tiny/ and mt5-tiny/
+    python scripts/tiny_tokenizers.py   # writes tests/fixtures/neural/*-tiny/
+
+bleurt-tiny is a SentencePiece model of BLEURT-20's kind ([PAD] 0, [UNK] 1, [CLS] [SEP] [MASK]
+as pieces of their own), kept as lucadiliello/BLEURT-20's: spm.model and its configs, which
+bleurt-pytorch reads with its slow (DebertaV2) tokenizer.
 
 mt5-tiny is a SentencePiece model of mT5's kind (<pad> 0, </s> 1, <unk> 2, no <s>) trained
 with the sentencepiece library, kept as google/mt5-*'s are: spiece.model and its configs, no
@@ -26,6 +30,7 @@ REPO = Path(__file__).resolve().parent.parent
 DATA = REPO.parent / "shared" / "data" / "wmt17-en-de" / "newstest2017.ref.en-de.de"
 OUT = REPO / "tests" / "fixtures" / "neural" / "xlmr-tiny"
 MT5_OUT = REPO / "tests" / "fixtures" / "neural" / "mt5-tiny"
+BLEURT_OUT = REPO / "tests" / "fixtures" / "neural" / "bleurt-tiny"
 ENGLISH = [
     "The cat sat on the mat.",
     "A translation is scored against its source and its reference.",
@@ -88,6 +93,51 @@ def mt5_tokenizer(lines: list[str], vocab_size: int) -> None:
     write_atomically(MT5_OUT / "special_tokens_map.json", (json.dumps(specials) + "\n").encode())
 
 
+def bleurt_tokenizer(lines: list[str], vocab_size: int) -> None:
+    """A SentencePiece unigram model of BLEURT-20's kind in BLEURT_OUT, with its configs."""
+    import io
+
+    import sentencepiece as spm
+
+    model = io.BytesIO()
+    spm.SentencePieceTrainer.train(
+        sentence_iterator=iter(lines),
+        model_writer=model,
+        vocab_size=vocab_size,
+        model_type="unigram",
+        pad_id=0,
+        pad_piece="[PAD]",
+        unk_id=1,
+        unk_piece="[UNK]",
+        bos_id=-1,
+        eos_id=-1,
+        control_symbols=["[CLS]", "[SEP]", "[MASK]"],
+        character_coverage=1.0,
+        num_threads=1,
+        minloglevel=2,
+    )
+    BLEURT_OUT.mkdir(parents=True, exist_ok=True)
+    write_atomically(BLEURT_OUT / "spm.model", model.getvalue())
+    specials = {
+        "bos_token": "[CLS]",
+        "eos_token": "[SEP]",
+        "unk_token": "[UNK]",
+        "sep_token": "[SEP]",
+        "pad_token": "[PAD]",
+        "cls_token": "[CLS]",
+        "mask_token": "[MASK]",
+    }
+    config = {
+        "do_lower_case": False,
+        "split_by_punct": False,
+        "tokenizer_class": "BleurtSPTokenizer",
+        "model_max_length": 1e30,
+        **specials,
+    }
+    write_atomically(BLEURT_OUT / "tokenizer_config.json", (json.dumps(config, indent=1) + "\n").encode())
+    write_atomically(BLEURT_OUT / "special_tokens_map.json", (json.dumps(specials, indent=1) + "\n").encode())
+
+
 def main() -> None:
     """Train and write the XLM-R-shaped tokenizer."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -113,6 +163,8 @@ def main() -> None:
     print(f"{OUT}: {tokenizer.get_vocab_size()} pieces")
     mt5_tokenizer(lines, args.vocab_size)
     print(f"{MT5_OUT}: written")
+    bleurt_tokenizer(lines, args.vocab_size)
+    print(f"{BLEURT_OUT}: written")
 
 
 if __name__ == "__main__":

@@ -68,6 +68,7 @@ _LAZY = {
     ),
     **dict.fromkeys(["COMET", "CometKiwi", "MetricX", "XCOMET"], "understudy.neural"),
     "BERTScore": "understudy.neural.bertscore",
+    "BLEURT": "understudy.neural.bleurt",
     "Pear": "understudy.neural.pear",
     **dict.fromkeys(["ESA", "GembaMQM"], "understudy.judges.metric"),
     "Signature": "understudy.signature",

@@ -69,6 +69,7 @@ from understudy.neural import CometKiwi as CometKiwi
 from understudy.neural import MetricX as MetricX
 from understudy.neural import XCOMET as XCOMET
 from understudy.neural.bertscore import BERTScore as BERTScore
+from understudy.neural.bleurt import BLEURT as BLEURT
 from understudy.neural.pear import Pear as Pear
 from understudy.signature import Signature as Signature
 from understudy.stats import Stats as Stats
@@ -80,6 +81,7 @@ __all__ = [
     "BERTScore",
     "BLEU",
     "BLEUConfig",
+    "BLEURT",
     "BLEUResult",
     "BLEUStats",
     "CER",

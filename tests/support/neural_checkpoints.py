@@ -540,3 +540,70 @@ def build_pear(folder: Path, seed: int = PEAR_SEED, pretrained_model: str | None
     )
     (folder / "hparams.yaml").write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
     return folder
+
+
+BLEURT_SEED = 41
+BLEURT_TOKENIZER = Path(__file__).parents[1] / "fixtures" / "neural" / "bleurt-tiny"
+"""The tiny SentencePiece tokenizer of BLEURT-20's kind (scripts/tiny_tokenizers.py)."""
+BLEURT_CONFIG: dict[str, Any] = {
+    "architectures": ["BleurtForSequenceClassification"],
+    "model_type": "bleurt",
+    "vocab_size": 1000,
+    "embedding_size": 16,
+    "hidden_size": HIDDEN,
+    "num_hidden_layers": LAYERS,
+    "num_attention_heads": HEADS,
+    "intermediate_size": FFN,
+    "hidden_act": "gelu",
+    "hidden_dropout_prob": 0.1,
+    "attention_probs_dropout_prob": 0.1,
+    "max_position_embeddings": 512,
+    "type_vocab_size": 2,
+    "initializer_range": 0.02,
+    "layer_norm_eps": 1e-12,
+    "pad_token_id": 0,
+    "num_labels": 1,
+    "tie_word_embeddings": False,
+}
+"""lucadiliello/BLEURT-20's config.json (RemBERT's shape: embeddings narrower than the layers,
+projected up), tiny sizes."""
+
+
+def bleurt_shapes(config: dict[str, Any] = BLEURT_CONFIG) -> dict[str, tuple[int, ...]]:
+    """bleurt-pytorch's ``BleurtForSequenceClassification`` tensors by name."""
+    v, e, h, f = (config[k] for k in ("vocab_size", "embedding_size", "hidden_size", "intermediate_size"))
+    shapes: dict[str, tuple[int, ...]] = {
+        "bleurt.embeddings.word_embeddings.weight": (v, e),
+        "bleurt.embeddings.position_embeddings.weight": (config["max_position_embeddings"], e),
+        "bleurt.embeddings.token_type_embeddings.weight": (config["type_vocab_size"], e),
+        "bleurt.embeddings.LayerNorm.weight": (e,),
+        "bleurt.embeddings.LayerNorm.bias": (e,),
+        "bleurt.encoder.embedding_projection.weight": (h, e),
+        "bleurt.encoder.embedding_projection.bias": (h,),
+    }
+    for i in range(config["num_hidden_layers"]):
+        layer = f"bleurt.encoder.layer.{i}"
+        attention = ("self.query", "self.key", "self.value", "output.dense")
+        for part in (f"attention.{name}" for name in attention):
+            shapes |= {f"{layer}.{part}.weight": (h, h), f"{layer}.{part}.bias": (h,)}
+        shapes |= {f"{layer}.intermediate.dense.weight": (f, h), f"{layer}.intermediate.dense.bias": (f,)}
+        shapes |= {f"{layer}.output.dense.weight": (h, f), f"{layer}.output.dense.bias": (h,)}
+        for norm in ("attention.output.LayerNorm", "output.LayerNorm"):
+            shapes |= {f"{layer}.{norm}.weight": (h,), f"{layer}.{norm}.bias": (h,)}
+    shapes |= {"bleurt.pooler.dense.weight": (h, h), "bleurt.pooler.dense.bias": (h,)}
+    return shapes | {"classifier.weight": (1, h), "classifier.bias": (1,)}
+
+
+def build_bleurt(folder: Path, seed: int = BLEURT_SEED) -> Path:
+    """A tiny BLEURT-20 checkpoint in lucadiliello/BLEURT-20's layout: ``config.json``,
+    ``pytorch_model.bin`` (a plain state dict) and the SentencePiece tokenizer's files."""
+    import torch
+
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in ("spm.model", "tokenizer_config.json", "special_tokens_map.json"):
+        shutil.copyfile(BLEURT_TOKENIZER / name, folder / name)
+    (folder / "config.json").write_text(json.dumps(BLEURT_CONFIG, indent=1) + "\n", encoding="utf-8")
+    state = {name: _draw(seed, name, shape) for name, shape in bleurt_shapes().items()}
+    state["classifier.weight"] = np.float32(10.0) * state["classifier.weight"]  # scores of a visible size
+    torch.save({k: torch.from_numpy(v) for k, v in state.items()}, folder / "pytorch_model.bin")
+    return folder

@@ -183,7 +183,7 @@ class Computed:
     ``inputs`` what it reads of each segment (``higher_is_better``: its direction); ``make``
     names the class that computes it, ``module:Class``, imported when the metric runs (its
     ``from_config(config, pair)`` makes the object), or is a function that makes it;
-    ``None``: a metric whose scores are only given, as BLEURT's.
+    ``None``: a metric whose scores are only given (``--scores TITLE=FILE``).
 
     >>> from understudy.registry import computed
     >>> computed("metricx").higher_is_better, computed("metricx").score_range
