@@ -165,10 +165,15 @@ class CometParts:
 
 class RegressionModel(CometParts):
     """wmt22-comet-da's computation: src, mt and ref embedded separately (average pooling of
-    the layer mix), then ``estimator(mt, ref, mt*ref, |mt-ref|, mt*src, |mt-src|)``."""
+    the layer mix), then ``estimator(mt, ref, mt*ref, |mt-ref|, mt*src, |mt-src|)``. A
+    checkpoint class that embeds its texts alike and joins them otherwise (COMET-poly's) names
+    its ``kinds`` and says how it estimates."""
+
+    kinds: tuple[str, ...] = KINDS
+    """The checkpoint classes read (``class_identifier``)."""
 
     def __init__(self, folder: Path, device: str, dtype: Any) -> None:
-        super().__init__(folder, device, dtype, KINDS)
+        super().__init__(folder, device, dtype, self.kinds)
         if self.hparams.get("pool", "avg") != "avg":
             raise ModelError(f"{folder}: pool {self.hparams.get('pool')!r}; understudy reads avg")
         self.keep_layers(self.mix.reads - 1)
