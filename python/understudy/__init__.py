@@ -69,6 +69,7 @@ _LAZY = {
     **dict.fromkeys(["COMET", "CometKiwi", "MetricX", "XCOMET"], "understudy.neural"),
     "BERTScore": "understudy.neural.bertscore",
     "BLEURT": "understudy.neural.bleurt",
+    "CometPoly": "understudy.neural.comet_poly",
     "Pear": "understudy.neural.pear",
     **dict.fromkeys(["ESA", "GembaMQM"], "understudy.judges.metric"),
     "Signature": "understudy.signature",

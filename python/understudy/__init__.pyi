@@ -70,6 +70,7 @@ from understudy.neural import MetricX as MetricX
 from understudy.neural import XCOMET as XCOMET
 from understudy.neural.bertscore import BERTScore as BERTScore
 from understudy.neural.bleurt import BLEURT as BLEURT
+from understudy.neural.comet_poly import CometPoly as CometPoly
 from understudy.neural.pear import Pear as Pear
 from understudy.signature import Signature as Signature
 from understudy.stats import Stats as Stats
@@ -91,6 +92,7 @@ __all__ = [
     "CHRFStats",
     "COMET",
     "CometKiwi",
+    "CometPoly",
     "ConfigError",
     "ESA",
     "EmptyInputError",

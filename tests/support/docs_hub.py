@@ -36,7 +36,8 @@ def _publish(hub: fake_hub.Hub, name: str, files: dict[str, bytes]) -> None:
 def docs_hub(root: Path) -> fake_hub.Hub:
     """A stand-in hub serving wmt22-comet-da, wmt22-cometkiwi-da, XCOMET-XL,
     metricx-24-hybrid-xl-v2p6, mt5-xl, BERTScore's bert-base-multilingual-cased (tiny, of
-    XLM-R's kind), Prosho/pear and lucadiliello/BLEURT-20, built in ``root``; close it when done."""
+    XLM-R's kind), Prosho/pear, lucadiliello/BLEURT-20 and COMET-poly's cand1 and ic1, built in
+    ``root``; close it when done."""
     hub = fake_hub.Hub()
     for name, xl in ENCODERS.items():
         _publish(hub, name, fake_hub.folder_files(nc.build_encoder(root / name, xl=xl)))
@@ -54,6 +55,9 @@ def docs_hub(root: Path) -> fake_hub.Hub:
     pear = nc.build_pear(root / "pear", pretrained_model="microsoft/infoxlm-large")
     _publish(hub, "Prosho/pear", _without_encoder(pear))
     _publish(hub, "lucadiliello/BLEURT-20", fake_hub.folder_files(nc.build_bleurt(root / "bleurt")))
+    for poly_variant in ("cand1", "ic1"):
+        poly = nc.build_comet_poly(root / poly_variant, poly_variant, pretrained_model="xlm-roberta-large")
+        _publish(hub, f"zouharvi/COMET-poly-{poly_variant}-wmt25", _without_encoder(poly))
     return hub
 
 

@@ -607,3 +607,67 @@ def build_bleurt(folder: Path, seed: int = BLEURT_SEED) -> Path:
     state["classifier.weight"] = np.float32(10.0) * state["classifier.weight"]  # scores of a visible size
     torch.save({k: torch.from_numpy(v) for k, v in state.items()}, folder / "pytorch_model.bin")
     return folder
+
+
+COMET_POLY_VARIANTS: dict[str, tuple[str, int, int]] = {
+    "base": ("polycand_metric", 0, 51),
+    "cand1": ("polycand_metric", 1, 52),
+    "cand2": ("polycand_metric", 2, 53),
+    "ic1": ("polyic_metric", 1, 54),
+    "ic3": ("polyic_metric", 3, 55),
+}
+"""zouharvi/COMET-poly-*-wmt25 by variant: the class, how many other translations (or in-context
+examples) it reads, and the tiny stand-in's seed."""
+COMET_POLY_HPARAMS: dict[str, Any] = {
+    **REGRESSION_HPARAMS,
+    "layer_transformation": "sparsemax",
+    "layer_norm": False,
+    "batch_size": 16,
+    "load_pretrained_weights": True,
+    "local_files_only": False,
+    "backprop_additional_translation": True,
+    "use_ref": False,
+}
+"""The wmt25 configs' hyper-parameters (comet_poly/configs/experimental/wmt25/), tiny sizes."""
+
+
+def comet_poly_features(variant: str) -> tuple[int, int]:
+    """The estimator's input of a variant: how many embeddings side by side, and how many raw
+    example scores after them (PolyCand: 4 + 5 a candidate; PolyIC: 4 + 8 an example, and its score)."""
+    kind, extra, _ = COMET_POLY_VARIANTS[variant]
+    return (4 + 5 * extra, 0) if kind == "polycand_metric" else (4 + 8 * extra, extra)
+
+
+def build_comet_poly(folder: Path, variant: str, pretrained_model: str | None = None) -> Path:
+    """A tiny COMET-poly checkpoint of ``variant`` in the published layout (COMET's), with its
+    encoder in ``folder/encoder`` (``pretrained_model``: named so instead, as a published
+    checkpoint names xlm-roberta-large)."""
+    import torch
+    import yaml
+
+    kind, extra, seed = COMET_POLY_VARIANTS[variant]
+    flags = [k < extra for k in range(5)]
+    config = {**COMET_POLY_HPARAMS, "class_identifier": kind, "additional_translation_in": flags}
+    if kind == "polycand_metric":
+        config |= {"additional_score_in": [False] * 5, "additional_score_out": [False] * 5}
+    encoder = build_encoder(folder / "encoder")
+    config["pretrained_model"] = pretrained_model or str(encoder.resolve())
+    embeddings, scores = comet_poly_features(variant)
+    state = regression_state(seed, config["hidden_sizes"], "tiny", embeddings)
+    if scores:  # the raw example scores (0-100), drawn small enough not to saturate the Tanh
+        first = state["estimator.ff.0.weight"]
+        drawn = 0.01 * _draw(seed, "estimator.ff.0.weight.scores", (first.shape[0], scores))
+        state["estimator.ff.0.weight"] = np.concatenate([first, drawn], axis=1)
+    (folder / "checkpoints").mkdir(parents=True, exist_ok=True)
+    torch.save(
+        {
+            "epoch": 0,
+            "global_step": 0,
+            "pytorch-lightning_version": "2.5.1",
+            "state_dict": {k: torch.from_numpy(v) for k, v in state.items()},
+            "hyper_parameters": config,
+        },
+        folder / "checkpoints" / "model.ckpt",
+    )
+    (folder / "hparams.yaml").write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
+    return folder

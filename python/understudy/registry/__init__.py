@@ -151,6 +151,7 @@ COMPUTED: dict[str, str] = {
     "metricx": "understudy.computed.metricx",
     "bertscore": "understudy.computed.bertscore",
     "pear": "understudy.computed.pear",
+    "comet-poly": "understudy.computed.comet_poly",
     "gemba-mqm": "understudy.computed.gemba_mqm",
     "esa": "understudy.computed.esa",
     "bleurt": "understudy.computed.bleurt",
