@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from os import PathLike, fspath
 from pathlib import Path
-from typing import Any, NamedTuple, Self
+from typing import Any, ClassVar, NamedTuple, Self
 
 from understudy.computed.bertscore import LAYERS, BERTScoreConfig, default_model
 from understudy.computed.cache import ScoreCache, segment_key
@@ -40,6 +40,7 @@ from understudy.errors import InputError, ModelError
 from understudy.metrics.scores import ScoresStats
 from understudy.neural._extra import need, quietly
 from understudy.neural.base import NeuralMetric, batches, device_of
+from understudy.neural.checkpoints import Checkpoint
 from understudy.neural.xlmr import Tokenized
 
 TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json", "special_tokens_map.json")
@@ -129,7 +130,7 @@ class BERTScore(NeuralMetric):
         checkpoint = self.find_checkpoint(default_model(lang) if model is None else model)
         super().__init__(checkpoint, batch_size=batch_size, device=device, precision=precision, cache=cache)
         self.lang = lang
-        self.num_layers = _layer_of(checkpoint.name, num_layers)
+        self.num_layers = self.layer_of(checkpoint, num_layers)
         self.idf = idf
         self.baseline_file = None if baseline is None else Path(baseline)
         self.baseline = None if baseline is None else read_baseline(Path(baseline), self.num_layers)
@@ -137,6 +138,11 @@ class BERTScore(NeuralMetric):
         self._weights: IdfWeights | None = idf if isinstance(idf, IdfWeights) else None
         self._model: Any = None
         self._embedded: dict[str, Any] = {}
+
+    @classmethod
+    def layer_of(cls, checkpoint: Checkpoint, num_layers: int | None) -> int:
+        """The layer asked, else bert-score's for the model (its table)."""
+        return _layer_of(checkpoint.name, num_layers)
 
     def fix_idf(self, references: Sequence[str]) -> None:
         """Weight tokens by their idf over ``references`` from now on, whatever each call's
@@ -287,13 +293,23 @@ class BERTScore(NeuralMetric):
             hyp, hyp_mask, hyp_scale = _padded([h for h, _ in chunk])
             ref, ref_mask, ref_scale = _padded([r for _, r in chunk])
             sim = torch.bmm(hyp, ref.transpose(1, 2))
-            p = (sim.masked_fill(~ref_mask[:, None, :], -math.inf).max(dim=2).values * hyp_scale).sum(dim=1)
-            r = (sim.masked_fill(~hyp_mask[:, :, None], -math.inf).max(dim=1).values * ref_scale).sum(dim=1)
+            (hyp_mask, ref_mask), fill = self._matchable(hyp_mask, ref_mask), self.unmatched
+            p = (sim.masked_fill(~ref_mask[:, None, :], fill).max(dim=2).values * hyp_scale).sum(dim=1)
+            r = (sim.masked_fill(~hyp_mask[:, :, None], fill).max(dim=1).values * ref_scale).sum(dim=1)
             f = 2 * p * r / (p + r)
             for (h, r_), pk, rk, fk in zip(chunk, p.tolist(), r.tolist(), f.tolist(), strict=True):
-                empty = h[0] == 2 or r_[0] == 2  # only the two special tokens: nothing said
+                empty = self.empty_is_zero and (h[0] == 2 or r_[0] == 2)  # the special tokens alone
                 out.append((0.0 if empty else pk, 0.0 if empty else rk, 0.0 if math.isnan(fk) else fk))
         return out
+
+    unmatched: ClassVar[float] = -math.inf
+    """The similarity of a position that is not matched (a pad): never the best."""
+    empty_is_zero: ClassVar[bool] = True
+    """Whether an empty hypothesis or reference has P = R = 0 (bert-score's), not 0/0."""
+
+    def _matchable(self, hyp_mask: Any, ref_mask: Any) -> tuple[Any, Any]:
+        """The positions a token may match on each side: every token's, the special ones too."""
+        return hyp_mask, ref_mask
 
     def _scale(self, ids: Sequence[int]) -> Any:
         """Each token's weight over the text's sum (bert-score's ``idf / idf.sum()``, in float32)."""

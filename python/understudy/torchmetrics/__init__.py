@@ -26,6 +26,7 @@ except ImportError:
     ) from None
 
 # Re-exported by name ("X as X"): the names of the module, its public face.
+from understudy.torchmetrics.text import BERTScore as BERTScore
 from understudy.torchmetrics.text import BLEUScore as BLEUScore
 from understudy.torchmetrics.text import CharErrorRate as CharErrorRate
 from understudy.torchmetrics.text import CHRFScore as CHRFScore

@@ -6,6 +6,7 @@ tensor(0.7598)
 """
 
 # Re-exported by name ("X as X"): the names of the module, its public face.
+from understudy.torchmetrics.functional.text import bert_score as bert_score
 from understudy.torchmetrics.functional.text import bleu_score as bleu_score
 from understudy.torchmetrics.functional.text import char_error_rate as char_error_rate
 from understudy.torchmetrics.functional.text import chrf_score as chrf_score

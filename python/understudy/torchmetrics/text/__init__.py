@@ -419,8 +419,11 @@ class WordInfoLost(WordInfoPreserved):
         return 1 - super().compute()
 
 
+from understudy.torchmetrics.text.bert import BERTScore as BERTScore  # noqa: E402 (after the classes it sits beside)
+
 __all__ = [
     "AVAILABLE_TOKENIZERS",
+    "BERTScore",
     "BLEUScore",
     "CHRFScore",
     "CharErrorRate",

@@ -127,8 +127,11 @@ match_error_rate = _rate(text.MatchErrorRate, "match_error_rate")
 word_information_lost = _rate(text.WordInfoLost, "word_information_lost")
 word_information_preserved = _rate(text.WordInfoPreserved, "word_information_preserved")
 
+from understudy.torchmetrics.functional.text.bert import bert_score as bert_score  # noqa: E402
+
 __all__ = [
     "AVAILABLE_TOKENIZERS",
+    "bert_score",
     "bleu_score",
     "char_error_rate",
     "chrf_score",
