@@ -21,6 +21,8 @@ from understudy.computed.metric import Item
 from understudy.execution.on_dask import DaskRunner, worker_loads
 from understudy.neural import COMET, XCOMET, MetricX
 from understudy.neural.base import NeuralMetric
+from understudy.neural.bleurt import BLEURT
+from understudy.neural.comet_poly import CometPoly
 
 import tests.support.neural_checkpoints as nc
 from tests.support.dask_cluster import two_workers
@@ -42,6 +44,8 @@ def models(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         "comet": nc.build_regression(root / "comet", 1),
         "xcomet": nc.build_xcomet(root / "xcomet", 2),
         "metricx": nc.build_metricx(root / "metricx-24-tiny", 1),
+        "bleurt": nc.build_bleurt(root / "bleurt"),
+        "comet-poly": nc.build_comet_poly(root / "cand2", "cand2"),
     }
 
 
@@ -59,13 +63,18 @@ def _spans(metric: NeuralMetric) -> list[Any]:
     ]
 
 
-@pytest.mark.parametrize(("name", "bound"), [("comet", 2e-6), ("xcomet", 2e-6), ("metricx", 5e-5)])
+@pytest.mark.parametrize(
+    ("name", "bound"),
+    [("comet", 2e-6), ("xcomet", 2e-6), ("metricx", 5e-5), ("bleurt", 2e-6), ("comet-poly", 2e-6)],
+)
 def test_two_workers_give_the_one_process_numbers(
     client: Any, models: dict[str, Path], name: str, bound: float
 ) -> None:
     def made() -> NeuralMetric:
         if name == "metricx":
             return MetricX(models[name], tokenizer=nc.MT5_TOKENIZER, cache=None, batch_size=4)
+        if name in ("bleurt", "comet-poly"):  # COMET-poly's candidates: the other systems'
+            return (BLEURT if name == "bleurt" else CometPoly)(models[name], cache=None)
         return (COMET if name == "comet" else XCOMET)(models[name], cache=None)
 
     alone = made()
