@@ -21,6 +21,7 @@ from understudy.computed.metric import Item
 from understudy.execution.on_dask import DaskRunner, worker_loads
 from understudy.neural import COMET, XCOMET, MetricX
 from understudy.neural.base import NeuralMetric
+from understudy.neural.bertscore import BERTScore
 from understudy.neural.bleurt import BLEURT
 from understudy.neural.comet_poly import CometPoly
 
@@ -46,6 +47,7 @@ def models(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         "metricx": nc.build_metricx(root / "metricx-24-tiny", 1),
         "bleurt": nc.build_bleurt(root / "bleurt"),
         "comet-poly": nc.build_comet_poly(root / "cand2", "cand2"),
+        "bertscore": nc.build_bertscore(root / "bertscore"),
     }
 
 
@@ -92,6 +94,22 @@ def test_two_workers_give_the_one_process_numbers(
     # The workers read the model; the client never did.
     assert getattr(spread, "_model", None) is None
     assert sum(client.run(worker_loads).values()) >= 1
+
+
+def test_bertscore_takes_its_idf_weights_to_the_workers(client: Any, models: dict[str, Path]) -> None:
+    samples = nc.bertscore_fixture()["samples"]
+    hyps, refs = samples["hyps"][:30], samples["refs"][:30]
+    systems = {"A": hyps, "B": refs[::-1]}
+    here = BERTScore(models["bertscore"], num_layers=1, idf=True, cache=None, device="cpu").system_scores(
+        systems, refs, None
+    )
+    spread = BERTScore(models["bertscore"], num_layers=1, idf=True, cache=None, device="cpu")
+    with spread.running_on(DaskRunner(client)) as on_the_cluster:
+        there = spread.system_scores(systems, refs, None)
+    assert on_the_cluster and spread._model is None  # the workers read the model, the client never did
+    assert there.config.signature_pairs() == here.config.signature_pairs()
+    for system in systems:
+        assert abs(there.sentence_scores(system) - here.sentence_scores(system)).max() <= 2e-7
 
 
 def test_a_worker_killed_mid_run_costs_only_its_chunk(

@@ -31,7 +31,6 @@ from understudy.signature import Signature
 import tests.support.neural_checkpoints as nc
 from tests.support import fake_hub
 from tests.support.cli import run_cli
-from tests.support.dask_cluster import two_workers
 
 FIXTURE = nc.bertscore_fixture()
 SAMPLES = FIXTURE["samples"]
@@ -225,27 +224,6 @@ def test_fetch_model_takes_the_model_alone_and_it_scores_offline(model: Path, tm
     f1, revision = scored.stdout.split()
     here = BERTScore(model, num_layers=2, cache=None, device="cpu").sentence_scores(["Hallo Welt"], ["Hallo"])
     assert float(f1) == here[0].f1 and revision == commit
-
-
-def test_on_dask_workers_the_numbers_and_the_idf_weights_are_the_one_process_ones(
-    model: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    pytest.importorskip("distributed", reason="the dask extra: pip install 'understudy-mt[dask]'")
-    from understudy.execution.on_dask import DaskRunner
-
-    monkeypatch.setattr(DaskRunner, "chunk", 8)  # several chunks, for both workers
-    systems = {"A": HYPS[:30], "B": REFS[:30][::-1]}
-    here = BERTScore(model, num_layers=1, idf=True, cache=None, device="cpu").system_scores(
-        systems, REFS[:30], None
-    )
-    with two_workers() as client:
-        spread = BERTScore(model, num_layers=1, idf=True, cache=None, device="cpu")
-        with spread.running_on(DaskRunner(client)) as on_the_cluster:
-            there = spread.system_scores(systems, REFS[:30], None)
-    assert on_the_cluster and spread._model is None  # the workers read the model, the client never did
-    assert there.config.signature_pairs() == here.config.signature_pairs()
-    for system in systems:
-        assert abs(there.sentence_scores(system) - here.sentence_scores(system)).max() <= 2e-7
 
 
 def test_mbr_chooses_by_bertscore_f1_as_utility(
