@@ -27,7 +27,8 @@ LOWER_IS_BETTER = {
 }
 """Where ``lower_is_better`` may still be spelled, each with its reason."""
 
-CLI_LINES = 3500
+CLI_LINES = 3600
+"""cli/'s lines at most: the command line alone (3,487 when issue 69 closed; autorank's parser since)."""
 
 
 def _modules() -> list[tuple[str, ast.Module]]:

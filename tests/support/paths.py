@@ -9,6 +9,8 @@ REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "data" / "wmt17-en-de"
 SHARED = Path(os.environ.get("UNDERSTUDY_SHARED", REPO.parent / "shared")) / "data" / "wmt17-en-de"
 FIXTURES = REPO / "tests" / "fixtures"
+WMT25_SCORES = SHARED.parent / "wmt25-general-mt" / "automatic_scores"
+"""The WMT25 organisers' per-system automatic scores beside the clone (59 .jsonl.gz files)."""
 
 
 def read_raw(path: Path) -> list[str]:

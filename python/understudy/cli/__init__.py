@@ -41,6 +41,7 @@ COMMANDS: dict[str, str] = {
     "site": "understudy.cli.site",
     "cache": "understudy.cli.cache",
     "fetch-model": "understudy.cli.fetch_model",
+    "autorank": "understudy.cli.autorank",
 }
 """Each subcommand's module, by name, in the order ``--help`` lists them: a command imports its
 own module only, so that ``understudy --version`` and ``understudy score`` load no more than they use."""

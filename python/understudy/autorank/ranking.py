@@ -1,0 +1,124 @@
+"""A folder of the organisers' scores ranked: each language pair's systems with their AutoRank and
+system scores, in ranking order, and the tables that print them (text, JSON, LaTeX, CSV).
+
+>>> row = Row("en-de_DE", "sysA", "sysA", 1.0, {"m": 0.5})
+>>> row.record()["autorank"], row.record()["scores"]
+(1.0, {'m': 0.5})
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from understudy.autorank.files import Scores
+from understudy.autorank.method import autorank, system_score
+from understudy.autorank.wmt25 import Preset, printed
+from understudy.errors import ConfigError, InputError
+from understudy.files.tables import Table, text_table
+
+
+@dataclass(frozen=True)
+class Row:
+    """One system of one pair: its file's name, the name printed, its AutoRank and scores."""
+
+    language_pair: str
+    system: str
+    printed_name: str
+    autorank: float
+    scores: dict[str, float]
+
+    def record(self) -> dict[str, Any]:
+        """The row as JSON writes it."""
+        return {
+            "language_pair": self.language_pair,
+            "system": self.system,
+            "autorank": self.autorank,
+            "scores": self.scores,
+            "printed_name": self.printed_name,
+        }
+
+
+def metrics_of(
+    scores: Scores, pair: str, preset: Preset | None, asked: Sequence[str] | None
+) -> tuple[str, ...]:
+    """The columns of ``pair``: those asked, else the preset's, else every metric all its systems have."""
+    if asked:
+        return tuple(asked)
+    if preset is not None:
+        return preset.metrics_for(pair)
+    shared = set.intersection(*(set(per) for per in scores[pair].values()))
+    return tuple(sorted(shared))
+
+
+def rank(
+    scores: Scores,
+    preset: Preset | None,
+    asked: Sequence[str] | None = None,
+    pairs: Sequence[str] | None = None,
+) -> list[Row]:
+    """Every pair's rows (``pairs``: only those), pairs in the preset's order, systems best first."""
+    chosen = list(scores) if not pairs else list(pairs)
+    unknown = [p for p in chosen if p not in scores]
+    if unknown:
+        raise ConfigError(f"no scores for {', '.join(unknown)}; the folder has {', '.join(sorted(scores))}")
+    ordered = preset.order(chosen) if preset is not None else sorted(chosen)
+    return [row for pair in ordered for row in _pair_rows(scores, pair, preset, asked)]
+
+
+def _pair_rows(scores: Scores, pair: str, preset: Preset | None, asked: Sequence[str] | None) -> list[Row]:
+    metrics = metrics_of(scores, pair, preset, asked)
+    table: dict[str, dict[str, float]] = {}
+    for system, per in scores[pair].items():
+        lacking = [m for m in metrics if m not in per]
+        if lacking:
+            raise InputError(f"{pair}: {system} has no {lacking[0]} scores (its file lacks them)")
+        try:
+            table[system] = {m: system_score(per[m]) for m in metrics}
+        except InputError as err:
+            raise InputError(f"{pair}: {system}: {err}") from None
+    ranks = autorank(table, metrics)
+    names = preset.names if preset is not None else {}
+    order = sorted(table, key=lambda s: (ranks[s], s))
+    return [Row(pair, s, names.get(s, s), ranks[s], table[s]) for s in order]
+
+
+def tables(rows: Sequence[Row], preset: Preset | None) -> list[Table]:
+    """One table a pair, in the organisers' layout: system, AutoRank, each metric's system score."""
+    out = []
+    for pair in dict.fromkeys(r.language_pair for r in rows):
+        mine = [r for r in rows if r.language_pair == pair]
+        metrics = list(mine[0].scores)
+        header = ["System", "AutoRank", *metrics]
+        cells = [
+            [r.printed_name, printed(r.autorank, "AutoRank"), *(printed(r.scores[m], m) for m in metrics)]
+            for r in mine
+        ]
+        title = preset.title(pair) if preset is not None else pair
+        out.append(
+            Table(
+                header,
+                cells,
+                notes=[f"{title} ({pair}): {len(mine)} systems; AutoRank 1 is the best"],
+                csv_header=["language_pair", "system", "autorank", *metrics],
+                csv_rows=[[pair, r.system, r.autorank, *(r.scores[m] for m in metrics)] for r in mine],
+                record=[r.record() for r in mine],
+            )
+        )
+    return out
+
+
+def render(rows: Sequence[Row], preset: Preset | None, form: str) -> str:
+    """Every pair's table as ``form`` writes it (JSON: one list of rows, in ranking order per pair)."""
+    import json
+
+    if form == "json":
+        return json.dumps([r.record() for r in rows], indent=1, ensure_ascii=False)
+    made = tables(rows, preset)
+    if form == "csv":
+        parts = [t.render(form) for t in made]
+        return parts[0] + "".join(p.split("\r\n", 1)[1] for p in parts[1:])
+    if form == "latex":
+        return "\n\n".join(t.render(form) for t in made)
+    return "\n\n".join(f"{t.notes[0]}\n\n{text_table(t.header, t.rows)}" for t in made)
