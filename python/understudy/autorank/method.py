@@ -32,11 +32,22 @@ def system_score(paragraphs: Sequence[float | None]) -> float:
     return float(np.mean(np.asarray(given, dtype=np.float64)))
 
 
-def scaled(values: Sequence[float], epsilon: float = EPSILON) -> np.ndarray:
-    """Median-interpercentile scaling of one metric's system scores."""
+def scaled(values: Sequence[float] | np.ndarray, epsilon: float = EPSILON) -> np.ndarray:
+    """Median-interpercentile scaling of one metric's system scores (along the first axis: one
+    column of system scores for each resample, where there are several)."""
     x = np.asarray(values, dtype=np.float64)
-    spread = max(epsilon, float(np.percentile(x, 100) - np.percentile(x, 25)))
-    return (x - float(np.median(x))) / spread
+    spread = np.maximum(epsilon, np.percentile(x, 100, axis=0) - np.percentile(x, 25, axis=0))
+    return np.asarray((x - np.median(x, axis=0)) / spread)
+
+
+def ranks_of(values: np.ndarray, epsilon: float = EPSILON) -> np.ndarray:
+    """AutoRank of systems' scores ``values[system, metric, ...]`` (higher better; trailing axes,
+    resamples say, ranked apart): the scaled metrics' mean, mapped onto 1 (best) to N."""
+    count = values.shape[0]
+    mean = np.mean(np.stack([scaled(values[:, m], epsilon) for m in range(values.shape[1])]), axis=0)
+    best, worst = mean.max(axis=0), mean.min(axis=0)
+    span = np.where(best > worst, best - worst, 1.0)
+    return np.asarray(np.where(best > worst, 1.0 + (count - 1) * (best - mean) / span, 1.0))
 
 
 def autorank(
@@ -50,10 +61,5 @@ def autorank(
     if missing:
         system, metric = missing[0]
         raise InputError(f"{system} has no {metric} scores ({len(missing)} system-metric pair(s) missing)")
-    columns = [scaled([table[s][m] for s in systems], epsilon) for m in metrics]
-    mean = np.mean(np.vstack(columns), axis=0)
-    best, worst = float(mean.max()), float(mean.min())
-    if best == worst:
-        return dict.fromkeys(systems, 1.0)
-    ranks = 1.0 + (len(systems) - 1) * (best - mean) / (best - worst)
-    return {s: float(r) for s, r in zip(systems, ranks, strict=True)}
+    values = np.array([[table[s][m] for m in metrics] for s in systems], dtype=np.float64)
+    return {s: float(r) for s, r in zip(systems, ranks_of(values, epsilon), strict=True)}

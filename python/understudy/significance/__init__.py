@@ -37,7 +37,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import Any, Literal
 
@@ -541,17 +541,38 @@ def all_pairs(
     order = sorted(range(len(stats)), key=lambda k: (sign * actual[k], names[k]))
     ranking = tuple(SystemScore(names[k], actual[k], *_estimate(boot[k])) for k in order)
     result = AllPairsResult(test, n, seed, p_values, alpha, ranking, tuple(pairs), (), stats[0].signature)
-    clusters: list[list[str]] = []
     p_of = {frozenset((p.a, p.b)): p.p_value for p in pairs}  # one look-up a system, not a scan
-    for system in ranking:
-        if clusters and p_of[frozenset((clusters[-1][0], system.name))] > alpha:
-            clusters[-1].append(system.name)
-        else:
-            clusters.append([system.name])
+    clusters = walk_clusters([system.name for system in ranking], p_of, alpha)
     extras = [("bs", str(n if test == "bs" else DEFAULT_SAMPLES["bs"]))]
     extras += [("ar", str(n))] if test == "ar" else []
     signature = _signature(stats[0], [*extras, ("seed", str(seed)), ("pvalue", p_values)])
-    return replace(result, clusters=tuple(tuple(c) for c in clusters), signature=signature)
+    return replace(result, clusters=clusters, signature=signature)
+
+
+def walk_clusters(
+    ranking: Sequence[str], p_of: Mapping[frozenset[str], float], alpha: float
+) -> tuple[tuple[str, ...], ...]:
+    """Clusters of a ranking (best first): walking down it, a system joins the current cluster
+    unless it differs significantly (``p_of`` its pair's p-value <= ``alpha``) from the
+    cluster's best, where it starts a new one.
+
+    >>> p_of = {frozenset("ab"): 0.4, frozenset("ac"): 0.01, frozenset("bc"): 0.3}
+    >>> walk_clusters(["a", "b", "c"], p_of, 0.05)
+    (('a', 'b'), ('c',))
+    """
+    clusters: list[list[str]] = []
+    for name in ranking:
+        if clusters and p_of[frozenset((clusters[-1][0], name))] > alpha:
+            clusters[-1].append(name)
+        else:
+            clusters.append([name])
+    return tuple(tuple(c) for c in clusters)
+
+
+def bootstrap_p_value(resampled: NDArray[Any], observed: float) -> float:
+    """The paired bootstrap's p-value of an observed absolute difference, from the resamples'
+    absolute differences (centred; at least as extreme counts, as ``compare``'s default)."""
+    return _p_value(resampled - resampled.mean(), observed, "at-least")
 
 
 def student_t_p_value(t: float, df: int) -> float:
