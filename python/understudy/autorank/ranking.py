@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from understudy.autorank.bootstrap import Certainty, Position, certainty, method
 from understudy.autorank.files import Scores
 from understudy.autorank.method import autorank, system_score
 from understudy.autorank.wmt25 import Preset, printed
@@ -28,16 +29,26 @@ class Row:
     printed_name: str
     autorank: float
     scores: dict[str, float]
+    position: Position | None = None
+    """With ``--bootstrap``: its intervals and cluster."""
 
     def record(self) -> dict[str, Any]:
         """The row as JSON writes it."""
-        return {
+        out: dict[str, Any] = {
             "language_pair": self.language_pair,
             "system": self.system,
             "autorank": self.autorank,
             "scores": self.scores,
             "printed_name": self.printed_name,
         }
+        if self.position is not None:
+            out |= {
+                "autorank_interval": list(self.position.interval),
+                "rank": self.position.rank,
+                "rank_interval": list(self.position.rank_interval),
+                "cluster": self.position.cluster,
+            }
+        return out
 
 
 def metrics_of(
@@ -52,22 +63,39 @@ def metrics_of(
     return tuple(sorted(shared))
 
 
+@dataclass(frozen=True)
+class Resampling:
+    """``--bootstrap N --seed S``: how the positions' certainty is measured."""
+
+    n: int
+    seed: int
+    alpha: float = 0.05
+
+
 def rank(
     scores: Scores,
     preset: Preset | None,
     asked: Sequence[str] | None = None,
     pairs: Sequence[str] | None = None,
+    resampling: Resampling | None = None,
 ) -> list[Row]:
-    """Every pair's rows (``pairs``: only those), pairs in the preset's order, systems best first."""
+    """Every pair's rows (``pairs``: only those), pairs in the preset's order, systems best first;
+    with ``resampling``, each with its intervals and cluster."""
     chosen = list(scores) if not pairs else list(pairs)
     unknown = [p for p in chosen if p not in scores]
     if unknown:
         raise ConfigError(f"no scores for {', '.join(unknown)}; the folder has {', '.join(sorted(scores))}")
     ordered = preset.order(chosen) if preset is not None else sorted(chosen)
-    return [row for pair in ordered for row in _pair_rows(scores, pair, preset, asked)]
+    return [row for pair in ordered for row in _pair_rows(scores, pair, preset, asked, resampling)]
 
 
-def _pair_rows(scores: Scores, pair: str, preset: Preset | None, asked: Sequence[str] | None) -> list[Row]:
+def _pair_rows(
+    scores: Scores,
+    pair: str,
+    preset: Preset | None,
+    asked: Sequence[str] | None,
+    resampling: Resampling | None,
+) -> list[Row]:
     metrics = metrics_of(scores, pair, preset, asked)
     table: dict[str, dict[str, float]] = {}
     for system, per in scores[pair].items():
@@ -81,7 +109,11 @@ def _pair_rows(scores: Scores, pair: str, preset: Preset | None, asked: Sequence
     ranks = autorank(table, metrics)
     names = preset.names if preset is not None else {}
     order = sorted(table, key=lambda s: (ranks[s], s))
-    return [Row(pair, s, names.get(s, s), ranks[s], table[s]) for s in order]
+    found: Certainty | None = None
+    if resampling is not None:
+        found = certainty(scores[pair], metrics, resampling.n, resampling.seed, resampling.alpha)
+    at = {} if found is None else {p.system: p for p in found.systems}
+    return [Row(pair, s, names.get(s, s), ranks[s], table[s], at.get(s)) for s in order]
 
 
 def tables(rows: Sequence[Row], preset: Preset | None) -> list[Table]:
@@ -90,9 +122,15 @@ def tables(rows: Sequence[Row], preset: Preset | None) -> list[Table]:
     for pair in dict.fromkeys(r.language_pair for r in rows):
         mine = [r for r in rows if r.language_pair == pair]
         metrics = list(mine[0].scores)
-        header = ["System", "AutoRank", *metrics]
+        sure = ["95% interval", "Rank", "rank 95%", "Cluster"] if mine[0].position is not None else []
+        header = ["System", "AutoRank", *sure, *metrics]
         cells = [
-            [r.printed_name, printed(r.autorank, "AutoRank"), *(printed(r.scores[m], m) for m in metrics)]
+            [
+                r.printed_name,
+                printed(r.autorank, "AutoRank"),
+                *_certain(r),
+                *(printed(r.scores[m], m) for m in metrics),
+            ]
             for r in mine
         ]
         title = preset.title(pair) if preset is not None else pair
@@ -109,7 +147,18 @@ def tables(rows: Sequence[Row], preset: Preset | None) -> list[Table]:
     return out
 
 
-def render(rows: Sequence[Row], preset: Preset | None, form: str) -> str:
+def _certain(row: Row) -> list[str]:
+    """A row's intervals and cluster, as text (none without ``--bootstrap``)."""
+    p = row.position
+    if p is None:
+        return []
+    low, high = (printed(v, "AutoRank") for v in p.interval)
+    return [f"{low}-{high}", str(p.rank), f"{p.rank_interval[0]}-{p.rank_interval[1]}", str(p.cluster)]
+
+
+def render(
+    rows: Sequence[Row], preset: Preset | None, form: str, resampling: Resampling | None = None
+) -> str:
     """Every pair's table as ``form`` writes it (JSON: one list of rows, in ranking order per pair)."""
     import json
 
@@ -121,4 +170,7 @@ def render(rows: Sequence[Row], preset: Preset | None, form: str) -> str:
         return parts[0] + "".join(p.split("\r\n", 1)[1] for p in parts[1:])
     if form == "latex":
         return "\n\n".join(t.render(form) for t in made)
-    return "\n\n".join(f"{t.notes[0]}\n\n{text_table(t.header, t.rows)}" for t in made)
+    text = "\n\n".join(f"{t.notes[0]}\n\n{text_table(t.header, t.rows)}" for t in made)
+    if resampling is None:
+        return text
+    return f"{text}\n\n{method(resampling.n, resampling.seed, resampling.alpha)}"

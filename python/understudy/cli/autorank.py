@@ -13,6 +13,7 @@ EXAMPLES = """examples:
   understudy autorank ../shared/data/wmt25-general-mt/automatic_scores --preset wmt25
   understudy autorank scores/ --preset wmt25 --pair en-cs_CZ -f json
   understudy autorank scores/ --preset none -m XCOMET-XL MetricX-24-Hybrid-XL     your own columns
+  understudy autorank scores/ --pair en-cs_CZ --bootstrap 1000 --seed 1     how sure each position is
 
 The folder holds the organisers' <system>.jsonl files (or .jsonl.gz); a system is its file's name.
 A metric's system score is the mean of its paragraph scores (null ones left out); AutoRank scales
@@ -45,16 +46,23 @@ def add_parser(commands: Any) -> None:
     )
     p.add_argument("--pair", nargs="+", metavar="PAIR", help="only these language pairs (en-cs_CZ ...)")
     p.add_argument("-f", "--format", choices=("text", "json", "latex", "csv"), default="text")
+    p.add_argument(
+        "--bootstrap", type=int, metavar="N", help="N resamples of the paragraphs: intervals and clusters"
+    )
+    p.add_argument(
+        "--seed", type=int, default=12345, metavar="S", help="the resamples' seed (default: 12345)"
+    )
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Read, rank, print."""
     from understudy.autorank.files import read_scores
-    from understudy.autorank.ranking import rank, render
+    from understudy.autorank.ranking import Resampling, rank, render
     from understudy.autorank.wmt25 import PRESET
 
     preset = PRESET if args.preset == "wmt25" else None
-    rows = rank(read_scores(args.folder), preset, args.metrics, args.pair)
-    write(render(rows, preset, args.format))
+    resampling = None if args.bootstrap is None else Resampling(args.bootstrap, args.seed)
+    rows = rank(read_scores(args.folder), preset, args.metrics, args.pair, resampling)
+    write(render(rows, preset, args.format, resampling))
     return 0
