@@ -28,13 +28,13 @@ def main() -> None:
     """Rank every pair with its intervals; write the results."""
     from understudy.autorank.bootstrap import Position
     from understudy.autorank.files import read_scores
-    from understudy.autorank.ranking import Resampling, rank
+    from understudy.autorank.ranking import Asked, Resampling, rank
     from understudy.autorank.wmt25 import PRESET
     from understudy.files.atomic import atomic_write
 
     scores = read_scores(SCORES)
     start = time.perf_counter()
-    rows = rank(scores, PRESET, resampling=Resampling(N, SEED))
+    rows = rank(scores, PRESET, Asked(resampling=Resampling(N, SEED)))
     wall = time.perf_counter() - start
     pairs: dict[str, list[Position]] = {}
     for row in rows:

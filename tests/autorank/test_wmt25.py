@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from understudy.autorank.files import read_scores
 from understudy.autorank.method import autorank, scaled, system_score
-from understudy.autorank.ranking import rank
+from understudy.autorank.ranking import Asked, rank
 from understudy.autorank.wmt25 import PRESET, printed
 from understudy.errors import InputError, InputFileError
 
@@ -102,6 +102,32 @@ def test_raw_and_gzipped_files_and_what_is_refused(
         read_scores(tmp_path)
     (tmp_path / "bad.jsonl").write_text('{"language_pair": "xx-yy", "metric_scores": {"n": [1]}}\n')
     with pytest.raises(InputError, match="xx-yy: bad has no m scores"):
-        rank(read_scores(tmp_path), None, ["m"])
+        rank(read_scores(tmp_path), None, Asked(metrics=["m"]))
     status, _, err = run_cli(capsys, "autorank", str(tmp_path), "--pair", "zz-zz")
     assert status != 0 and "no scores for zz-zz" in err
+
+
+def test_a_test_set_says_which_pairs_have_references(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    metrics = ("CometKiwi-XL", "GEMBA-ESA-CMDA", "GEMBA-ESA-GPT4.1", "MetricX-24-Hybrid-XL", "XCOMET-XL")
+    folder = tmp_path / "scores"
+    folder.mkdir()
+    for k, name in enumerate(("a", "b", "c")):
+        doc = {"language_pair": "en-de_DE", "metric_scores": {m: [float(k), float(k * k)] for m in metrics}}
+        _write(folder, name, [doc], zipped=False)
+    refs = {"refA": {"ref": "Hallo.\\n\\nWelt."}}
+    testset = tmp_path / "wmt25-genmt.jsonl"
+    record = {"doc_id": "en-de_DE_#_news_#_1", "src_lang": "en", "tgt_lang": "de_DE", "domain": "news"}
+    testset.write_text(
+        json.dumps({**record, "src_text": "Hi.\\n\\nWorld.", "refs": refs}) + "\n", encoding="utf-8"
+    )
+    status, out, err = run_cli(capsys, "autorank", str(folder))
+    assert status == 0, err
+    assert "CometKiwi-XL" not in out.splitlines()[2]  # en-de_DE: no references, as the report's table says
+    assert out.splitlines()[-1].endswith("as the wmt25 preset's table says (the report's columns)")
+    status, out, err = run_cli(capsys, "autorank", str(folder), "-t", str(testset))
+    assert status == 0, err
+    assert out.splitlines()[2].split()[2] == "CometKiwi-XL" and out.splitlines()[-1].endswith(
+        "as the test set says"
+    )

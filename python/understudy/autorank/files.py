@@ -98,3 +98,12 @@ def _add(out: dict[str, Paragraphs], record: dict[str, Any], where: str) -> None
             ):
                 raise InputFileError(f"{where}: {metric} has {value!r}, not a finite number or null")
         metrics.setdefault(metric, []).extend(None if v is None else float(v) for v in values)
+
+
+def references_of(testset: str | PathLike[str]) -> dict[str, bool]:
+    """Whether each language pair of WMT25's test set (``wmt25-genmt.jsonl``) has human references."""
+    from understudy.datasets.wmt_jsonl import pairs
+    from understudy.inputs.files import read_bytes
+
+    name = str(testset)
+    return {pair: referenced > 0 for pair, (_, referenced) in pairs(read_bytes(name), name).items()}

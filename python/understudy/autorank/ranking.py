@@ -8,14 +8,14 @@ system scores, in ranking order, and the tables that print them (text, JSON, LaT
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from understudy.autorank.bootstrap import Certainty, Position, certainty, method
 from understudy.autorank.files import Scores
 from understudy.autorank.method import autorank, system_score
-from understudy.autorank.wmt25 import Preset, printed
+from understudy.autorank.wmt25 import QE_METRIC, Preset, printed
 from understudy.errors import ConfigError, InputError
 from understudy.files.tables import Table, text_table
 
@@ -52,13 +52,19 @@ class Row:
 
 
 def metrics_of(
-    scores: Scores, pair: str, preset: Preset | None, asked: Sequence[str] | None
+    scores: Scores,
+    pair: str,
+    preset: Preset | None,
+    asked: Sequence[str] | None,
+    references: Mapping[str, bool] | None = None,
 ) -> tuple[str, ...]:
-    """The columns of ``pair``: those asked, else the preset's, else every metric all its systems have."""
+    """The columns of ``pair``: those asked, else the preset's (``references``: which pairs have
+    human references, as a test set says; else the preset's table), else every metric all its
+    systems have."""
     if asked:
         return tuple(asked)
     if preset is not None:
-        return preset.metrics_for(pair)
+        return preset.metrics_for(pair, None if references is None else references.get(pair))
     shared = set.intersection(*(set(per) for per in scores[pair].values()))
     return tuple(sorted(shared))
 
@@ -72,31 +78,32 @@ class Resampling:
     alpha: float = 0.05
 
 
-def rank(
-    scores: Scores,
-    preset: Preset | None,
-    asked: Sequence[str] | None = None,
-    pairs: Sequence[str] | None = None,
-    resampling: Resampling | None = None,
-) -> list[Row]:
-    """Every pair's rows (``pairs``: only those), pairs in the preset's order, systems best first;
-    with ``resampling``, each with its intervals and cluster."""
-    chosen = list(scores) if not pairs else list(pairs)
+@dataclass(frozen=True)
+class Asked:
+    """What a ranking is asked beside the scores: the columns (``None``: the preset's), the pairs
+    (``None``: all), the resampling, and which pairs have human references (as a test set says;
+    ``None``: as the preset's table says)."""
+
+    metrics: Sequence[str] | None = None
+    pairs: Sequence[str] | None = None
+    resampling: Resampling | None = None
+    references: Mapping[str, bool] | None = None
+
+
+def rank(scores: Scores, preset: Preset | None, asked: Asked | None = None) -> list[Row]:
+    """Every pair's rows (only the pairs asked), pairs in the preset's order, systems best first;
+    with a resampling asked, each with its intervals and cluster."""
+    asked = asked or Asked()
+    chosen = list(scores) if not asked.pairs else list(asked.pairs)
     unknown = [p for p in chosen if p not in scores]
     if unknown:
         raise ConfigError(f"no scores for {', '.join(unknown)}; the folder has {', '.join(sorted(scores))}")
     ordered = preset.order(chosen) if preset is not None else sorted(chosen)
-    return [row for pair in ordered for row in _pair_rows(scores, pair, preset, asked, resampling)]
+    return [row for pair in ordered for row in _pair_rows(scores, pair, preset, asked)]
 
 
-def _pair_rows(
-    scores: Scores,
-    pair: str,
-    preset: Preset | None,
-    asked: Sequence[str] | None,
-    resampling: Resampling | None,
-) -> list[Row]:
-    metrics = metrics_of(scores, pair, preset, asked)
+def _pair_rows(scores: Scores, pair: str, preset: Preset | None, asked: Asked) -> list[Row]:
+    metrics = metrics_of(scores, pair, preset, asked.metrics, asked.references)
     table: dict[str, dict[str, float]] = {}
     for system, per in scores[pair].items():
         lacking = [m for m in metrics if m not in per]
@@ -110,8 +117,9 @@ def _pair_rows(
     names = preset.names if preset is not None else {}
     order = sorted(table, key=lambda s: (ranks[s], s))
     found: Certainty | None = None
-    if resampling is not None:
-        found = certainty(scores[pair], metrics, resampling.n, resampling.seed, resampling.alpha)
+    if asked.resampling is not None:
+        r = asked.resampling
+        found = certainty(scores[pair], metrics, r.n, r.seed, r.alpha)
     at = {} if found is None else {p.system: p for p in found.systems}
     return [Row(pair, s, names.get(s, s), ranks[s], table[s], at.get(s)) for s in order]
 
@@ -156,10 +164,9 @@ def _certain(row: Row) -> list[str]:
     return [f"{low}-{high}", str(p.rank), f"{p.rank_interval[0]}-{p.rank_interval[1]}", str(p.cluster)]
 
 
-def render(
-    rows: Sequence[Row], preset: Preset | None, form: str, resampling: Resampling | None = None
-) -> str:
-    """Every pair's table as ``form`` writes it (JSON: one list of rows, in ranking order per pair)."""
+def render(rows: Sequence[Row], preset: Preset | None, form: str, asked: Asked | None = None) -> str:
+    """Every pair's table as ``form`` writes it (JSON: one list of rows, in ranking order per pair);
+    the text ends with where the pairs' references were learnt and how the intervals were found."""
     import json
 
     if form == "json":
@@ -170,7 +177,19 @@ def render(
         return parts[0] + "".join(p.split("\r\n", 1)[1] for p in parts[1:])
     if form == "latex":
         return "\n\n".join(t.render(form) for t in made)
-    text = "\n\n".join(f"{t.notes[0]}\n\n{text_table(t.header, t.rows)}" for t in made)
-    if resampling is None:
-        return text
-    return f"{text}\n\n{method(resampling.n, resampling.seed, resampling.alpha)}"
+    asked = asked or Asked()
+    lines = ["\n\n".join(f"{t.notes[0]}\n\n{text_table(t.header, t.rows)}" for t in made)]
+    if preset is not None and asked.metrics is None:
+        told = asked.references is not None
+        lines.append(
+            f"{QE_METRIC} left out where a pair has no human references, as "
+            + (
+                "the test set says"
+                if told
+                else f"the {preset.name} preset's table says (the report's columns)"
+            )
+        )
+    if asked.resampling is not None:
+        r = asked.resampling
+        lines.append(method(r.n, r.seed, r.alpha))
+    return "\n\n".join(lines)

@@ -47,6 +47,12 @@ def add_parser(commands: Any) -> None:
     p.add_argument("--pair", nargs="+", metavar="PAIR", help="only these language pairs (en-cs_CZ ...)")
     p.add_argument("-f", "--format", choices=("text", "json", "latex", "csv"), default="text")
     p.add_argument(
+        "-t",
+        "--testset",
+        metavar="FILE.jsonl",
+        help="WMT25's test set: which pairs have human references (default: the preset's table)",
+    )
+    p.add_argument(
         "--bootstrap", type=int, metavar="N", help="N resamples of the paragraphs: intervals and clusters"
     )
     p.add_argument(
@@ -57,12 +63,13 @@ def add_parser(commands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Read, rank, print."""
-    from understudy.autorank.files import read_scores
-    from understudy.autorank.ranking import Resampling, rank, render
+    from understudy.autorank.files import read_scores, references_of
+    from understudy.autorank.ranking import Asked, Resampling, rank, render
     from understudy.autorank.wmt25 import PRESET
 
     preset = PRESET if args.preset == "wmt25" else None
     resampling = None if args.bootstrap is None else Resampling(args.bootstrap, args.seed)
-    rows = rank(read_scores(args.folder), preset, args.metrics, args.pair, resampling)
-    write(render(rows, preset, args.format, resampling))
+    references = None if args.testset is None else references_of(args.testset)
+    asked = Asked(args.metrics, args.pair, resampling, references)
+    write(render(rank(read_scores(args.folder), preset, asked), preset, args.format, asked))
     return 0
