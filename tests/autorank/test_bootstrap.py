@@ -73,3 +73,23 @@ def test_the_command_line_states_the_method(capsys: pytest.CaptureFixture[str]) 
     status, out, _ = run_cli(capsys, *argv, "-f", "json")
     rows = json.loads(out)
     assert [r["rank"] for r in rows] == list(range(1, len(rows) + 1)) and rows[0]["cluster"] == 1
+
+
+def test_one_self_contained_page(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = [
+        "autorank",
+        str(WMT25_SCORES),
+        "--pair",
+        "en-bho_IN",
+        "en-mas_KE",
+        "--bootstrap",
+        "100",
+        "-f",
+        "html",
+    ]
+    status, out, err = run_cli(capsys, *argv)
+    assert status == 0, err
+    assert out.startswith("<!DOCTYPE html>") and "default-src 'none'" in out  # asks for nothing
+    assert out.count('<h2 id="') == 2 and '<h2 id="en-bho_IN">English-Bhojpuri (en-bho_IN)' in out
+    assert '<td class="text">Gemini-2.5-Pro</td><td>1.0</td>' in out and "intervals: 100 bootstrap" in out
+    assert "Made by understudy" in out and "from the given scores" in out

@@ -178,7 +178,21 @@ def render(rows: Sequence[Row], preset: Preset | None, form: str, asked: Asked |
     if form == "latex":
         return "\n\n".join(t.render(form) for t in made)
     asked = asked or Asked()
-    lines = ["\n\n".join(f"{t.notes[0]}\n\n{text_table(t.header, t.rows)}" for t in made)]
+    notes = _closing(preset, asked)
+    if form == "html":
+        from understudy.site.pages import autorank_page
+
+        pages = [
+            {"pair": t.record[0]["language_pair"], "title": t.notes[0], "header": t.header, "rows": t.rows}
+            for t in made
+        ]
+        return autorank_page(pages, notes)
+    return "\n\n".join(["\n\n".join(f"{t.notes[0]}\n\n{text_table(t.header, t.rows)}" for t in made), *notes])
+
+
+def _closing(preset: Preset | None, asked: Asked) -> list[str]:
+    """The lines after the tables: where the pairs' references were learnt, how intervals were found."""
+    lines = []
     if preset is not None and asked.metrics is None:
         told = asked.references is not None
         lines.append(
@@ -192,4 +206,4 @@ def render(rows: Sequence[Row], preset: Preset | None, form: str, asked: Asked |
     if asked.resampling is not None:
         r = asked.resampling
         lines.append(method(r.n, r.seed, r.alpha))
-    return "\n\n".join(lines)
+    return lines

@@ -45,7 +45,7 @@ def add_parser(commands: Any) -> None:
         "-m", "--metrics", nargs="+", metavar="METRIC", help="the columns to rank by (default: the preset's)"
     )
     p.add_argument("--pair", nargs="+", metavar="PAIR", help="only these language pairs (en-cs_CZ ...)")
-    p.add_argument("-f", "--format", choices=("text", "json", "latex", "csv"), default="text")
+    p.add_argument("-f", "--format", choices=("text", "json", "latex", "csv", "html"), default="text")
     p.add_argument(
         "-t",
         "--testset",

@@ -194,3 +194,10 @@ def _signature_items(signature: str) -> tuple[tuple[str, str], ...]:
 
 
 __all__ = ["EXTRA", "index_page", "record_page", "selected", "shown", "testset_page"]
+
+
+def autorank_page(tables: list[dict[str, Any]], notes: list[str]) -> str:
+    """AutoRank's tables as one self-contained page in the site's style: ``tables`` each a
+    ``pair``, ``title``, ``header`` and ``rows`` of cells (:mod:`understudy.autorank.ranking`)."""
+    page = _environment().get_template("autorank.html.j2")
+    return str(page.render(tables=tables, notes=notes, version=__version__))
