@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any
 
 from understudy.cli.compare import print_paired
 from understudy.cli.keep import add_ledger_option
+from understudy.cli.messages import CliError
 from understudy.cli.options import add_command, add_declared
 from understudy.cli.table import emit
 from understudy.files.tables import SCORE_WIDTH_HELP, width_value
@@ -65,7 +67,14 @@ def add_parser(commands: Any) -> None:
     exporting = actions.add_parser(
         "export", help="every record, statistics included, as JSON Lines (or CSV: FILE.csv)"
     )
-    exporting.add_argument("out", metavar="FILE")
+    exporting.add_argument("out", metavar="FILE", nargs="?", help="the file (not with --eval-results)")
+    exporting.add_argument(
+        "--eval-results", metavar="DIR", help="the Hub's .eval_results/ and model card, a folder a system"
+    )
+    exporting.add_argument(
+        "--dataset", metavar="ORG/NAME", help="the Hub's benchmark dataset (default: the test set)"
+    )
+    exporting.add_argument("--task-id", metavar="ID", help="its task (default: the test set)")
     importing = actions.add_parser("import", help="another ledger's records this one lacks (idempotent)")
     importing.add_argument("source", metavar="LEDGER")
     actions_run = ((listing, run_list), (showing, run_show), (comparing, run_compare), (history, run_history))
@@ -140,10 +149,20 @@ def run_history(args: argparse.Namespace) -> int:
 def run_export(args: argparse.Namespace) -> int:
     """Write every record, statistics included (base64): one JSON object a line, or a CSV row a
     record when the file ends in ``.csv`` (its tags a JSON list)."""
+    if (args.out is None) == (args.eval_results is None):
+        raise CliError("ledger export: give FILE, or --eval-results DIR")
     with Ledger(args.ledger, read_only=True) as ledger:
-        export_records(ledger, args.out)
+        if args.eval_results is None:
+            export_records(ledger, args.out)
+        else:
+            from understudy.ledger.eval_results import write_eval_results
+
+            written = write_eval_results(
+                ledger.records(), Path(args.eval_results), args.dataset, args.task_id
+            )
         where = ledger.location
-    sys.stderr.write(f"understudy: exported the records of {where} to {args.out}\n")
+    told = args.out if args.out is not None else f"{args.eval_results} ({len(written)} files)"
+    sys.stderr.write(f"understudy: exported the records of {where} to {told}\n")
     return 0
 
 
