@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pytest
 from understudy.autorank.bootstrap import certainty, resampled_ranks
-from understudy.autorank.files import Paragraphs, read_scores
+from understudy.autorank.files import Paragraphs
 from understudy.autorank.method import autorank
 from understudy.autorank.wmt25 import PRESET
 from understudy.errors import InputError
@@ -17,9 +17,9 @@ from tests.support.cli import run_cli
 from tests.support.paths import WMT25_SCORES
 
 
-@pytest.fixture(scope="module")
-def czech() -> Any:
-    return read_scores(WMT25_SCORES)["en-cs_CZ"]
+@pytest.fixture
+def czech(wmt25_scores: Any) -> Any:
+    return wmt25_scores["en-cs_CZ"]
 
 
 def test_each_resample_is_autorank_of_the_resampled_paragraphs(czech: Any) -> None:

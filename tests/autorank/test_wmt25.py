@@ -18,14 +18,14 @@ from understudy.autorank.wmt25 import PRESET, printed
 from understudy.errors import InputError, InputFileError
 
 from tests.support.cli import run_cli
-from tests.support.paths import FIXTURES, WMT25_SCORES
+from tests.support.paths import FIXTURES
 
 REPORT = json.loads((FIXTURES / "wmt25_autorank_report.json").read_text(encoding="utf-8"))["tables"]
 
 
-@pytest.fixture(scope="module")
-def scores() -> Any:
-    return read_scores(WMT25_SCORES)
+@pytest.fixture
+def scores(wmt25_scores: Any) -> Any:
+    return wmt25_scores
 
 
 def test_every_table_of_the_report_is_reproduced(scores: Any) -> None:
@@ -104,7 +104,8 @@ def test_raw_and_gzipped_files_and_what_is_refused(
     with pytest.raises(InputError, match="xx-yy: bad has no m scores"):
         rank(read_scores(tmp_path), None, Asked(metrics=["m"]))
     status, _, err = run_cli(capsys, "autorank", str(tmp_path), "--pair", "zz-zz")
-    assert status != 0 and "no scores for zz-zz" in err
+    assert status != 0 and "no scores for zz-zz in the folder" in err  # its lines not even parsed
+    assert list(read_scores(tmp_path, ["xx-yy"])) == ["xx-yy"] and read_scores(tmp_path, ["zz-zz"]) == {}
 
 
 def test_a_test_set_says_which_pairs_have_references(

@@ -16,6 +16,8 @@ from __future__ import annotations
 import gzip
 import json
 import math
+import re
+from collections.abc import Collection
 from os import PathLike
 from pathlib import Path
 from typing import Any
@@ -27,6 +29,8 @@ Paragraphs = dict[str, list[float | None]]
 Scores = dict[str, dict[str, Paragraphs]]
 """Every language pair's systems' paragraph scores."""
 SUFFIXES = (".jsonl.gz", ".jsonl")
+_PAIR = re.compile(r'"language_pair"\s*:\s*"([^"\\]*)"')
+"""A line's pair, read without parsing it (a pair spelled with escapes is parsed whole)."""
 
 
 def system_files(folder: Path) -> dict[str, Path]:
@@ -48,17 +52,19 @@ def system_files(folder: Path) -> dict[str, Path]:
     return found
 
 
-def read_scores(folder: str | PathLike[str]) -> Scores:
-    """Every system's paragraph scores in ``folder``, by language pair then system."""
+def read_scores(folder: str | PathLike[str], pairs: Collection[str] | None = None) -> Scores:
+    """Every system's paragraph scores in ``folder``, by language pair then system (``pairs``:
+    only those pairs' documents are parsed)."""
     scores: Scores = {}
     for system, path in system_files(Path(folder)).items():
-        for pair, metrics in _read_file(path).items():
+        for pair, metrics in _read_file(path, pairs).items():
             scores.setdefault(pair, {})[system] = metrics
     return scores
 
 
-def _read_file(path: Path) -> dict[str, Paragraphs]:
-    """One system's file: each pair's metrics' paragraph scores, documents in file order."""
+def _read_file(path: Path, pairs: Collection[str] | None = None) -> dict[str, Paragraphs]:
+    """One system's file: each pair's metrics' paragraph scores, documents in file order (a line
+    that names another pair than ``pairs`` is not parsed)."""
     out: dict[str, Paragraphs] = {}
     try:
         with (
@@ -67,6 +73,8 @@ def _read_file(path: Path) -> dict[str, Paragraphs]:
             else open(path, encoding="utf-8") as handle
         ):
             for number, line in enumerate(handle, start=1):
+                if pairs is not None and (named := _PAIR.search(line)) and named.group(1) not in pairs:
+                    continue
                 if line.strip():
                     _add(out, _record(line, f"{path}, line {number}"), f"{path}, line {number}")
     except (OSError, EOFError, UnicodeDecodeError) as err:

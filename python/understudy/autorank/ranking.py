@@ -97,7 +97,8 @@ def rank(scores: Scores, preset: Preset | None, asked: Asked | None = None) -> l
     chosen = list(scores) if not asked.pairs else list(asked.pairs)
     unknown = [p for p in chosen if p not in scores]
     if unknown:
-        raise ConfigError(f"no scores for {', '.join(unknown)}; the folder has {', '.join(sorted(scores))}")
+        has = f"; the folder has {', '.join(sorted(scores))}" if scores else " in the folder"
+        raise ConfigError(f"no scores for {', '.join(unknown)}{has}")
     ordered = preset.order(chosen) if preset is not None else sorted(chosen)
     return [row for pair in ordered for row in _pair_rows(scores, pair, preset, asked)]
 

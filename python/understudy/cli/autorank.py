@@ -71,5 +71,5 @@ def run(args: argparse.Namespace) -> int:
     resampling = None if args.bootstrap is None else Resampling(args.bootstrap, args.seed)
     references = None if args.testset is None else references_of(args.testset)
     asked = Asked(args.metrics, args.pair, resampling, references)
-    write(render(rank(read_scores(args.folder), preset, asked), preset, args.format, asked))
+    write(render(rank(read_scores(args.folder, args.pair), preset, asked), preset, args.format, asked))
     return 0
