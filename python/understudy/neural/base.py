@@ -197,8 +197,13 @@ class NeuralMetric(ComputedMetric):
     def remote(self) -> tuple[type, dict[str, Any]]:
         """The metric as it travels to a Dask worker: its class and the options that make it
         again there (the checkpoint pinned to this revision; ``device`` as asked, so that
-        ``auto`` is each worker's own GPU)."""
-        raise ModelError(f"{self.name} does not run on Dask workers")
+        ``auto`` is each worker's own GPU). A metric with options of its own adds them."""
+        options = {
+            "batch_size": self.batch_size,
+            "device": self.requested_device,
+            "precision": self.precision,
+        }
+        return type(self), {"model": self.checkpoint.spec(), **options}
 
 
 def layouts() -> list[type[NeuralMetric]]:

@@ -101,15 +101,6 @@ class BLEURT(NeuralMetric):
         """The metric as its command-line configuration says (:mod:`understudy.computed.bleurt`)."""
         return cls(config.model, **config.running())
 
-    def remote(self) -> tuple[type, dict[str, Any]]:
-        """The class and options that make this metric again on a Dask worker."""
-        options = {
-            "batch_size": self.batch_size,
-            "device": self.requested_device,
-            "precision": self.precision,
-        }
-        return type(self), {"model": self.checkpoint.spec(), **options}
-
     def item(self, source: str | None, hypothesis: str, reference: str | None) -> Item:
         """The reference and the hypothesis, in the order the model reads them."""
         if reference is None:

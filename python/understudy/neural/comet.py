@@ -78,14 +78,17 @@ class CometCheckpoint(NeuralMetric):
         :mod:`understudy.computed.comet`); the language pair is not read."""
         return cls(getattr(config, "model"), **config.running())  # noqa: B009 (each metric's own)
 
-    def remote(self) -> tuple[type, dict[str, Any]]:
-        """The class and options that make this metric again on a Dask worker."""
-        options = {
-            "batch_size": self.batch_size,
-            "device": self.requested_device,
-            "precision": self.precision,
-        }
-        return type(self), {"model": self.checkpoint.spec(), **options}
+    def _embed(self, model: RegressionModel, texts: list[str], progress: Progress | None) -> dict[str, Any]:
+        """Sentence embeddings of ``texts``, batched by token length."""
+        tokenized = model.tokenizer(texts)
+        self.truncated += tokenized.truncated
+        out: dict[str, Any] = {}
+        for chosen in self.batches([len(row) for row in tokenized.ids]):
+            embedded = model.embed([tokenized.ids[k] for k in chosen])
+            out.update((texts[k], row) for k, row in zip(chosen, embedded, strict=True))
+            if progress is not None:
+                progress(len(chosen))
+        return out
 
     def computed_by(self) -> dict[str, str]:
         """As every neural metric's, with the encoder's revision (its config and tokenizer,
@@ -133,15 +136,3 @@ class COMET(CometCheckpoint):
         rows = [torch.stack([self._embedded[item[part]] for item in items]) for part in range(3)]
         scores: list[float] = model.estimate(*rows).float().cpu().tolist()
         return scores
-
-    def _embed(self, model: RegressionModel, texts: list[str], progress: Progress | None) -> dict[str, Any]:
-        """Sentence embeddings of ``texts``, batched by token length."""
-        tokenized = model.tokenizer(texts)
-        self.truncated += tokenized.truncated
-        out: dict[str, Any] = {}
-        for chosen in self.batches([len(row) for row in tokenized.ids]):
-            embedded = model.embed([tokenized.ids[k] for k in chosen])
-            out.update((texts[k], row) for k, row in zip(chosen, embedded, strict=True))
-            if progress is not None:
-                progress(len(chosen))
-        return out

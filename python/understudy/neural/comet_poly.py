@@ -265,18 +265,6 @@ class CometPoly(CometCheckpoint):
         values: list[float] = model.poly_estimate(parts, scores).float().cpu().tolist()
         return values
 
-    def _embed(self, model: PolyModel, texts: list[str], progress: Progress | None) -> dict[str, Any]:
-        """Sentence embeddings of ``texts``, batched by token length."""
-        tokenized = model.tokenizer(texts)
-        self.truncated += tokenized.truncated
-        out: dict[str, Any] = {}
-        for chosen in self.batches([len(row) for row in tokenized.ids]):
-            embedded = model.embed([tokenized.ids[k] for k in chosen])
-            out.update((texts[k], row) for k, row in zip(chosen, embedded, strict=True))
-            if progress is not None:
-                progress(len(chosen))
-        return out
-
 
 def _examples_of(examples: Examples | None, k: int, count: int, reads: str) -> tuple[str, ...]:
     """Segment ``k``'s first ``count`` examples as an item's texts: source, translation, score."""
